@@ -1,0 +1,104 @@
+//! Command-line definitions (clap derive) and nothing else.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::output::Format;
+
+/// Render and diff the LLMKube operator's router-proxy objects offline.
+///
+/// routerctl reads ModelRouter YAML and prints the ConfigMap, Deployment,
+/// Service (and RBAC, when pooled) that the LLMKube operator would write for
+/// it, byte for byte where the operator writes bytes.
+#[derive(Debug, Parser)]
+#[command(name = "routerctl", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the objects the operator would write, ready for `kubectl apply -f -`.
+    ///
+    /// With --live, the objects are merged into the live ones the way the
+    /// operator updates them: other tools' keys stay, removed user keys leave,
+    /// the selector is kept as it is.
+    Render(RenderArgs),
+    /// Show what the operator would change on the live objects.
+    ///
+    /// Exit status as `kubectl diff`: 0 when nothing would change, 1 when
+    /// something would, 2 on error.
+    Diff(DiffArgs),
+}
+
+/// Inputs and operator settings shared by every command.
+#[derive(Debug, Args)]
+pub struct CommonArgs {
+    /// A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-`
+    /// for stdin, holding ModelRouters and the InferenceServices and
+    /// ModelPools they reference. Repeatable.
+    #[arg(short = 'f', long = "filename", value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// Namespace for objects that do not name one (default: `default`).
+    #[arg(short = 'n', long)]
+    pub namespace: Option<String>,
+
+    /// The operator's --router-proxy-image: the proxy image when a
+    /// ModelRouter does not set spec.proxy.image.
+    #[arg(long, value_name = "IMAGE")]
+    pub router_proxy_image: Option<String>,
+
+    /// The operator's --default-litellm-url: the address of litellm backends
+    /// that set no url.
+    #[arg(long, value_name = "URL")]
+    pub default_litellm_url: Option<String>,
+
+    /// The operator's --emit-scrape-annotations: add prometheus.io/* pod
+    /// annotations (and stop cleaning them up).
+    #[arg(long)]
+    pub emit_scrape_annotations: bool,
+
+    /// Treat what can only be assumed offline (a referenced InferenceService
+    /// missing from the inputs) as an error.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    /// Live objects (`kubectl get deploy,svc,cm -o yaml`, a YAML stream, a
+    /// single object, a directory or `-`) to merge into. Repeatable.
+    #[arg(long = "live", value_name = "FILE")]
+    pub live: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Yaml)]
+    pub output: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    /// Live objects to compare with (as for `render --live`). Repeatable.
+    #[arg(long = "live", value_name = "FILE", required = true)]
+    pub live: Vec<PathBuf>,
+
+    /// When to colour the diff.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}

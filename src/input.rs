@@ -1,0 +1,345 @@
+//! Reading inputs: files, directories and stdin, split into YAML documents
+//! that remember where they came from, so every message can point at the
+//! file, the document and (where the parser knows it) the line.
+
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, Context as _, Result};
+use serde_json::Value;
+
+/// The name stdin goes by in messages.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// One input's text and the name messages use for it.
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub name: String,
+    pub text: String,
+}
+
+/// Where a document (or one item of a `List`) came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    pub source: String,
+    /// 1-based document number within the source.
+    pub document: usize,
+    /// 1-based line where the document starts.
+    pub line: usize,
+    /// 0-based index into a `List`'s items, when the object came from one.
+    pub item: Option<usize>,
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: document {} (line {})",
+            self.source, self.document, self.line
+        )?;
+        if let Some(i) = self.item {
+            write!(f, ", items[{i}]")?;
+        }
+        Ok(())
+    }
+}
+
+/// One parsed object with its origin and source text.
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub origin: Origin,
+    /// The document's own text (for re-parsing with positions).
+    pub text: String,
+    pub value: Value,
+}
+
+impl Document {
+    pub fn str_field(&self, key: &str) -> Option<&str> {
+        self.value.get(key).and_then(Value::as_str)
+    }
+
+    pub fn kind(&self) -> &str {
+        self.str_field("kind").unwrap_or("")
+    }
+
+    pub fn api_version(&self) -> &str {
+        self.str_field("apiVersion").unwrap_or("")
+    }
+
+    pub fn metadata_str(&self, key: &str) -> Option<&str> {
+        self.value
+            .get("metadata")
+            .and_then(|m| m.get(key))
+            .and_then(Value::as_str)
+    }
+}
+
+/// Reads every `-f`/`--live` argument: `-` is stdin (read at most once), a
+/// directory contributes its *.yaml, *.yml and *.json files in name order.
+pub fn read_sources(
+    paths: &[PathBuf],
+    stdin: &mut dyn Read,
+    stdin_used: &mut bool,
+) -> Result<Vec<Source>> {
+    let mut sources = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            if *stdin_used {
+                bail!("stdin (`-`) can be given only once across -f and --live");
+            }
+            *stdin_used = true;
+            let mut bytes = Vec::new();
+            stdin.read_to_end(&mut bytes).context("cannot read stdin")?;
+            sources.push(Source {
+                name: STDIN_NAME.into(),
+                text: decode(STDIN_NAME, bytes)?,
+            });
+        } else if path.is_dir() {
+            let files = directory_files(path)?;
+            if files.is_empty() {
+                bail!(
+                    "{}: directory holds no *.yaml, *.yml or *.json files",
+                    path.display()
+                );
+            }
+            for file in files {
+                sources.push(read_file(&file)?);
+            }
+        } else {
+            sources.push(read_file(path)?);
+        }
+    }
+    Ok(sources)
+}
+
+fn directory_files(dir: &Path) -> Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(dir)
+        .with_context(|| format!("{}: cannot read directory", dir.display()))?;
+    let mut files = Vec::new();
+    for entry in entries {
+        let path = entry
+            .with_context(|| format!("{}: cannot read directory", dir.display()))?
+            .path();
+        let manifest = matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("yaml" | "yml" | "json")
+        );
+        if manifest && path.is_file() {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+fn read_file(path: &Path) -> Result<Source> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| anyhow!("{name}: cannot read file: {e}"))?;
+    Ok(Source {
+        text: decode(&name, bytes)?,
+        name,
+    })
+}
+
+fn decode(name: &str, bytes: Vec<u8>) -> Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        anyhow!(
+            "{name}: not UTF-8 text (invalid byte at offset {}); routerctl reads YAML or JSON manifests",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// A document's text and the line it starts on.
+struct RawDocument<'a> {
+    text: &'a str,
+    line: usize,
+}
+
+/// Splits a YAML stream at `---` and `...` lines. A marker at column 0 always
+/// ends a document, even inside a block scalar, so a line scan is exact.
+fn split_documents(text: &str) -> Vec<RawDocument<'_>> {
+    let mut docs = Vec::new();
+    let mut start = 0;
+    let mut start_line = 1;
+    let mut offset = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        let is_marker = |m: &str| {
+            bare == m || bare.starts_with(&format!("{m} ")) || bare.starts_with(&format!("{m}\t"))
+        };
+        if is_marker("---") || is_marker("...") {
+            docs.push(RawDocument {
+                text: &text[start..offset],
+                line: start_line,
+            });
+            // Content after `--- ` on the same line belongs to the next document.
+            start = offset + 3.min(bare.len());
+            start_line = i + 1;
+        }
+        offset += line.len();
+    }
+    docs.push(RawDocument {
+        text: &text[start..],
+        line: start_line,
+    });
+    docs
+}
+
+/// Every non-empty document of a source, parsed to a JSON tree. A `List`
+/// (as `kubectl get -o yaml` prints) is expanded into its items.
+pub fn documents(source: &Source) -> Result<Vec<Document>> {
+    let mut out = Vec::new();
+    let mut number = 0;
+    for raw in split_documents(&source.text) {
+        if raw.text.trim().is_empty()
+            || raw
+                .text
+                .lines()
+                .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+        {
+            continue;
+        }
+        number += 1;
+        let origin = Origin {
+            source: source.name.clone(),
+            document: number,
+            line: raw.line,
+            item: None,
+        };
+        let value: Value = serde_yaml::from_str(raw.text).map_err(|e| yaml_error(&origin, &e))?;
+        match value {
+            Value::Null => continue,
+            Value::Object(_) => {}
+            other => bail!(
+                "{origin}: expected a Kubernetes object (a mapping), found {}",
+                describe(&other)
+            ),
+        }
+        let is_list = value
+            .get("kind")
+            .and_then(Value::as_str)
+            .is_some_and(|k| k == "List" || k.ends_with("List"))
+            && value.get("items").is_some_and(Value::is_array);
+        if is_list {
+            let items = value
+                .get("items")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            for (i, item) in items.into_iter().enumerate() {
+                let origin = Origin {
+                    item: Some(i),
+                    ..origin.clone()
+                };
+                if !item.is_object() {
+                    bail!(
+                        "{origin}: expected a Kubernetes object, found {}",
+                        describe(&item)
+                    );
+                }
+                out.push(Document {
+                    origin,
+                    text: String::new(),
+                    value: item,
+                });
+            }
+        } else {
+            out.push(Document {
+                origin,
+                text: raw.text.to_string(),
+                value,
+            });
+        }
+    }
+    Ok(out)
+}
+
+fn describe(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "nothing",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
+    }
+}
+
+/// A YAML error with its position made absolute within the source.
+pub fn yaml_error(origin: &Origin, e: &serde_yaml::Error) -> anyhow::Error {
+    let text = e.to_string();
+    let message = match text.rfind(" at line ") {
+        Some(i) => &text[..i],
+        None => &text,
+    };
+    match e.location() {
+        Some(loc) => anyhow!(
+            "{}: document {}, line {} column {}: {message}",
+            origin.source,
+            origin.document,
+            origin.line + loc.line() - 1,
+            loc.column()
+        ),
+        None => anyhow!("{origin}: {message}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn docs(text: &str) -> Vec<Document> {
+        documents(&Source {
+            name: "t.yaml".into(),
+            text: text.into(),
+        })
+        .expect("parses")
+    }
+
+    #[test]
+    fn splits_streams_and_skips_empty_documents() {
+        let d = docs("---\na: 1\n---\n# only a comment\n---\nb: 2\n...\n");
+        assert_eq!(d.len(), 2);
+        assert_eq!(d[0].origin.line, 1);
+        assert_eq!(d[0].value["a"], 1);
+        assert_eq!((d[1].origin.document, d[1].origin.line), (2, 5));
+        assert_eq!(d[1].value["b"], 2);
+    }
+
+    #[test]
+    fn expands_lists() {
+        let d = docs("apiVersion: v1\nkind: List\nitems:\n- kind: A\n- kind: B\n");
+        assert_eq!(
+            d.iter().map(|d| d.kind().to_string()).collect::<Vec<_>>(),
+            ["A", "B"]
+        );
+        assert_eq!(d[1].origin.item, Some(1));
+    }
+
+    #[test]
+    fn errors_point_at_the_absolute_line() {
+        let err = documents(&Source {
+            name: "t.yaml".into(),
+            text: "a: 1\n---\nb: [1\n".into(),
+        })
+        .unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.starts_with("t.yaml: document 2, line "), "{msg}");
+        assert!(!msg.contains("line 1 column"), "{msg}");
+    }
+
+    #[test]
+    fn scalars_are_not_objects() {
+        let err = documents(&Source {
+            name: "t.yaml".into(),
+            text: "just text\n".into(),
+        })
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "t.yaml: document 1 (line 1): expected a Kubernetes object (a mapping), found a string"
+        );
+    }
+}

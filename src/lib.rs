@@ -1,0 +1,12 @@
+//! routerctl: the LLMKube operator's ModelRouter render path, offline.
+//!
+//! `input` reads manifests, `model` types and defaults the custom resources,
+//! `render` builds the objects the operator would write, `output` prints
+//! them, and `app` wires those into commands.
+
+pub mod app;
+pub mod cli;
+pub mod input;
+pub mod model;
+pub mod output;
+pub mod render;

@@ -1,0 +1,32 @@
+//! The `routerctl` binary: parse arguments, run, print once, exit.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+use routerctl::cli::Cli;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut stderr = std::io::stderr();
+    match routerctl::app::run(&cli, &mut std::io::stdin().lock(), &mut stderr) {
+        Ok(outcome) => {
+            let mut stdout = std::io::stdout().lock();
+            if let Err(e) = stdout
+                .write_all(outcome.stdout.as_bytes())
+                .and_then(|()| stdout.flush())
+            {
+                // A closed pipe (`| head`) is the reader's choice, not an error.
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    let _ = writeln!(stderr, "error: cannot write output: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+            ExitCode::from(outcome.code as u8)
+        }
+        Err(e) => {
+            let _ = writeln!(stderr, "error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! The structural-schema defaults of the ModelRouter CRD, applied as the API
+//! server applies them: only where the parent object exists.
+//!
+//! The operator compiles the *stored* object, so skipping a default here
+//! changes the compiled config and its hash (`defaultRouteStrategy: Static`
+//! and every backend's `tier: local` are written into the config).
+
+use super::router::ModelRouter;
+
+/// ModelPool `spec.swapBudget` default.
+pub const DEFAULT_SWAP_BUDGET: &str = "300s";
+
+fn default_str(slot: &mut Option<String>, value: &str) {
+    if slot.is_none() {
+        *slot = Some(value.to_string());
+    }
+}
+
+/// Applies the CRD defaults of `crd-modelrouters.yaml` to a ModelRouter.
+pub fn apply_router_defaults(mr: &mut ModelRouter) {
+    let spec = &mut mr.spec;
+    default_str(&mut spec.data_plane, "Proxy");
+    default_str(&mut spec.default_route_strategy, "Static");
+    for b in &mut spec.backends {
+        // Defaulted for external backends too, so the config builder's own
+        // tier fallback (cloud for external) never fires on a real cluster.
+        default_str(&mut b.tier, "local");
+    }
+    for rule in spec.rules.iter_mut().flatten() {
+        default_str(&mut rule.route.strategy, "primary-fallback");
+    }
+    if let Some(ep) = &mut spec.endpoint {
+        if ep.port.is_none() {
+            ep.port = Some(8080);
+        }
+        default_str(&mut ep.path, "/v1/chat/completions");
+        default_str(&mut ep.type_, "ClusterIP");
+    }
+    if let Some(policy) = &mut spec.policy {
+        if let Some(c) = &mut policy.classification {
+            default_str(&mut c.mode, "header-only");
+        }
+        if let Some(a) = &mut policy.audit_log {
+            default_str(&mut a.sink, "stdout");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{EndpointSpec, RouterBackend, RouterRule};
+
+    fn router(yaml: &str) -> ModelRouter {
+        serde_yaml::from_str(yaml).expect("test fixture parses")
+    }
+
+    #[test]
+    fn defaults_fill_absent_fields_only() {
+        let mut mr = router(
+            "spec:\n  backends:\n  - name: a\n    external: {provider: openai, model: m}\n  - name: b\n    tier: cloud\n  rules:\n  - name: r\n    route: {backends: [a]}\n  - name: s\n    route: {backends: [a], strategy: shadow}\n",
+        );
+        apply_router_defaults(&mut mr);
+        assert_eq!(mr.spec.data_plane.as_deref(), Some("Proxy"));
+        assert_eq!(mr.spec.default_route_strategy.as_deref(), Some("Static"));
+        let tiers: Vec<_> = mr
+            .spec
+            .backends
+            .iter()
+            .map(|b: &RouterBackend| b.tier.clone())
+            .collect();
+        // External backends default to local too: the schema default knows no better.
+        assert_eq!(tiers, vec![Some("local".into()), Some("cloud".into())]);
+        let strategies: Vec<_> = mr
+            .spec
+            .rules
+            .iter()
+            .flatten()
+            .map(|r: &RouterRule| r.route.strategy.clone())
+            .collect();
+        assert_eq!(
+            strategies,
+            vec![Some("primary-fallback".into()), Some("shadow".into())]
+        );
+        // No endpoint, no policy: nothing is invented under an absent parent.
+        assert_eq!(mr.spec.endpoint, None);
+        assert_eq!(mr.spec.policy, None);
+    }
+
+    #[test]
+    fn endpoint_defaults_apply_when_the_object_exists() {
+        let mut mr = router("spec:\n  backends: []\n  endpoint: {type: NodePort}\n");
+        apply_router_defaults(&mut mr);
+        assert_eq!(
+            mr.spec.endpoint,
+            Some(EndpointSpec {
+                port: Some(8080),
+                path: Some("/v1/chat/completions".into()),
+                type_: Some("NodePort".into()),
+                node_port: None,
+            })
+        );
+    }
+
+    #[test]
+    fn policy_defaults_apply_per_present_block() {
+        let mut mr = router("spec:\n  backends: []\n  policy:\n    auditLog: {filePath: /x}\n");
+        apply_router_defaults(&mut mr);
+        let policy = mr.spec.policy.expect("policy kept");
+        assert_eq!(
+            policy.audit_log.and_then(|a| a.sink).as_deref(),
+            Some("stdout")
+        );
+        assert_eq!(policy.classification, None);
+    }
+}

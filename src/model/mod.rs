@@ -1,0 +1,97 @@
+//! The custom resources routerctl reads — ModelRouter, InferenceService and
+//! ModelPool — as typed values, and the CRD defaulting the API server applies
+//! before the operator ever sees them.
+//!
+//! Only the fields the operator reads are modelled; everything else in the
+//! input is ignored here (and reported as unknown by validation).
+
+mod defaults;
+mod router;
+
+pub use defaults::{apply_router_defaults, DEFAULT_SWAP_BUDGET};
+pub use router::*;
+
+use serde::Deserialize;
+
+/// The API group every LLMKube custom resource lives in.
+pub const GROUP: &str = "inference.llmkube.dev";
+/// The only served version of that group.
+pub const GROUP_VERSION: &str = "inference.llmkube.dev/v1alpha1";
+
+/// The part of `metadata` routerctl needs from a custom resource.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Metadata {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub namespace: Option<String>,
+    #[serde(default)]
+    pub uid: Option<String>,
+}
+
+/// A `{name: ...}` reference to an object in the same namespace
+/// (corev1.LocalObjectReference). The CRDs default `name` to "".
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+pub struct LocalRef {
+    #[serde(default)]
+    pub name: String,
+}
+
+/// An InferenceService, reduced to what a router backend resolves against.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+pub struct InferenceService {
+    #[serde(default)]
+    pub metadata: Metadata,
+    #[serde(default)]
+    pub spec: InferenceServiceSpec,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+pub struct InferenceServiceSpec {
+    #[serde(default)]
+    pub endpoint: Option<InferenceServiceEndpoint>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+pub struct InferenceServiceEndpoint {
+    #[serde(default)]
+    pub port: Option<i32>,
+}
+
+impl InferenceService {
+    /// The port the operator dials: `spec.endpoint.port` when positive, else
+    /// 8080 (the CRD default, and the operator's own fallback).
+    pub fn port(&self) -> i32 {
+        match self.spec.endpoint.as_ref().and_then(|e| e.port) {
+            Some(p) if p > 0 => p,
+            _ => 8080,
+        }
+    }
+}
+
+/// A ModelPool, reduced to its membership and swap budget.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+pub struct ModelPool {
+    #[serde(default)]
+    pub metadata: Metadata,
+    #[serde(default)]
+    pub spec: ModelPoolSpec,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelPoolSpec {
+    #[serde(default)]
+    pub members: Vec<ModelPoolMember>,
+    /// A Go duration string; the CRD defaults it to `300s`.
+    #[serde(default)]
+    pub swap_budget: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelPoolMember {
+    #[serde(default)]
+    pub inference_service_ref: LocalRef,
+}

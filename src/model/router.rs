@@ -1,0 +1,218 @@
+//! The ModelRouter custom resource (`inference.llmkube.dev/v1alpha1`), with
+//! the fields the operator's render path reads.
+//!
+//! Optional fields stay `Option` so that "absent" and "empty" remain distinct,
+//! as they are for the Go operator (an empty `resources.requests` map is not
+//! the same as no requests at all).
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::{LocalRef, Metadata};
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+pub struct ModelRouter {
+    #[serde(default)]
+    pub metadata: Metadata,
+    pub spec: ModelRouterSpec,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelRouterSpec {
+    #[serde(default)]
+    pub data_plane: Option<String>,
+    pub backends: Vec<RouterBackend>,
+    #[serde(default)]
+    pub rules: Option<Vec<RouterRule>>,
+    #[serde(default)]
+    pub default_route: Option<String>,
+    #[serde(default)]
+    pub default_route_strategy: Option<String>,
+    #[serde(default)]
+    pub policy: Option<RouterPolicy>,
+    #[serde(default)]
+    pub endpoint: Option<EndpointSpec>,
+    #[serde(default)]
+    pub proxy: Option<RouterProxySpec>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RouterBackend {
+    pub name: String,
+    #[serde(default)]
+    pub display_name: Option<String>,
+    #[serde(default)]
+    pub inference_service_ref: Option<LocalRef>,
+    #[serde(default)]
+    pub external: Option<ExternalProvider>,
+    #[serde(default)]
+    pub tier: Option<String>,
+    #[serde(default)]
+    pub capabilities: Option<Vec<String>>,
+    #[serde(default)]
+    pub weight: Option<i32>,
+    /// A Go duration string (metav1.Duration).
+    #[serde(default)]
+    pub timeout: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ExternalProvider {
+    pub provider: String,
+    #[serde(default)]
+    pub url: Option<String>,
+    pub model: String,
+    #[serde(default)]
+    pub credentials_secret_ref: Option<LocalRef>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RouterRule {
+    pub name: String,
+    #[serde(default, rename = "match")]
+    pub match_: Option<RuleMatch>,
+    pub route: RuleRoute,
+    #[serde(default)]
+    pub fail_closed: Option<bool>,
+    /// A Go duration string (metav1.Duration).
+    #[serde(default)]
+    pub timeout: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleMatch {
+    #[serde(default)]
+    pub data_classification: Option<Vec<String>>,
+    #[serde(default)]
+    pub task_complexity: Option<String>,
+    #[serde(default)]
+    pub required_capabilities: Option<Vec<String>>,
+    #[serde(default, rename = "latencySLOMs")]
+    pub latency_slo_ms: Option<i32>,
+    #[serde(default)]
+    pub headers: Option<BTreeMap<String, String>>,
+    #[serde(default)]
+    pub models: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleRoute {
+    pub backends: Vec<String>,
+    #[serde(default)]
+    pub strategy: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RouterPolicy {
+    #[serde(default)]
+    pub classification: Option<ClassificationPolicy>,
+    #[serde(default)]
+    pub audit_log: Option<AuditLogPolicy>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ClassificationPolicy {
+    #[serde(default)]
+    pub mode: Option<String>,
+    #[serde(default)]
+    pub header_key: Option<String>,
+    #[serde(default)]
+    pub sensitive_classifications: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditLogPolicy {
+    #[serde(default)]
+    pub sink: Option<String>,
+    #[serde(default)]
+    pub file_path: Option<String>,
+    #[serde(default)]
+    pub include_request_body: Option<bool>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct EndpointSpec {
+    #[serde(default)]
+    pub port: Option<i32>,
+    #[serde(default)]
+    pub path: Option<String>,
+    #[serde(default, rename = "type")]
+    pub type_: Option<String>,
+    #[serde(default)]
+    pub node_port: Option<i32>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RouterProxySpec {
+    #[serde(default)]
+    pub replicas: Option<i32>,
+    #[serde(default)]
+    pub revision_history_limit: Option<i32>,
+    #[serde(default)]
+    pub image: Option<String>,
+    #[serde(default)]
+    pub resources: Option<ProxyResources>,
+    #[serde(default)]
+    pub image_pull_secrets: Option<Vec<LocalRef>>,
+    /// A Go duration string (metav1.Duration).
+    #[serde(default)]
+    pub quarantine_duration: Option<String>,
+    /// A Go duration string (metav1.Duration).
+    #[serde(default)]
+    pub response_header_timeout: Option<String>,
+    #[serde(default)]
+    pub node_selector: Option<BTreeMap<String, String>>,
+    #[serde(default)]
+    pub pod_labels: Option<BTreeMap<String, String>>,
+    #[serde(default)]
+    pub pod_annotations: Option<BTreeMap<String, String>>,
+}
+
+/// corev1.ResourceRequirements as written in a ModelRouter. Quantities are
+/// int-or-string in the schema, so they are kept as their source text until
+/// canonicalized; `claims` pass through untouched.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+pub struct ProxyResources {
+    #[serde(default)]
+    pub limits: Option<BTreeMap<String, QuantityText>>,
+    #[serde(default)]
+    pub requests: Option<BTreeMap<String, QuantityText>>,
+    #[serde(default)]
+    pub claims: Option<Vec<serde_json::Value>>,
+}
+
+/// A quantity as written: a string (`"500m"`) or a bare YAML number (`0.5`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuantityText(pub String);
+
+impl<'de> Deserialize<'de> for QuantityText {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            Str(String),
+            Int(i64),
+            Float(f64),
+        }
+        let text = match Raw::deserialize(d).map_err(|_| {
+            serde::de::Error::custom("a quantity must be a string such as \"500m\" or a number")
+        })? {
+            Raw::Str(s) => s,
+            Raw::Int(i) => i.to_string(),
+            Raw::Float(f) => f.to_string(),
+        };
+        Ok(QuantityText(text))
+    }
+}

@@ -1,0 +1,325 @@
+//! A YAML emitter for JSON trees, in the layout `kubectl get -o yaml` prints
+//! (block style, sorted keys, sequences flush with their key).
+//!
+//! It exists because the output is read back by YAML 1.1 parsers (kubectl,
+//! Argo CD, Flux): a plain `yes`, `on` or `1_000` would come back as a bool or
+//! a number. Every string that any YAML version could read as something else
+//! is quoted; multi-line strings (the compiled config) are literal blocks so
+//! they stay readable and round-trip byte for byte.
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+/// One YAML document (no `---` marker), ending with a newline.
+pub fn to_yaml(v: &Value) -> String {
+    let mut out = String::new();
+    match v {
+        Value::Object(m) if !m.is_empty() => write_mapping(&mut out, m, 0),
+        Value::Array(a) if !a.is_empty() => write_sequence(&mut out, a, 0),
+        scalar => {
+            write_inline(&mut out, scalar, 0);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn indent(out: &mut String, n: usize) {
+    out.extend(std::iter::repeat_n(' ', n));
+}
+
+fn write_mapping(out: &mut String, m: &serde_json::Map<String, Value>, depth: usize) {
+    for (k, v) in m {
+        indent(out, depth);
+        write_string(out, k, depth);
+        out.push(':');
+        write_value_after_key(out, v, depth);
+    }
+}
+
+fn write_sequence(out: &mut String, a: &[Value], depth: usize) {
+    for item in a {
+        indent(out, depth);
+        out.push('-');
+        match item {
+            Value::Object(m) if !m.is_empty() => {
+                // The first key shares the dash's line; the rest align with it.
+                out.push(' ');
+                let mut first = true;
+                for (k, v) in m {
+                    if !first {
+                        indent(out, depth + 2);
+                    }
+                    first = false;
+                    write_string(out, k, depth + 2);
+                    out.push(':');
+                    write_value_after_key(out, v, depth + 2);
+                }
+            }
+            Value::Array(inner) if !inner.is_empty() => {
+                out.push('\n');
+                write_sequence(out, inner, depth + 2);
+            }
+            scalar => {
+                out.push(' ');
+                write_inline(out, scalar, depth + 2);
+                out.push('\n');
+            }
+        }
+    }
+}
+
+/// After `key:` — nested collections go on the next lines, scalars inline.
+fn write_value_after_key(out: &mut String, v: &Value, depth: usize) {
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            out.push('\n');
+            write_mapping(out, m, depth + 2);
+        }
+        // kubectl's style: a sequence under a key is not indented further.
+        Value::Array(a) if !a.is_empty() => {
+            out.push('\n');
+            write_sequence(out, a, depth);
+        }
+        scalar => {
+            out.push(' ');
+            write_inline(out, scalar, depth + 2);
+            out.push('\n');
+        }
+    }
+}
+
+fn write_inline(out: &mut String, v: &Value, depth: usize) {
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => {
+            let _ = write!(out, "{n}");
+        }
+        Value::String(s) => write_string(out, s, depth),
+        Value::Array(_) => out.push_str("[]"),
+        Value::Object(_) => out.push_str("{}"),
+    }
+}
+
+/// Words YAML 1.1 reads as booleans or null, in every case variant it knows.
+const RESERVED_WORDS: &[&str] = &[
+    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false",
+    "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
+];
+
+/// A string may stand unquoted only when no YAML parser could take it for
+/// anything but that string. Deliberately narrow: quoting too much is
+/// harmless, quoting too little changes the value.
+fn is_plain_safe(s: &str) -> bool {
+    let mut chars = s.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    // A leading digit is fine when a letter rules out every number and
+    // timestamp form (`500m`, `64Mi`, `1h30m`); hex digits, exponents, `0x`
+    // / `0o` prefixes and timestamp letters do not.
+    let not_numeric = |c: char| c.is_ascii_alphabetic() && !"abcdefABCDEFoOxXtTzZ".contains(c);
+    let first_ok = first.is_ascii_alphabetic()
+        || first == '/'
+        || (first == '-' && s.starts_with("--") && s.len() > 2)
+        || (first.is_ascii_digit() && s.chars().any(not_numeric));
+    if !first_ok || RESERVED_WORDS.contains(&s) {
+        return false;
+    }
+    let body_ok = s
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "._/-@+=:".contains(c));
+    // `a:` or `a: b` would start a mapping; `:` followed by more text is fine.
+    body_ok && !s.ends_with(':')
+}
+
+/// A literal block keeps a multi-line string readable; it works when every
+/// character is printable (or a tab) and the first line fixes the indentation.
+fn is_block_safe(s: &str) -> bool {
+    s.contains('\n')
+        && !s.starts_with([' ', '\n', '\t'])
+        && s.chars().all(|c| {
+            c == '\n' || c == '\t' || (!c.is_control() && c != '\u{feff}' && !is_line_break_like(c))
+        })
+}
+
+/// Characters YAML 1.1 treats as line breaks inside a scalar.
+fn is_line_break_like(c: char) -> bool {
+    matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+fn write_string(out: &mut String, s: &str, depth: usize) {
+    if is_plain_safe(s) {
+        out.push_str(s);
+    } else if is_block_safe(s) {
+        write_block(out, s, depth);
+    } else if s
+        .chars()
+        .all(|c| !c.is_control() && c != '\u{feff}' && !is_line_break_like(c))
+    {
+        out.push('\'');
+        out.push_str(&s.replace('\'', "''"));
+        out.push('\'');
+    } else {
+        write_double_quoted(out, s);
+    }
+}
+
+fn write_block(out: &mut String, s: &str, depth: usize) {
+    let trailing = s.len() - s.trim_end_matches('\n').len();
+    out.push_str(match trailing {
+        0 => "|-",
+        1 => "|",
+        _ => "|+",
+    });
+    let body = s.trim_end_matches('\n');
+    for line in body.split('\n') {
+        out.push('\n');
+        if !line.is_empty() {
+            indent(out, depth);
+            out.push_str(line);
+        }
+    }
+    // `|+` keeps every trailing newline: write them as empty lines.
+    for _ in 1..trailing {
+        out.push('\n');
+    }
+}
+
+fn write_double_quoted(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() || c == '\u{feff}' || is_line_break_like(c) => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn kubectl_layout() {
+        let v = json!({
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"labels": {"app": "x"}, "name": "x"},
+            "spec": {"containers": [{"args": ["--config", ":8080"], "name": "c"}], "empty": {}, "none": []}
+        });
+        let expected = "\
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  labels:
+    app: x
+  name: x
+spec:
+  containers:
+  - args:
+    - --config
+    - ':8080'
+    name: c
+  empty: {}
+  none: []
+";
+        assert_eq!(to_yaml(&v), expected);
+    }
+
+    #[test]
+    fn ambiguous_strings_are_quoted() {
+        for s in [
+            "yes",
+            "NO",
+            "on",
+            "Off",
+            "y",
+            "null",
+            "~",
+            "",
+            "true",
+            "8080",
+            "1.0",
+            "0x1F",
+            "1_000",
+            "2001-12-14",
+            ".inf",
+            "<<",
+            "=",
+            "-",
+            "- x",
+            "a: b",
+            "x #y",
+            " lead",
+            "trail ",
+            "*ref",
+            "&a",
+            "!tag",
+            "%p",
+            "@at",
+            "`b",
+            "{a}",
+            "[a]",
+            "?",
+            "a:",
+            "1e3",
+            "0x1f",
+            "2001-12-14t21:59:43.10z",
+            "5360fca5",
+            "12:30",
+        ] {
+            let out = to_yaml(&json!(s));
+            assert!(
+                out.starts_with('\'') || out.starts_with('"'),
+                "{s:?} must be quoted, got {out}"
+            );
+        }
+    }
+
+    #[test]
+    fn ordinary_strings_stay_plain() {
+        for s in [
+            "llmkube",
+            "ghcr.io/defilantech/llmkube-router-proxy:dev",
+            "--log-format",
+            "/metrics",
+            "a.b/c-d_e",
+            "RuntimeDefault",
+            "500m",
+            "64Mi",
+            "1h30m0s",
+        ] {
+            assert_eq!(to_yaml(&json!(s)), format!("{s}\n"));
+        }
+    }
+
+    #[test]
+    fn multiline_strings_are_literal_blocks() {
+        let v = json!({"data": {"config.json": "{\n  \"a\": \"\\u003c\"\n}"}});
+        assert_eq!(
+            to_yaml(&v),
+            "data:\n  config.json: |-\n    {\n      \"a\": \"\\u003c\"\n    }\n"
+        );
+        assert_eq!(to_yaml(&json!({"k": "a\n\nb\n"})), "k: |\n  a\n\n  b\n");
+        assert_eq!(to_yaml(&json!({"k": "a\n\n"})), "k: |+\n  a\n\n");
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(to_yaml(&json!("a\u{7}b")), "\"a\\u0007b\"\n");
+        assert_eq!(to_yaml(&json!(" x\ny")), "\" x\\ny\"\n");
+        assert_eq!(to_yaml(&json!("it's")), "'it''s'\n");
+    }
+}

@@ -1,0 +1,154 @@
+//! The render path: a defaulted ModelRouter → the objects the operator would
+//! create for it, in the operator's reconcile order.
+//!
+//! Everything here is pure: values in, values out. Output objects are built
+//! with k8s-openapi types and handed on as JSON trees, so that the reconcile
+//! and output stages work on one generic representation.
+
+pub mod config;
+mod configmap;
+mod deployment;
+pub mod duration;
+pub mod gojson;
+pub mod names;
+pub mod quantity;
+mod rbac;
+mod service;
+
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
+use serde_json::Value;
+
+use crate::model::{InferenceService, ModelPool, ModelRouter, GROUP_VERSION};
+pub use config::Compiled;
+pub use deployment::PodMetadata;
+
+/// The operator's command-line flags that change what it writes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OperatorFlags {
+    /// `--router-proxy-image`: the image when `spec.proxy.image` is unset.
+    pub router_proxy_image: Option<String>,
+    /// `--default-litellm-url`: the address of litellm backends without a url.
+    pub default_litellm_url: Option<String>,
+    /// `--emit-scrape-annotations`.
+    pub emit_scrape_annotations: bool,
+    /// Refuse to assume what only a cluster would know (a missing
+    /// InferenceService) instead of warning.
+    pub strict: bool,
+}
+
+/// The InferenceServices and ModelPools routerctl was given, standing in for
+/// the operator's view of the cluster. Entries keep input order (the operator
+/// takes the first ModelPool that lists a member).
+#[derive(Debug, Clone, Default)]
+pub struct Inventory {
+    inference_services: Vec<(String, InferenceService)>,
+    pools: Vec<(String, ModelPool)>,
+}
+
+impl Inventory {
+    pub fn add_inference_service(&mut self, namespace: &str, isvc: InferenceService) {
+        self.inference_services.push((namespace.to_string(), isvc));
+    }
+
+    pub fn add_pool(&mut self, namespace: &str, pool: ModelPool) {
+        self.pools.push((namespace.to_string(), pool));
+    }
+
+    pub fn inference_service(&self, namespace: &str, name: &str) -> Option<&InferenceService> {
+        self.inference_services
+            .iter()
+            .find(|(ns, i)| ns == namespace && i.metadata.name.as_deref() == Some(name))
+            .map(|(_, i)| i)
+    }
+
+    pub fn pools_in<'a>(&'a self, namespace: &'a str) -> impl Iterator<Item = &'a ModelPool> + 'a {
+        self.pools
+            .iter()
+            .filter(move |(ns, _)| ns == namespace)
+            .map(|(_, p)| p)
+    }
+}
+
+/// A ModelRouter ready to render: defaulted, with its namespace settled.
+#[derive(Debug, Clone)]
+pub struct RouterInput {
+    pub router: ModelRouter,
+    pub name: String,
+    pub namespace: String,
+    /// The ModelRouter's uid, when the input or a live object knows it.
+    pub uid: Option<String>,
+}
+
+/// What the operator writes for one ModelRouter.
+#[derive(Debug, Clone)]
+pub struct RenderedRouter {
+    pub compiled: Compiled,
+    /// The pod-template metadata plan the update path needs.
+    pub pod_metadata: PodMetadata,
+    /// ConfigMap, [ServiceAccount, Role, RoleBinding,] Deployment, Service.
+    pub objects: Vec<Value>,
+}
+
+/// Renders one ModelRouter. `dataPlane: Gateway` routers are the caller's
+/// business: the operator provisions nothing for them.
+pub fn render_router(
+    input: &RouterInput,
+    inventory: &Inventory,
+    flags: &OperatorFlags,
+) -> Result<RenderedRouter> {
+    let compiled = config::compile(&input.router, &input.namespace, inventory, flags)?;
+    let mut objects = vec![to_tree(&configmap::build(input, &compiled))?];
+    if compiled.has_pools {
+        let (sa, role, binding) = rbac::build(input);
+        objects.push(to_tree(&sa)?);
+        objects.push(to_tree(&role)?);
+        objects.push(to_tree(&binding)?);
+    }
+    let (deployment, pod_metadata) = deployment::build(input, &compiled, flags)?;
+    objects.push(to_tree(&deployment)?);
+    objects.push(to_tree(&service::build(input))?);
+    Ok(RenderedRouter {
+        compiled,
+        pod_metadata,
+        objects,
+    })
+}
+
+fn to_tree<T: serde::Serialize>(obj: &T) -> Result<Value> {
+    Ok(serde_json::to_value(obj)?)
+}
+
+/// The controller reference every owned object carries, when the
+/// ModelRouter's uid is known.
+pub fn owner_reference(router_name: &str, uid: &str) -> OwnerReference {
+    OwnerReference {
+        api_version: GROUP_VERSION.to_string(),
+        kind: "ModelRouter".to_string(),
+        name: router_name.to_string(),
+        uid: uid.to_string(),
+        controller: Some(true),
+        block_owner_deletion: Some(false),
+    }
+}
+
+/// `metadata` of an owned object: name `R`, the router's namespace, labels `L`.
+fn owned_metadata(input: &RouterInput) -> ObjectMeta {
+    ObjectMeta {
+        name: Some(names::resource_name(&input.name)),
+        namespace: Some(input.namespace.clone()),
+        labels: Some(names::owned_labels(&input.name)),
+        owner_references: input
+            .uid
+            .as_deref()
+            .map(|uid| vec![owner_reference(&input.name, uid)]),
+        ..ObjectMeta::default()
+    }
+}
+
+/// Go's omitempty: an empty map is not written.
+fn non_empty<K: Ord, V>(m: BTreeMap<K, V>) -> Option<BTreeMap<K, V>> {
+    (!m.is_empty()).then_some(m)
+}
