@@ -49,7 +49,7 @@ pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write) -> Result<Ou
                             router.name
                         )
                     })?;
-                for w in &rendered.compiled.warnings {
+                for w in &rendered.warnings {
                     warn(stderr, w);
                 }
                 objects.extend(rendered.objects);

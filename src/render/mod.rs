@@ -90,6 +90,8 @@ pub struct RenderedRouter {
     pub pod_metadata: PodMetadata,
     /// ConfigMap, [ServiceAccount, Role, RoleBinding,] Deployment, Service.
     pub objects: Vec<Value>,
+    /// What the operator would log, or what routerctl had to assume.
+    pub warnings: Vec<String>,
 }
 
 /// Renders one ModelRouter. `dataPlane: Gateway` routers are the caller's
@@ -107,6 +109,14 @@ pub fn render_router(
         objects.push(to_tree(&role)?);
         objects.push(to_tree(&binding)?);
     }
+    let mut warnings = compiled.warnings.clone();
+    let requested = input.router.spec.proxy.as_ref().and_then(|p| p.replicas);
+    if let Some(n) = requested.filter(|n| compiled.has_pools && *n > 1) {
+        warnings.push(format!(
+            "ModelRouter {}/{}: spec.proxy.replicas is {n}, but a router with pooled backends runs one replica (ModelPool activation needs a single proxy)",
+            input.namespace, input.name
+        ));
+    }
     let (deployment, pod_metadata) = deployment::build(input, &compiled, flags)?;
     objects.push(to_tree(&deployment)?);
     objects.push(to_tree(&service::build(input))?);
@@ -114,6 +124,7 @@ pub fn render_router(
         compiled,
         pod_metadata,
         objects,
+        warnings,
     })
 }
 
