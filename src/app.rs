@@ -7,9 +7,7 @@ use anyhow::{bail, Context as _, Result};
 
 use crate::cli::{Cli, Command, CommonArgs};
 use crate::input::{documents, read_sources, yaml_error, Document};
-use crate::model::{
-    apply_router_defaults, InferenceService, ModelPool, ModelRouter, GROUP, GROUP_VERSION,
-};
+use crate::model::{apply_router_defaults, InferenceService, ModelPool, ModelRouter, GROUP, GROUP_VERSION};
 use crate::output::print_objects;
 use crate::render::{render_router, Inventory, OperatorFlags, RouterInput};
 
@@ -40,24 +38,15 @@ pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write) -> Result<Ou
                     ));
                     continue;
                 }
-                let rendered =
-                    render_router(router, &inputs.inventory, &flags).with_context(|| {
-                        format!(
-                            "{}: ModelRouter {}/{}",
-                            router_origin(&inputs, router),
-                            router.namespace,
-                            router.name
-                        )
-                    })?;
+                let rendered = render_router(router, &inputs.inventory, &flags).with_context(|| {
+                    format!("{}: ModelRouter {}/{}", router_origin(&inputs, router), router.namespace, router.name)
+                })?;
                 for w in &rendered.warnings {
                     warn(stderr, w);
                 }
                 objects.extend(rendered.objects);
             }
-            Ok(Outcome {
-                stdout: print_objects(&objects, args.output),
-                code: 0,
-            })
+            Ok(Outcome { stdout: print_objects(&objects, args.output), code: 0 })
         }
         Command::Diff(_) => bail!("diff is not supported by this version of routerctl"),
     }
@@ -96,11 +85,7 @@ fn router_origin(inputs: &Inputs, router: &RouterInput) -> String {
 /// Reads the `-f` inputs and sorts their documents into routers and inventory.
 pub fn gather(common: &CommonArgs, stdin: &mut dyn Read, stdin_used: &mut bool) -> Result<Inputs> {
     let sources = read_sources(&common.files, stdin, stdin_used)?;
-    let mut inputs = Inputs {
-        routers: Vec::new(),
-        origins: Vec::new(),
-        inventory: Inventory::default(),
-    };
+    let mut inputs = Inputs { routers: Vec::new(), origins: Vec::new(), inventory: Inventory::default() };
     let mut any_document = false;
     for source in &sources {
         for doc in documents(source)? {
@@ -128,12 +113,7 @@ pub fn gather(common: &CommonArgs, stdin: &mut dyn Read, stdin_used: &mut bool) 
                     apply_router_defaults(&mut router);
                     let uid = router.metadata.uid.clone().filter(|u| !u.is_empty());
                     inputs.origins.push(doc.origin.to_string());
-                    inputs.routers.push(RouterInput {
-                        router,
-                        name,
-                        namespace,
-                        uid,
-                    });
+                    inputs.routers.push(RouterInput { router, name, namespace, uid });
                 }
                 "InferenceService" => {
                     object_name(&doc)?;
@@ -149,16 +129,10 @@ pub fn gather(common: &CommonArgs, stdin: &mut dyn Read, stdin_used: &mut bool) 
         }
     }
     if inputs.routers.is_empty() {
-        let what = if any_document {
-            "no ModelRouter among the input documents"
-        } else {
-            "the inputs hold no documents"
-        };
+        let what =
+            if any_document { "no ModelRouter among the input documents" } else { "the inputs hold no documents" };
         let names: Vec<_> = sources.iter().map(|s| s.name.as_str()).collect();
-        bail!(
-            "{what} ({}); routerctl renders {GROUP_VERSION} ModelRouter objects",
-            names.join(", ")
-        );
+        bail!("{what} ({}); routerctl renders {GROUP_VERSION} ModelRouter objects", names.join(", "));
     }
     Ok(inputs)
 }
@@ -166,21 +140,14 @@ pub fn gather(common: &CommonArgs, stdin: &mut dyn Read, stdin_used: &mut bool) 
 fn object_name(doc: &Document) -> Result<String> {
     match doc.metadata_str("name") {
         Some(n) if !n.is_empty() => Ok(n.to_string()),
-        _ => bail!(
-            "{}: {} has no metadata.name; every object needs one",
-            doc.origin,
-            doc.kind()
-        ),
+        _ => bail!("{}: {} has no metadata.name; every object needs one", doc.origin, doc.kind()),
     }
 }
 
 /// The object's own namespace, else `-n`, else `default`; an object that
 /// names a namespace other than an explicit `-n` is an error, as in kubectl.
 fn namespace_of(doc: &Document, flag: Option<&str>) -> Result<String> {
-    match (
-        doc.metadata_str("namespace").filter(|n| !n.is_empty()),
-        flag,
-    ) {
+    match (doc.metadata_str("namespace").filter(|n| !n.is_empty()), flag) {
         (Some(own), Some(flag)) if own != flag => bail!(
             "{}: {} {:?} is in namespace {own:?}, which does not match -n {flag:?}",
             doc.origin,
@@ -202,7 +169,7 @@ fn typed<T: serde::de::DeserializeOwned>(doc: &Document) -> Result<T> {
     }
     serde_path_to_error::deserialize(serde_yaml::Deserializer::from_str(&doc.text)).map_err(|e| {
         let path = e.path().to_string();
-        let inner = yaml_error(&doc.origin, e.inner());
+        let inner = yaml_error(&doc.origin, doc.text_line, e.inner());
         anyhow::anyhow!("{inner} (field {path})")
     })
 }

@@ -25,7 +25,7 @@ pub struct Origin {
     pub source: String,
     /// 1-based document number within the source.
     pub document: usize,
-    /// 1-based line where the document starts.
+    /// 1-based line of the document's first content line.
     pub line: usize,
     /// 0-based index into a `List`'s items, when the object came from one.
     pub item: Option<usize>,
@@ -33,11 +33,7 @@ pub struct Origin {
 
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: document {} (line {})",
-            self.source, self.document, self.line
-        )?;
+        write!(f, "{}: document {} (line {})", self.source, self.document, self.line)?;
         if let Some(i) = self.item {
             write!(f, ", items[{i}]")?;
         }
@@ -51,6 +47,8 @@ pub struct Document {
     pub origin: Origin,
     /// The document's own text (for re-parsing with positions).
     pub text: String,
+    /// The source line `text` starts on.
+    pub text_line: usize,
     pub value: Value,
 }
 
@@ -68,20 +66,13 @@ impl Document {
     }
 
     pub fn metadata_str(&self, key: &str) -> Option<&str> {
-        self.value
-            .get("metadata")
-            .and_then(|m| m.get(key))
-            .and_then(Value::as_str)
+        self.value.get("metadata").and_then(|m| m.get(key)).and_then(Value::as_str)
     }
 }
 
 /// Reads every `-f`/`--live` argument: `-` is stdin (read at most once), a
 /// directory contributes its *.yaml, *.yml and *.json files in name order.
-pub fn read_sources(
-    paths: &[PathBuf],
-    stdin: &mut dyn Read,
-    stdin_used: &mut bool,
-) -> Result<Vec<Source>> {
+pub fn read_sources(paths: &[PathBuf], stdin: &mut dyn Read, stdin_used: &mut bool) -> Result<Vec<Source>> {
     let mut sources = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
@@ -91,17 +82,11 @@ pub fn read_sources(
             *stdin_used = true;
             let mut bytes = Vec::new();
             stdin.read_to_end(&mut bytes).context("cannot read stdin")?;
-            sources.push(Source {
-                name: STDIN_NAME.into(),
-                text: decode(STDIN_NAME, bytes)?,
-            });
+            sources.push(Source { name: STDIN_NAME.into(), text: decode(STDIN_NAME, bytes)? });
         } else if path.is_dir() {
             let files = directory_files(path)?;
             if files.is_empty() {
-                bail!(
-                    "{}: directory holds no *.yaml, *.yml or *.json files",
-                    path.display()
-                );
+                bail!("{}: directory holds no *.yaml, *.yml or *.json files", path.display());
             }
             for file in files {
                 sources.push(read_file(&file)?);
@@ -114,17 +99,11 @@ pub fn read_sources(
 }
 
 fn directory_files(dir: &Path) -> Result<Vec<PathBuf>> {
-    let entries = std::fs::read_dir(dir)
-        .with_context(|| format!("{}: cannot read directory", dir.display()))?;
+    let entries = std::fs::read_dir(dir).with_context(|| format!("{}: cannot read directory", dir.display()))?;
     let mut files = Vec::new();
     for entry in entries {
-        let path = entry
-            .with_context(|| format!("{}: cannot read directory", dir.display()))?
-            .path();
-        let manifest = matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("yaml" | "yml" | "json")
-        );
+        let path = entry.with_context(|| format!("{}: cannot read directory", dir.display()))?.path();
+        let manifest = matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "json"));
         if manifest && path.is_file() {
             files.push(path);
         }
@@ -136,10 +115,7 @@ fn directory_files(dir: &Path) -> Result<Vec<PathBuf>> {
 fn read_file(path: &Path) -> Result<Source> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| anyhow!("{name}: cannot read file: {e}"))?;
-    Ok(Source {
-        text: decode(&name, bytes)?,
-        name,
-    })
+    Ok(Source { text: decode(&name, bytes)?, name })
 }
 
 fn decode(name: &str, bytes: Vec<u8>) -> Result<String> {
@@ -166,24 +142,17 @@ fn split_documents(text: &str) -> Vec<RawDocument<'_>> {
     let mut offset = 0;
     for (i, line) in text.split_inclusive('\n').enumerate() {
         let bare = line.trim_end_matches(['\n', '\r']);
-        let is_marker = |m: &str| {
-            bare == m || bare.starts_with(&format!("{m} ")) || bare.starts_with(&format!("{m}\t"))
-        };
+        let is_marker =
+            |m: &str| bare == m || bare.starts_with(&format!("{m} ")) || bare.starts_with(&format!("{m}\t"));
         if is_marker("---") || is_marker("...") {
-            docs.push(RawDocument {
-                text: &text[start..offset],
-                line: start_line,
-            });
+            docs.push(RawDocument { text: &text[start..offset], line: start_line });
             // Content after `--- ` on the same line belongs to the next document.
             start = offset + 3.min(bare.len());
             start_line = i + 1;
         }
         offset += line.len();
     }
-    docs.push(RawDocument {
-        text: &text[start..],
-        line: start_line,
-    });
+    docs.push(RawDocument { text: &text[start..], line: start_line });
     docs
 }
 
@@ -194,63 +163,37 @@ pub fn documents(source: &Source) -> Result<Vec<Document>> {
     let mut number = 0;
     for raw in split_documents(&source.text) {
         if raw.text.trim().is_empty()
-            || raw
-                .text
-                .lines()
-                .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+            || raw.text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
         {
             continue;
         }
         number += 1;
-        let origin = Origin {
-            source: source.name.clone(),
-            document: number,
-            line: raw.line,
-            item: None,
-        };
-        let value: Value = serde_yaml::from_str(raw.text).map_err(|e| yaml_error(&origin, &e))?;
+        let first_content = raw
+            .text
+            .lines()
+            .position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#') && !l.starts_with("---"))
+            .unwrap_or(0);
+        let origin =
+            Origin { source: source.name.clone(), document: number, line: raw.line + first_content, item: None };
+        let value: Value = serde_yaml::from_str(raw.text).map_err(|e| yaml_error(&origin, raw.line, &e))?;
         match value {
             Value::Null => continue,
             Value::Object(_) => {}
-            other => bail!(
-                "{origin}: expected a Kubernetes object (a mapping), found {}",
-                describe(&other)
-            ),
+            other => bail!("{origin}: expected a Kubernetes object (a mapping), found {}", describe(&other)),
         }
-        let is_list = value
-            .get("kind")
-            .and_then(Value::as_str)
-            .is_some_and(|k| k == "List" || k.ends_with("List"))
+        let is_list = value.get("kind").and_then(Value::as_str).is_some_and(|k| k == "List" || k.ends_with("List"))
             && value.get("items").is_some_and(Value::is_array);
         if is_list {
-            let items = value
-                .get("items")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
+            let items = value.get("items").and_then(Value::as_array).cloned().unwrap_or_default();
             for (i, item) in items.into_iter().enumerate() {
-                let origin = Origin {
-                    item: Some(i),
-                    ..origin.clone()
-                };
+                let origin = Origin { item: Some(i), ..origin.clone() };
                 if !item.is_object() {
-                    bail!(
-                        "{origin}: expected a Kubernetes object, found {}",
-                        describe(&item)
-                    );
+                    bail!("{origin}: expected a Kubernetes object, found {}", describe(&item));
                 }
-                out.push(Document {
-                    origin,
-                    text: String::new(),
-                    value: item,
-                });
+                out.push(Document { origin, text: String::new(), text_line: raw.line, value: item });
             }
         } else {
-            out.push(Document {
-                origin,
-                text: raw.text.to_string(),
-                value,
-            });
+            out.push(Document { origin, text: raw.text.to_string(), text_line: raw.line, value });
         }
     }
     Ok(out)
@@ -268,7 +211,8 @@ fn describe(v: &Value) -> &'static str {
 }
 
 /// A YAML error with its position made absolute within the source.
-pub fn yaml_error(origin: &Origin, e: &serde_yaml::Error) -> anyhow::Error {
+/// `text_line` is the source line the parsed text starts on.
+pub fn yaml_error(origin: &Origin, text_line: usize, e: &serde_yaml::Error) -> anyhow::Error {
     let text = e.to_string();
     let message = match text.rfind(" at line ") {
         Some(i) => &text[..i],
@@ -279,7 +223,7 @@ pub fn yaml_error(origin: &Origin, e: &serde_yaml::Error) -> anyhow::Error {
             "{}: document {}, line {} column {}: {message}",
             origin.source,
             origin.document,
-            origin.line + loc.line() - 1,
+            text_line + loc.line() - 1,
             loc.column()
         ),
         None => anyhow!("{origin}: {message}"),
@@ -291,40 +235,29 @@ mod tests {
     use super::*;
 
     fn docs(text: &str) -> Vec<Document> {
-        documents(&Source {
-            name: "t.yaml".into(),
-            text: text.into(),
-        })
-        .expect("parses")
+        documents(&Source { name: "t.yaml".into(), text: text.into() }).expect("parses")
     }
 
     #[test]
     fn splits_streams_and_skips_empty_documents() {
         let d = docs("---\na: 1\n---\n# only a comment\n---\nb: 2\n...\n");
         assert_eq!(d.len(), 2);
-        assert_eq!(d[0].origin.line, 1);
+        assert_eq!(d[0].origin.line, 2, "the first content line, not the marker");
         assert_eq!(d[0].value["a"], 1);
-        assert_eq!((d[1].origin.document, d[1].origin.line), (2, 5));
+        assert_eq!((d[1].origin.document, d[1].origin.line), (2, 6));
         assert_eq!(d[1].value["b"], 2);
     }
 
     #[test]
     fn expands_lists() {
         let d = docs("apiVersion: v1\nkind: List\nitems:\n- kind: A\n- kind: B\n");
-        assert_eq!(
-            d.iter().map(|d| d.kind().to_string()).collect::<Vec<_>>(),
-            ["A", "B"]
-        );
+        assert_eq!(d.iter().map(|d| d.kind().to_string()).collect::<Vec<_>>(), ["A", "B"]);
         assert_eq!(d[1].origin.item, Some(1));
     }
 
     #[test]
     fn errors_point_at_the_absolute_line() {
-        let err = documents(&Source {
-            name: "t.yaml".into(),
-            text: "a: 1\n---\nb: [1\n".into(),
-        })
-        .unwrap_err();
+        let err = documents(&Source { name: "t.yaml".into(), text: "a: 1\n---\nb: [1\n".into() }).unwrap_err();
         let msg = err.to_string();
         assert!(msg.starts_with("t.yaml: document 2, line "), "{msg}");
         assert!(!msg.contains("line 1 column"), "{msg}");
@@ -332,11 +265,7 @@ mod tests {
 
     #[test]
     fn scalars_are_not_objects() {
-        let err = documents(&Source {
-            name: "t.yaml".into(),
-            text: "just text\n".into(),
-        })
-        .unwrap_err();
+        let err = documents(&Source { name: "t.yaml".into(), text: "just text\n".into() }).unwrap_err();
         assert_eq!(
             err.to_string(),
             "t.yaml: document 1 (line 1): expected a Kubernetes object (a mapping), found a string"

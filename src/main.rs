@@ -12,10 +12,7 @@ fn main() -> ExitCode {
     match routerctl::app::run(&cli, &mut std::io::stdin().lock(), &mut stderr) {
         Ok(outcome) => {
             let mut stdout = std::io::stdout().lock();
-            if let Err(e) = stdout
-                .write_all(outcome.stdout.as_bytes())
-                .and_then(|()| stdout.flush())
-            {
+            if let Err(e) = stdout.write_all(outcome.stdout.as_bytes()).and_then(|()| stdout.flush()) {
                 // A closed pipe (`| head`) is the reader's choice, not an error.
                 if e.kind() != std::io::ErrorKind::BrokenPipe {
                     let _ = writeln!(stderr, "error: cannot write output: {e}");

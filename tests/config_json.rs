@@ -206,10 +206,8 @@ const TRAPS_JSON: &str = r#"{
 
 #[test]
 fn go_encoding_traps_compile_to_the_expected_bytes() {
-    let flags = OperatorFlags {
-        default_litellm_url: Some("http://litellm.llm.svc:4000".into()),
-        ..OperatorFlags::default()
-    };
+    let flags =
+        OperatorFlags { default_litellm_url: Some("http://litellm.llm.svc:4000".into()), ..OperatorFlags::default() };
     let compiled = compile_yaml(TRAPS, &flags);
     assert_eq!(compiled.json, TRAPS_JSON);
 }
@@ -217,16 +215,10 @@ fn go_encoding_traps_compile_to_the_expected_bytes() {
 #[test]
 fn the_hash_changes_with_any_byte() {
     let a = compile_yaml(SAMPLE, &OperatorFlags::default());
-    let b = compile_yaml(
-        &SAMPLE.replace("qwen3-coder}", "qwen3-coder2}"),
-        &OperatorFlags::default(),
-    );
+    let b = compile_yaml(&SAMPLE.replace("qwen3-coder}", "qwen3-coder2}"), &OperatorFlags::default());
     assert_ne!(a.hash, b.hash);
     assert_eq!(a.hash.len(), 64);
-    assert!(a
-        .hash
-        .chars()
-        .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c)));
+    assert!(a.hash.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c)));
 }
 
 #[test]
@@ -242,12 +234,7 @@ fn compile_failures_are_the_proxy_validate_messages() {
     for (yaml, want) in cases {
         let mut mr: ModelRouter = serde_yaml::from_str(yaml).expect("fixture parses");
         apply_router_defaults(&mut mr);
-        let err =
-            compile(&mr, "ml", &Inventory::default(), &OperatorFlags::default()).expect_err(yaml);
-        assert_eq!(
-            format!("{:#}", err),
-            format!("compiled router config failed validation: {want}"),
-            "{yaml}"
-        );
+        let err = compile(&mr, "ml", &Inventory::default(), &OperatorFlags::default()).expect_err(yaml);
+        assert_eq!(format!("{:#}", err), format!("compiled router config failed validation: {want}"), "{yaml}");
     }
 }

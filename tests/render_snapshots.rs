@@ -55,6 +55,14 @@ fn multi_router_stream_in_a_namespace() {
 fn operator_image_flag_applies_without_spec_image() {
     snapshot(
         "render_image_flag",
-        &["render", "-f", "testdata/render/multi.yaml", "--router-proxy-image", "registry.example.com/router-proxy:v1.2.3", "-o", "json"],
+        &[
+            "render",
+            "-f",
+            "testdata/render/multi.yaml",
+            "--router-proxy-image",
+            "registry.example.com/router-proxy:v1.2.3",
+            "-o",
+            "json",
+        ],
     );
 }

@@ -63,25 +63,12 @@ mod tests {
         apply_router_defaults(&mut mr);
         assert_eq!(mr.spec.data_plane.as_deref(), Some("Proxy"));
         assert_eq!(mr.spec.default_route_strategy.as_deref(), Some("Static"));
-        let tiers: Vec<_> = mr
-            .spec
-            .backends
-            .iter()
-            .map(|b: &RouterBackend| b.tier.clone())
-            .collect();
+        let tiers: Vec<_> = mr.spec.backends.iter().map(|b: &RouterBackend| b.tier.clone()).collect();
         // External backends default to local too: the schema default knows no better.
         assert_eq!(tiers, vec![Some("local".into()), Some("cloud".into())]);
-        let strategies: Vec<_> = mr
-            .spec
-            .rules
-            .iter()
-            .flatten()
-            .map(|r: &RouterRule| r.route.strategy.clone())
-            .collect();
-        assert_eq!(
-            strategies,
-            vec![Some("primary-fallback".into()), Some("shadow".into())]
-        );
+        let strategies: Vec<_> =
+            mr.spec.rules.iter().flatten().map(|r: &RouterRule| r.route.strategy.clone()).collect();
+        assert_eq!(strategies, vec![Some("primary-fallback".into()), Some("shadow".into())]);
         // No endpoint, no policy: nothing is invented under an absent parent.
         assert_eq!(mr.spec.endpoint, None);
         assert_eq!(mr.spec.policy, None);
@@ -107,10 +94,7 @@ mod tests {
         let mut mr = router("spec:\n  backends: []\n  policy:\n    auditLog: {filePath: /x}\n");
         apply_router_defaults(&mut mr);
         let policy = mr.spec.policy.expect("policy kept");
-        assert_eq!(
-            policy.audit_log.and_then(|a| a.sink).as_deref(),
-            Some("stdout")
-        );
+        assert_eq!(policy.audit_log.and_then(|a| a.sink).as_deref(), Some("stdout"));
         assert_eq!(policy.classification, None);
     }
 }

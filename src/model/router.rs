@@ -206,9 +206,9 @@ impl<'de> Deserialize<'de> for QuantityText {
             Int(i64),
             Float(f64),
         }
-        let text = match Raw::deserialize(d).map_err(|_| {
-            serde::de::Error::custom("a quantity must be a string such as \"500m\" or a number")
-        })? {
+        let text = match Raw::deserialize(d)
+            .map_err(|_| serde::de::Error::custom("a quantity must be a string such as \"500m\" or a number"))?
+        {
             Raw::Str(s) => s,
             Raw::Int(i) => i.to_string(),
             Raw::Float(f) => f.to_string(),

@@ -105,8 +105,8 @@ fn write_inline(out: &mut String, v: &Value, depth: usize) {
 
 /// Words YAML 1.1 reads as booleans or null, in every case variant it knows.
 const RESERVED_WORDS: &[&str] = &[
-    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false",
-    "False", "FALSE", "on", "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
+    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE", "on",
+    "On", "ON", "off", "Off", "OFF", "null", "Null", "NULL",
 ];
 
 /// A string may stand unquoted only when no YAML parser could take it for
@@ -128,9 +128,7 @@ fn is_plain_safe(s: &str) -> bool {
     if !first_ok || RESERVED_WORDS.contains(&s) {
         return false;
     }
-    let body_ok = s
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "._/-@+=:".contains(c));
+    let body_ok = s.chars().all(|c| c.is_ascii_alphanumeric() || "._/-@+=:".contains(c));
     // `a:` or `a: b` would start a mapping; `:` followed by more text is fine.
     body_ok && !s.ends_with(':')
 }
@@ -140,9 +138,7 @@ fn is_plain_safe(s: &str) -> bool {
 fn is_block_safe(s: &str) -> bool {
     s.contains('\n')
         && !s.starts_with([' ', '\n', '\t'])
-        && s.chars().all(|c| {
-            c == '\n' || c == '\t' || (!c.is_control() && c != '\u{feff}' && !is_line_break_like(c))
-        })
+        && s.chars().all(|c| c == '\n' || c == '\t' || (!c.is_control() && c != '\u{feff}' && !is_line_break_like(c)))
 }
 
 /// Characters YAML 1.1 treats as line breaks inside a scalar.
@@ -155,10 +151,7 @@ fn write_string(out: &mut String, s: &str, depth: usize) {
         out.push_str(s);
     } else if is_block_safe(s) {
         write_block(out, s, depth);
-    } else if s
-        .chars()
-        .all(|c| !c.is_control() && c != '\u{feff}' && !is_line_break_like(c))
-    {
+    } else if s.chars().all(|c| !c.is_control() && c != '\u{feff}' && !is_line_break_like(c)) {
         out.push('\'');
         out.push_str(&s.replace('\'', "''"));
         out.push('\'');
@@ -281,10 +274,7 @@ spec:
             "12:30",
         ] {
             let out = to_yaml(&json!(s));
-            assert!(
-                out.starts_with('\'') || out.starts_with('"'),
-                "{s:?} must be quoted, got {out}"
-            );
+            assert!(out.starts_with('\'') || out.starts_with('"'), "{s:?} must be quoted, got {out}");
         }
     }
 
@@ -308,10 +298,7 @@ spec:
     #[test]
     fn multiline_strings_are_literal_blocks() {
         let v = json!({"data": {"config.json": "{\n  \"a\": \"\\u003c\"\n}"}});
-        assert_eq!(
-            to_yaml(&v),
-            "data:\n  config.json: |-\n    {\n      \"a\": \"\\u003c\"\n    }\n"
-        );
+        assert_eq!(to_yaml(&v), "data:\n  config.json: |-\n    {\n      \"a\": \"\\u003c\"\n    }\n");
         assert_eq!(to_yaml(&json!({"k": "a\n\nb\n"})), "k: |\n  a\n\n  b\n");
         assert_eq!(to_yaml(&json!({"k": "a\n\n"})), "k: |+\n  a\n\n");
     }

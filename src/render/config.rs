@@ -155,10 +155,7 @@ impl Config {
         let backends = GoJson::Array(self.backends.iter().map(Backend::to_gojson).collect());
         let mut s = GoStruct::new().field("backends", backends);
         if !self.rules.is_empty() {
-            s = s.field(
-                "rules",
-                GoJson::Array(self.rules.iter().map(Rule::to_gojson).collect()),
-            );
+            s = s.field("rules", GoJson::Array(self.rules.iter().map(Rule::to_gojson).collect()));
         }
         s.str_omitempty("defaultRoute", &self.default_route)
             .str_omitempty("defaultRouteStrategy", &self.default_route_strategy)
@@ -186,21 +183,14 @@ impl Config {
                 bail!("backends[{i}]: duplicate name {:?}", b.name);
             }
             if b.tier != "local" && b.tier != "cloud" {
-                bail!(
-                    "backends[{i}] {}: tier must be local or cloud, got {:?}",
-                    b.name,
-                    b.tier
-                );
+                bail!("backends[{i}] {}: tier must be local or cloud, got {:?}", b.name, b.tier);
             }
             if b.address.is_empty() {
                 bail!("backends[{i}] {}: address is required", b.name);
             }
         }
         if !self.default_route.is_empty() && !names.contains(self.default_route.as_str()) {
-            bail!(
-                "defaultRoute {:?} does not name an existing backend",
-                self.default_route
-            );
+            bail!("defaultRoute {:?} does not name an existing backend", self.default_route);
         }
         match self.default_route_strategy.as_str() {
             "" | "Static" | "BackendNameMatch" => {}
@@ -266,11 +256,7 @@ impl Rule {
             .str_omitempty("taskComplexity", &m.task_complexity)
             .strings_omitempty("requiredCapabilities", &m.required_capabilities);
         if !m.headers.is_empty() {
-            let headers = m
-                .headers
-                .iter()
-                .map(|(k, v)| (k.clone(), GoJson::Str(v.clone())))
-                .collect();
+            let headers = m.headers.iter().map(|(k, v)| (k.clone(), GoJson::Str(v.clone()))).collect();
             ms = ms.field("headers", GoJson::Object(headers));
         }
         let ms = ms.strings_omitempty("models", &m.models);
@@ -300,10 +286,7 @@ impl Policy {
             .str_omitempty("filePath", &self.audit_file_path)
             .bool_omitempty("includeRequestBody", self.audit_include_request_body)
             .build();
-        GoStruct::new()
-            .field("classification", classification)
-            .field("auditLog", audit)
-            .build()
+        GoStruct::new().field("classification", classification).field("auditLog", audit).build()
     }
 }
 
@@ -325,10 +308,7 @@ pub struct Compiled {
 
 /// Lowercase hex SHA-256.
 pub fn config_hash(json: &str) -> String {
-    Sha256::digest(json.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    Sha256::digest(json.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Compiles a defaulted, namespaced ModelRouter as the operator's
@@ -344,15 +324,7 @@ pub fn compile(
     let mut warnings = Vec::new();
     let mut backends = Vec::with_capacity(spec.backends.len());
     for (i, b) in spec.backends.iter().enumerate() {
-        backends.push(resolve_backend(
-            i,
-            b,
-            router_name,
-            namespace,
-            inventory,
-            flags,
-            &mut warnings,
-        )?);
+        backends.push(resolve_backend(i, b, router_name, namespace, inventory, flags, &mut warnings)?);
     }
     let mut rules = Vec::new();
     for (i, r) in spec.rules.iter().flatten().enumerate() {
@@ -365,26 +337,19 @@ pub fn compile(
         default_route_strategy: spec.default_route_strategy.clone().unwrap_or_default(),
         policy: translate_policy(spec.policy.as_ref()),
     };
-    config
-        .validate()
-        .context("compiled router config failed validation")?;
+    config.validate().context("compiled router config failed validation")?;
     let json = config.to_json();
     let hash = config_hash(&json);
     let has_pools = config.backends.iter().any(|b| b.pool.is_some());
-    Ok(Compiled {
-        config,
-        json,
-        hash,
-        has_pools,
-        warnings,
-    })
+    Ok(Compiled { config, json, hash, has_pools, warnings })
 }
 
 fn duration_field(path: &str, value: Option<&String>) -> Result<i64> {
     match value {
         None => Ok(0),
-        Some(s) => parse_go_duration(s)
-            .with_context(|| format!("{path}: not a Go duration (write it like 30s, 5m or 1h30m)")),
+        Some(s) => {
+            parse_go_duration(s).with_context(|| format!("{path}: not a Go duration (write it like 30s, 5m or 1h30m)"))
+        }
     }
 }
 
@@ -414,22 +379,19 @@ fn resolve_backend(
             Some(isvc) => isvc.port(),
             None => {
                 let msg = format!(
-                    "ModelRouter {namespace}/{router_name}: backend {:?} references InferenceService {:?}, which is not in the inputs",
+                    "backend {:?} references InferenceService {:?}, which is not in the inputs",
                     b.name, isr.name
                 );
                 if flags.strict {
                     bail!("{msg}; add its YAML with -f, or drop --strict to assume it exists on port 8080");
                 }
                 warnings.push(format!(
-                    "{msg}; assuming it exists with the default port 8080"
+                    "ModelRouter {namespace}/{router_name}: {msg}; assuming it exists with the default port 8080"
                 ));
                 8080
             }
         };
-        wire.address = format!(
-            "http://{}.{namespace}.svc.cluster.local:{port}",
-            sanitize_dns_name(&isr.name)
-        );
+        wire.address = format!("http://{}.{namespace}.svc.cluster.local:{port}", sanitize_dns_name(&isr.name));
         wire.pool = resolve_pool(namespace, &isr.name, inventory)?;
     } else if let Some(ext) = &b.external {
         if wire.tier.is_empty() {
@@ -454,11 +416,7 @@ fn resolve_backend(
             } else {
                 "set spec.backends[].external.url (this provider has no built-in default)"
             };
-            bail!(
-                "spec.backends[{i}] {:?}: external provider {:?} has no url; {hint}",
-                b.name,
-                ext.provider
-            );
+            bail!("spec.backends[{i}] {:?}: external provider {:?} has no url; {hint}", b.name, ext.provider);
         }
         if ext.credentials_secret_ref.is_some() {
             wire.credentials_env = well_known_credentials_env(&ext.provider).to_string();
@@ -480,30 +438,16 @@ fn well_known_credentials_env(provider: &str) -> &'static str {
 }
 
 /// The first ModelPool in `namespace` (input order) listing `member`.
-fn resolve_pool(
-    namespace: &str,
-    member: &str,
-    inventory: &Inventory,
-) -> Result<Option<BackendPool>> {
+fn resolve_pool(namespace: &str, member: &str, inventory: &Inventory) -> Result<Option<BackendPool>> {
     for pool in inventory.pools_in(namespace) {
-        let members: Vec<String> = pool
-            .spec
-            .members
-            .iter()
-            .map(|m| m.inference_service_ref.name.clone())
-            .collect();
+        let members: Vec<String> = pool.spec.members.iter().map(|m| m.inference_service_ref.name.clone()).collect();
         if !members.iter().any(|m| m == member) {
             continue;
         }
         let pool_name = pool.metadata.name.clone().unwrap_or_default();
-        let budget = pool
-            .spec
-            .swap_budget
-            .as_deref()
-            .unwrap_or(DEFAULT_SWAP_BUDGET);
-        let swap_budget = parse_go_duration(budget).with_context(|| {
-            format!("ModelPool {namespace}/{pool_name}: spec.swapBudget is not a Go duration")
-        })?;
+        let budget = pool.spec.swap_budget.as_deref().unwrap_or(DEFAULT_SWAP_BUDGET);
+        let swap_budget = parse_go_duration(budget)
+            .with_context(|| format!("ModelPool {namespace}/{pool_name}: spec.swapBudget is not a Go duration"))?;
         return Ok(Some(BackendPool {
             name: pool_name,
             namespace: namespace.to_string(),
@@ -529,10 +473,7 @@ fn translate_rule(i: usize, r: &RouterRule) -> Result<Rule> {
     Ok(Rule {
         name: r.name.clone(),
         match_,
-        route: RuleRoute {
-            backends: r.route.backends.clone(),
-            strategy: r.route.strategy.clone().unwrap_or_default(),
-        },
+        route: RuleRoute { backends: r.route.backends.clone(), strategy: r.route.strategy.clone().unwrap_or_default() },
         fail_closed: r.fail_closed.unwrap_or(false),
         timeout: duration_field(&format!("spec.rules[{i}].timeout"), r.timeout.as_ref())?,
     })
@@ -540,27 +481,16 @@ fn translate_rule(i: usize, r: &RouterRule) -> Result<Rule> {
 
 /// Budgets and auth are enforced elsewhere and are not part of the config.
 fn translate_policy(p: Option<&RouterPolicy>) -> Policy {
-    let mut out = Policy {
-        classification_mode: "header-only".into(),
-        audit_sink: "stdout".into(),
-        ..Policy::default()
-    };
+    let mut out =
+        Policy { classification_mode: "header-only".into(), audit_sink: "stdout".into(), ..Policy::default() };
     let Some(p) = p else { return out };
     if let Some(c) = &p.classification {
-        out.classification_mode = c
-            .mode
-            .clone()
-            .filter(|m| !m.is_empty())
-            .unwrap_or_else(|| "header-only".into());
+        out.classification_mode = c.mode.clone().filter(|m| !m.is_empty()).unwrap_or_else(|| "header-only".into());
         out.classification_header_key = c.header_key.clone().unwrap_or_default();
         out.sensitive_classifications = c.sensitive_classifications.clone().unwrap_or_default();
     }
     if let Some(a) = &p.audit_log {
-        out.audit_sink = a
-            .sink
-            .clone()
-            .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| "stdout".into());
+        out.audit_sink = a.sink.clone().filter(|s| !s.is_empty()).unwrap_or_else(|| "stdout".into());
         out.audit_file_path = a.file_path.clone().unwrap_or_default();
         out.audit_include_request_body = a.include_request_body.unwrap_or(false);
     }

@@ -6,10 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use anyhow::{Context as _, Result};
 use k8s_openapi::api::apps::v1::{Deployment, DeploymentSpec};
 use k8s_openapi::api::core::v1::{
-    Capabilities, ConfigMapVolumeSource, Container, ContainerPort, EnvFromSource, EnvVar,
-    HTTPGetAction, LocalObjectReference, PodSecurityContext, PodSpec, PodTemplateSpec, Probe,
-    ResourceClaim, ResourceRequirements, SeccompProfile, SecretEnvSource, SecurityContext, Volume,
-    VolumeMount,
+    Capabilities, ConfigMapVolumeSource, Container, ContainerPort, EnvFromSource, EnvVar, HTTPGetAction,
+    LocalObjectReference, PodSecurityContext, PodSpec, PodTemplateSpec, Probe, ResourceClaim, ResourceRequirements,
+    SeccompProfile, SecretEnvSource, SecurityContext, Volume, VolumeMount,
 };
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
@@ -17,9 +16,9 @@ use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
 use super::duration::{format_go_duration, parse_go_duration};
 use super::names::{
-    resource_name, selector_labels, APPLIED_POD_ANNOTATIONS_ANNOTATION,
-    APPLIED_POD_LABELS_ANNOTATION, CONFIG_HASH_ANNOTATION, CONFIG_KEY, CONFIG_MOUNT_PATH,
-    CONTAINER_NAME, METRICS_PORT, PROXY_PORT, SCRAPE_ANNOTATIONS,
+    resource_name, selector_labels, APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION,
+    CONFIG_HASH_ANNOTATION, CONFIG_KEY, CONFIG_MOUNT_PATH, CONTAINER_NAME, METRICS_PORT, PROXY_PORT,
+    SCRAPE_ANNOTATIONS,
 };
 use super::quantity::canonicalize;
 use super::{non_empty, owned_metadata, Compiled, OperatorFlags, RouterInput};
@@ -59,11 +58,7 @@ fn overlay(
     operator: BTreeMap<String, String>,
 ) -> (BTreeMap<String, String>, Vec<String>) {
     let user = user.cloned().unwrap_or_default();
-    let applied = user
-        .keys()
-        .filter(|k| !operator.contains_key(*k))
-        .cloned()
-        .collect();
+    let applied = user.keys().filter(|k| !operator.contains_key(*k)).cloned().collect();
     let mut merged = user;
     merged.extend(operator);
     (merged, applied)
@@ -73,8 +68,7 @@ pub fn pod_metadata(input: &RouterInput, config_hash: &str, flags: &OperatorFlag
     let proxy = input.router.spec.proxy.as_ref();
     let user_labels = proxy.and_then(|p| p.pod_labels.as_ref());
     let user_annotations = proxy.and_then(|p| p.pod_annotations.as_ref());
-    let mut operator_annotations =
-        BTreeMap::from([(CONFIG_HASH_ANNOTATION.to_string(), config_hash.to_string())]);
+    let mut operator_annotations = BTreeMap::from([(CONFIG_HASH_ANNOTATION.to_string(), config_hash.to_string())]);
     if flags.emit_scrape_annotations {
         for (k, v) in SCRAPE_ANNOTATIONS {
             operator_annotations.insert(k.to_string(), v.to_string());
@@ -87,18 +81,12 @@ pub fn pod_metadata(input: &RouterInput, config_hash: &str, flags: &OperatorFlag
         annotations,
         applied_labels,
         applied_annotations,
-        user_annotation_keys: user_annotations
-            .map(|m| m.keys().cloned().collect())
-            .unwrap_or_default(),
+        user_annotation_keys: user_annotations.map(|m| m.keys().cloned().collect()).unwrap_or_default(),
         emit_scrape: flags.emit_scrape_annotations,
     }
 }
 
-pub fn build(
-    input: &RouterInput,
-    compiled: &Compiled,
-    flags: &OperatorFlags,
-) -> Result<(Deployment, PodMetadata)> {
+pub fn build(input: &RouterInput, compiled: &Compiled, flags: &OperatorFlags) -> Result<(Deployment, PodMetadata)> {
     let proxy = input.router.spec.proxy.as_ref();
     let pods = pod_metadata(input, &compiled.hash, flags);
     let replicas = if compiled.has_pools {
@@ -109,14 +97,8 @@ pub fn build(
     };
     let mut metadata = owned_metadata(input);
     let records: BTreeMap<String, String> = [
-        (
-            APPLIED_POD_LABELS_ANNOTATION,
-            record_value(&pods.applied_labels),
-        ),
-        (
-            APPLIED_POD_ANNOTATIONS_ANNOTATION,
-            record_value(&pods.applied_annotations),
-        ),
+        (APPLIED_POD_LABELS_ANNOTATION, record_value(&pods.applied_labels)),
+        (APPLIED_POD_ANNOTATIONS_ANNOTATION, record_value(&pods.applied_annotations)),
     ]
     .into_iter()
     .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
@@ -128,10 +110,7 @@ pub fn build(
         spec: Some(DeploymentSpec {
             replicas: Some(replicas),
             revision_history_limit: proxy.and_then(|p| p.revision_history_limit),
-            selector: LabelSelector {
-                match_labels: Some(selector_labels(&input.name)),
-                ..LabelSelector::default()
-            },
+            selector: LabelSelector { match_labels: Some(selector_labels(&input.name)), ..LabelSelector::default() },
             template: PodTemplateSpec {
                 metadata: Some(ObjectMeta {
                     labels: non_empty(pods.labels.clone()),
@@ -155,24 +134,14 @@ fn pod_spec(input: &RouterInput, compiled: &Compiled, flags: &OperatorFlags) -> 
         .filter(|i| !i.is_empty())
         .or_else(|| flags.router_proxy_image.clone().filter(|i| !i.is_empty()))
         .unwrap_or_else(|| DEFAULT_IMAGE.to_string());
-    let env = compiled.has_pools.then(|| {
-        vec![EnvVar {
-            name: "ROUTER_NAME".into(),
-            value: Some(input.name.clone()),
-            ..EnvVar::default()
-        }]
-    });
+    let env = compiled
+        .has_pools
+        .then(|| vec![EnvVar { name: "ROUTER_NAME".into(), value: Some(input.name.clone()), ..EnvVar::default() }]);
     let env_from = credentials_env_from(input);
     let image_pull_secrets = proxy
         .and_then(|p| p.image_pull_secrets.as_ref())
         .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.iter()
-                .map(|r| LocalObjectReference {
-                    name: r.name.clone(),
-                })
-                .collect()
-        });
+        .map(|s| s.iter().map(|r| LocalObjectReference { name: r.name.clone() }).collect());
     let container = Container {
         name: CONTAINER_NAME.into(),
         image: Some(image),
@@ -205,10 +174,7 @@ fn pod_spec(input: &RouterInput, compiled: &Compiled, flags: &OperatorFlags) -> 
             allow_privilege_escalation: Some(false),
             read_only_root_filesystem: Some(true),
             run_as_non_root: Some(true),
-            capabilities: Some(Capabilities {
-                drop: Some(vec!["ALL".into()]),
-                ..Capabilities::default()
-            }),
+            capabilities: Some(Capabilities { drop: Some(vec!["ALL".into()]), ..Capabilities::default() }),
             ..SecurityContext::default()
         }),
         liveness_probe: Some(probe(20, 10)),
@@ -221,23 +187,15 @@ fn pod_spec(input: &RouterInput, compiled: &Compiled, flags: &OperatorFlags) -> 
             run_as_non_root: Some(true),
             run_as_user: Some(65532),
             fs_group: Some(65532),
-            seccomp_profile: Some(SeccompProfile {
-                type_: "RuntimeDefault".into(),
-                ..SeccompProfile::default()
-            }),
+            seccomp_profile: Some(SeccompProfile { type_: "RuntimeDefault".into(), ..SeccompProfile::default() }),
             ..PodSecurityContext::default()
         }),
         image_pull_secrets,
-        node_selector: proxy
-            .and_then(|p| p.node_selector.clone())
-            .and_then(non_empty),
+        node_selector: proxy.and_then(|p| p.node_selector.clone()).and_then(non_empty),
         containers: vec![container],
         volumes: Some(vec![Volume {
             name: "router-config".into(),
-            config_map: Some(ConfigMapVolumeSource {
-                name: name.clone(),
-                ..ConfigMapVolumeSource::default()
-            }),
+            config_map: Some(ConfigMapVolumeSource { name: name.clone(), ..ConfigMapVolumeSource::default() }),
             ..Volume::default()
         }]),
         ..PodSpec::default()
@@ -259,22 +217,13 @@ fn args(proxy: Option<&RouterProxySpec>, has_pools: bool) -> Result<Vec<String>>
     ]
     .into();
     let durations = [
-        (
-            "--quarantine-duration",
-            "quarantineDuration",
-            proxy.and_then(|p| p.quarantine_duration.as_ref()),
-        ),
-        (
-            "--response-header-timeout",
-            "responseHeaderTimeout",
-            proxy.and_then(|p| p.response_header_timeout.as_ref()),
-        ),
+        ("--quarantine-duration", "quarantineDuration", proxy.and_then(|p| p.quarantine_duration.as_ref())),
+        ("--response-header-timeout", "responseHeaderTimeout", proxy.and_then(|p| p.response_header_timeout.as_ref())),
     ];
     for (flag, field, value) in durations {
         if let Some(text) = value {
-            let nanos = parse_go_duration(text).with_context(|| {
-                format!("spec.proxy.{field}: not a Go duration (write it like 30s, 5m or 1h30m)")
-            })?;
+            let nanos = parse_go_duration(text)
+                .with_context(|| format!("spec.proxy.{field}: not a Go duration (write it like 30s, 5m or 1h30m)"))?;
             args.push(flag.to_string());
             args.push(format_go_duration(nanos));
         }
@@ -290,19 +239,12 @@ fn credentials_env_from(input: &RouterInput) -> Vec<EnvFromSource> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for b in &input.router.spec.backends {
-        let Some(secret) = b
-            .external
-            .as_ref()
-            .and_then(|e| e.credentials_secret_ref.as_ref())
-        else {
+        let Some(secret) = b.external.as_ref().and_then(|e| e.credentials_secret_ref.as_ref()) else {
             continue;
         };
         if seen.insert(secret.name.clone()) {
             out.push(EnvFromSource {
-                secret_ref: Some(SecretEnvSource {
-                    name: secret.name.clone(),
-                    optional: Some(true),
-                }),
+                secret_ref: Some(SecretEnvSource { name: secret.name.clone(), optional: Some(true) }),
                 ..EnvFromSource::default()
             });
         }
@@ -310,16 +252,11 @@ fn credentials_env_from(input: &RouterInput) -> Vec<EnvFromSource> {
     out
 }
 
-fn quantities(
-    path: &str,
-    m: &BTreeMap<String, QuantityText>,
-) -> Result<BTreeMap<String, Quantity>> {
+fn quantities(path: &str, m: &BTreeMap<String, QuantityText>) -> Result<BTreeMap<String, Quantity>> {
     m.iter()
         .map(|(k, v)| {
             let canonical = canonicalize(&v.0).with_context(|| {
-                format!(
-                    "{path}.{k}: not a Kubernetes quantity (write it like 500m, 1.5, 64Mi or 1Gi)"
-                )
+                format!("{path}.{k}: not a Kubernetes quantity (write it like 500m, 1.5, 64Mi or 1Gi)")
             })?;
             Ok((k.clone(), Quantity(canonical)))
         })
@@ -330,21 +267,12 @@ fn quantities(
 /// it sets neither requests nor limits.
 fn resources(proxy: Option<&RouterProxySpec>) -> Result<ResourceRequirements> {
     let spec = proxy.and_then(|p| p.resources.as_ref());
-    let (limits, requests) = (
-        spec.and_then(|r| r.limits.as_ref()),
-        spec.and_then(|r| r.requests.as_ref()),
-    );
+    let (limits, requests) = (spec.and_then(|r| r.limits.as_ref()), spec.and_then(|r| r.requests.as_ref()));
     if limits.is_none() && requests.is_none() {
         let q = |s: &str| Quantity(s.to_string());
         return Ok(ResourceRequirements {
-            requests: Some(BTreeMap::from([
-                ("cpu".into(), q("50m")),
-                ("memory".into(), q("64Mi")),
-            ])),
-            limits: Some(BTreeMap::from([
-                ("cpu".into(), q("500m")),
-                ("memory".into(), q("256Mi")),
-            ])),
+            requests: Some(BTreeMap::from([("cpu".into(), q("50m")), ("memory".into(), q("64Mi"))])),
+            limits: Some(BTreeMap::from([("cpu".into(), q("500m")), ("memory".into(), q("256Mi"))])),
             claims: None,
         });
     }
@@ -354,22 +282,17 @@ fn resources(proxy: Option<&RouterProxySpec>) -> Result<ResourceRequirements> {
                 .iter()
                 .enumerate()
                 .map(|(i, c)| {
-                    serde_json::from_value::<ResourceClaim>(c.clone())
-                        .with_context(|| format!("spec.proxy.resources.claims[{i}]: not a resource claim (it needs a name)"))
+                    serde_json::from_value::<ResourceClaim>(c.clone()).with_context(|| {
+                        format!("spec.proxy.resources.claims[{i}]: not a resource claim (it needs a name)")
+                    })
                 })
                 .collect::<Result<Vec<_>>>()?,
         ),
         _ => None,
     };
     Ok(ResourceRequirements {
-        limits: limits
-            .map(|m| quantities("spec.proxy.resources.limits", m))
-            .transpose()?
-            .and_then(non_empty),
-        requests: requests
-            .map(|m| quantities("spec.proxy.resources.requests", m))
-            .transpose()?
-            .and_then(non_empty),
+        limits: limits.map(|m| quantities("spec.proxy.resources.limits", m)).transpose()?.and_then(non_empty),
+        requests: requests.map(|m| quantities("spec.proxy.resources.requests", m)).transpose()?.and_then(non_empty),
         claims,
     })
 }

@@ -33,44 +33,28 @@ pub struct DurationError {
 
 impl DurationError {
     fn invalid(input: &str) -> Self {
-        DurationError {
-            input: input.to_owned(),
-            reason: format!("invalid duration {}", go_quote(input)),
-        }
+        DurationError { input: input.to_owned(), reason: format!("invalid duration {}", go_quote(input)) }
     }
 
     fn overflow(input: &str) -> Self {
-        DurationError {
-            input: input.to_owned(),
-            reason: format!("invalid duration {} (overflows)", go_quote(input)),
-        }
+        DurationError { input: input.to_owned(), reason: format!("invalid duration {} (overflows)", go_quote(input)) }
     }
 
     fn missing_unit(input: &str) -> Self {
-        DurationError {
-            input: input.to_owned(),
-            reason: format!("missing unit in duration {}", go_quote(input)),
-        }
+        DurationError { input: input.to_owned(), reason: format!("missing unit in duration {}", go_quote(input)) }
     }
 
     fn unknown_unit(input: &str, unit: &str) -> Self {
         DurationError {
             input: input.to_owned(),
-            reason: format!(
-                "unknown unit {} in duration {}",
-                go_quote(unit),
-                go_quote(input)
-            ),
+            reason: format!("unknown unit {} in duration {}", go_quote(unit), go_quote(input)),
         }
     }
 
     /// The exact text of the error Go's `time.ParseDuration` returns for the
     /// same input, e.g. `time: unknown unit "x" in duration "5x"`.
     pub fn go_message(&self) -> String {
-        let text = self
-            .reason
-            .strip_suffix(" (overflows)")
-            .unwrap_or(&self.reason);
+        let text = self.reason.strip_suffix(" (overflows)").unwrap_or(&self.reason);
         format!("time: {text}")
     }
 }
@@ -202,8 +186,7 @@ pub fn parse_go_duration(s: &str) -> Result<i64, DurationError> {
             return Err(DurationError::invalid(orig));
         }
 
-        let (mut value, int_len) =
-            leading_int(rest).ok_or_else(|| DurationError::overflow(orig))?;
+        let (mut value, int_len) = leading_int(rest).ok_or_else(|| DurationError::overflow(orig))?;
         rest = &rest[int_len..];
 
         let mut frac: u64 = 0;
@@ -221,18 +204,13 @@ pub fn parse_go_duration(s: &str) -> Result<i64, DurationError> {
 
         // The unit is everything up to the next digit or point. Those are
         // ASCII, so the cut always falls on a character boundary.
-        let unit_len = rest
-            .iter()
-            .position(|&b| b == b'.' || b.is_ascii_digit())
-            .unwrap_or(rest.len());
+        let unit_len = rest.iter().position(|&b| b == b'.' || b.is_ascii_digit()).unwrap_or(rest.len());
         if unit_len == 0 {
             return Err(DurationError::missing_unit(orig));
         }
-        let unit_text =
-            std::str::from_utf8(&rest[..unit_len]).map_err(|_| DurationError::invalid(orig))?;
+        let unit_text = std::str::from_utf8(&rest[..unit_len]).map_err(|_| DurationError::invalid(orig))?;
         rest = &rest[unit_len..];
-        let unit =
-            unit_nanos(unit_text).ok_or_else(|| DurationError::unknown_unit(orig, unit_text))?;
+        let unit = unit_nanos(unit_text).ok_or_else(|| DurationError::unknown_unit(orig, unit_text))?;
 
         if value > LIMIT / unit {
             return Err(DurationError::overflow(orig));
@@ -375,10 +353,7 @@ mod tests {
             ("2h45m", 2 * H + 45 * M),
             ("10.5s4m", 4 * M + 10 * S + 500 * MS),
             ("-2m3.4s", -(2 * M + 3 * S + 400 * MS)),
-            (
-                "1h2m3s4ms5us6ns",
-                H + 2 * M + 3 * S + 4 * MS + 5 * US + 6 * NS,
-            ),
+            ("1h2m3s4ms5us6ns", H + 2 * M + 3 * S + 4 * MS + 5 * US + 6 * NS),
             ("39h9m14.425s", 39 * H + 9 * M + 14 * S + 425 * MS),
             ("1s1s", 2 * S),
             ("00001s", S),
@@ -433,42 +408,18 @@ mod tests {
             ("1sec", r#"unknown unit "sec" in duration "1sec""#),
             ("5s ", r#"unknown unit "s " in duration "5s ""#),
             ("1h-5m", r#"unknown unit "h-" in duration "1h-5m""#),
-            (
-                "1\u{b5}",
-                r#"unknown unit "\xc2\xb5" in duration "1\xc2\xb5""#,
-            ),
+            ("1\u{b5}", r#"unknown unit "\xc2\xb5" in duration "1\xc2\xb5""#),
             ("\u{fffd}", r#"invalid duration "\xef\xbf\xbd""#),
             ("tab\t", r#"invalid duration "tab\x09""#),
             ("\"q\\", r#"invalid duration "\"q\\""#),
-            (
-                "9223372036854775808ns",
-                r#"invalid duration "9223372036854775808ns" (overflows)"#,
-            ),
-            (
-                "9223372036854775810ns",
-                r#"invalid duration "9223372036854775810ns" (overflows)"#,
-            ),
-            (
-                "-9223372036854775809ns",
-                r#"invalid duration "-9223372036854775809ns" (overflows)"#,
-            ),
-            (
-                "9223372036854776us",
-                r#"invalid duration "9223372036854776us" (overflows)"#,
-            ),
+            ("9223372036854775808ns", r#"invalid duration "9223372036854775808ns" (overflows)"#),
+            ("9223372036854775810ns", r#"invalid duration "9223372036854775810ns" (overflows)"#),
+            ("-9223372036854775809ns", r#"invalid duration "-9223372036854775809ns" (overflows)"#),
+            ("9223372036854776us", r#"invalid duration "9223372036854776us" (overflows)"#),
             ("3000000h", r#"invalid duration "3000000h" (overflows)"#),
-            (
-                "9223372036854775.808us",
-                r#"invalid duration "9223372036854775.808us" (overflows)"#,
-            ),
-            (
-                "9223372036854775807ns1ns",
-                r#"invalid duration "9223372036854775807ns1ns" (overflows)"#,
-            ),
-            (
-                "99999999999999999999s",
-                r#"invalid duration "99999999999999999999s" (overflows)"#,
-            ),
+            ("9223372036854775.808us", r#"invalid duration "9223372036854775.808us" (overflows)"#),
+            ("9223372036854775807ns1ns", r#"invalid duration "9223372036854775807ns1ns" (overflows)"#),
+            ("99999999999999999999s", r#"invalid duration "99999999999999999999s" (overflows)"#),
         ];
         for (input, want) in cases {
             let err = parse_go_duration(input).expect_err(input);
@@ -480,10 +431,7 @@ mod tests {
     #[test]
     fn go_message_matches_go_error_text() {
         let err = parse_go_duration("5x").expect_err("unknown unit");
-        assert_eq!(
-            err.go_message(),
-            r#"time: unknown unit "x" in duration "5x""#
-        );
+        assert_eq!(err.go_message(), r#"time: unknown unit "x" in duration "5x""#);
         let err = parse_go_duration("3000000h").expect_err("overflow");
         assert_eq!(err.go_message(), r#"time: invalid duration "3000000h""#);
         let err = parse_go_duration("5").expect_err("missing unit");

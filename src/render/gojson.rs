@@ -67,14 +67,10 @@ impl From<&serde_json::Value> for GoJson {
             serde_json::Value::Bool(b) => GoJson::Bool(*b),
             serde_json::Value::Number(n) => number_from_serde(n),
             serde_json::Value::String(s) => GoJson::Str(s.clone()),
-            serde_json::Value::Array(items) => {
-                GoJson::Array(items.iter().map(GoJson::from).collect())
-            }
+            serde_json::Value::Array(items) => GoJson::Array(items.iter().map(GoJson::from).collect()),
             serde_json::Value::Object(map) => {
-                let mut members: Vec<(String, GoJson)> = map
-                    .iter()
-                    .map(|(k, v)| (k.clone(), GoJson::from(v)))
-                    .collect();
+                let mut members: Vec<(String, GoJson)> =
+                    map.iter().map(|(k, v)| (k.clone(), GoJson::from(v))).collect();
                 // Go sorts map keys as byte strings; Rust's `str` ordering is
                 // byte-wise too.
                 members.sort_by(|a, b| a.0.cmp(&b.0));
@@ -171,10 +167,7 @@ fn write_float(out: &mut String, f: f64) {
     // Go's Marshal fails on NaN and the infinities. Values converted from
     // serde_json can never be non-finite, so this only fires on a caller's
     // bug; stop loudly rather than write bytes Go would never produce.
-    assert!(
-        f.is_finite(),
-        "Go's encoding/json cannot encode the float {f}"
-    );
+    assert!(f.is_finite(), "Go's encoding/json cannot encode the float {f}");
     if f.is_sign_negative() {
         out.push('-');
     }
@@ -356,40 +349,20 @@ mod tests {
             // (rule checked, input, expected bytes)
             ("plain ASCII is copied", "abc XYZ 019", r#""abc XYZ 019""#),
             ("empty string", "", r#""""#),
-            (
-                "quote and backslash get a backslash",
-                "a\"b\\c",
-                r#""a\"b\\c""#,
-            ),
+            ("quote and backslash get a backslash", "a\"b\\c", r#""a\"b\\c""#),
             ("\\n \\r \\t short forms", "\n\r\t", r#""\n\r\t""#),
-            (
-                "Go 1.22+: \\b and \\f short forms",
-                "\u{8}\u{c}",
-                r#""\b\f""#,
-            ),
+            ("Go 1.22+: \\b and \\f short forms", "\u{8}\u{c}", r#""\b\f""#),
             ("NUL as \\u0000", "\u{0}", r#""\u0000""#),
             ("0x1f as \\u001f (lowercase hex)", "\u{1f}", r#""\u001f""#),
             ("0x0b as \\u000b", "\u{b}", r#""\u000b""#),
             ("0x1b (ESC) as \\u001b", "\u{1b}", r#""\u001b""#),
-            (
-                "HTML escaping of < > &",
-                "<a href='x'>&amp;</a>",
-                r#""\u003ca href='x'\u003e\u0026amp;\u003c/a\u003e""#,
-            ),
-            (
-                "U+2028 and U+2029 escaped",
-                "a\u{2028}b\u{2029}c",
-                r#""a\u2028b\u2029c""#,
-            ),
+            ("HTML escaping of < > &", "<a href='x'>&amp;</a>", r#""\u003ca href='x'\u003e\u0026amp;\u003c/a\u003e""#),
+            ("U+2028 and U+2029 escaped", "a\u{2028}b\u{2029}c", r#""a\u2028b\u2029c""#),
             ("DEL (0x7f) written raw", "\u{7f}", "\"\u{7f}\""),
             ("non-ASCII written raw: é", "café", "\"café\""),
             ("non-ASCII written raw: CJK", "日本", "\"日本\""),
             ("non-ASCII written raw: emoji", "🦀", "\"🦀\""),
-            (
-                "U+0080..U+009F (C1 controls) written raw",
-                "\u{85}\u{9f}",
-                "\"\u{85}\u{9f}\"",
-            ),
+            ("U+0080..U+009F (C1 controls) written raw", "\u{85}\u{9f}", "\"\u{85}\u{9f}\""),
             ("U+FEFF written raw", "\u{feff}", "\"\u{feff}\""),
             ("single quote and slash not escaped", "'/", r#""'/""#),
             ("mixed run boundaries", "<é\n日>", r#""\u003cé\n日\u003e""#),
@@ -421,17 +394,11 @@ mod tests {
             (
                 "routes".into(),
                 GoJson::Array(vec![
-                    GoJson::Object(vec![
-                        ("path".into(), GoJson::str("/a")),
-                        ("weight".into(), GoJson::Uint(10)),
-                    ]),
+                    GoJson::Object(vec![("path".into(), GoJson::str("/a")), ("weight".into(), GoJson::Uint(10))]),
                     GoJson::Object(vec![("path".into(), GoJson::str("/b&c"))]),
                 ]),
             ),
-            (
-                "matrix".into(),
-                GoJson::Array(vec![GoJson::Array(vec![GoJson::Int(1), GoJson::Int(2)])]),
-            ),
+            ("matrix".into(), GoJson::Array(vec![GoJson::Array(vec![GoJson::Int(1), GoJson::Int(2)])])),
         ])
     }
 
@@ -472,10 +439,7 @@ mod tests {
     #[test]
     fn indent_with_prefix_and_tab() {
         // Rule: the prefix starts every line but the first, closers included.
-        let v = GoJson::Object(vec![(
-            "a".into(),
-            GoJson::Array(vec![GoJson::Int(1), GoJson::Object(vec![])]),
-        )]);
+        let v = GoJson::Object(vec![("a".into(), GoJson::Array(vec![GoJson::Int(1), GoJson::Object(vec![])]))]);
         let want = "{\n>>\t\"a\": [\n>>\t\t1,\n>>\t\t{}\n>>\t]\n>>}";
         assert_eq!(marshal_indent(&v, ">>", "\t"), want);
     }
@@ -518,7 +482,8 @@ mod tests {
             "b": 1, "a": {"z": true, "y": null}, "B": "x", "ab": [], "a_b": 2.5,
             "é": 0, "10": -1, "9": 18446744073709551615u64
         });
-        let want = r#"{"10":-1,"9":18446744073709551615,"B":"x","a":{"y":null,"z":true},"a_b":2.5,"ab":[],"b":1,"é":0}"#;
+        let want =
+            r#"{"10":-1,"9":18446744073709551615,"B":"x","a":{"y":null,"z":true},"a_b":2.5,"ab":[],"b":1,"é":0}"#;
         assert_eq!(marshal(&GoJson::from(&value)), want);
     }
 
@@ -526,10 +491,7 @@ mod tests {
     fn serde_conversion_number_kinds() {
         // Rule: integers keep integer form; other numbers become float64.
         assert_eq!(GoJson::from(&serde_json::json!(-5)), GoJson::Int(-5));
-        assert_eq!(
-            GoJson::from(&serde_json::json!(u64::MAX)),
-            GoJson::Uint(u64::MAX)
-        );
+        assert_eq!(GoJson::from(&serde_json::json!(u64::MAX)), GoJson::Uint(u64::MAX));
         assert_eq!(GoJson::from(&serde_json::json!(1.0)), GoJson::Float(1.0));
         // A float64 1.0 is written "1" by Go.
         assert_eq!(marshal(&GoJson::from(&serde_json::json!(1.0))), "1");
@@ -548,19 +510,11 @@ mod tests {
             ("zero", 0.0, "0"),
             ("negative zero keeps its sign ('f' of -0)", -0.0, "-0"),
             ("shortest round-trip digits", 0.1, "0.1"),
-            (
-                "shortest round-trip digits of a sum",
-                0.1 + 0.2,
-                "0.30000000000000004",
-            ),
+            ("shortest round-trip digits of a sum", 0.1 + 0.2, "0.30000000000000004"),
             ("negative", -2.75, "-2.75"),
             ("1e-6 is still 'f' (cutoff is abs < 1e-6)", 1e-6, "0.000001"),
             ("just below 1e21 is 'f'", 1e20, "100000000000000000000"),
-            (
-                "999999999999999900000 is 'f'",
-                999999999999999900000.0,
-                "999999999999999900000",
-            ),
+            ("999999999999999900000 is 'f'", 999999999999999900000.0, "999999999999999900000"),
             ("1e21 switches to 'e', exponent signed", 1e21, "1e+21"),
             ("'e' with mantissa digits", 1.5e21, "1.5e+21"),
             ("negative 'e'", -1e21, "-1e+21"),
@@ -570,57 +524,21 @@ mod tests {
             ("three-digit negative exponent", 5e-324, "5e-324"),
             ("three-digit positive exponent", 1e300, "1e+300"),
             ("max float64", f64::MAX, "1.7976931348623157e+308"),
-            (
-                "smallest normal",
-                f64::MIN_POSITIVE,
-                "2.2250738585072014e-308",
-            ),
+            ("smallest normal", f64::MIN_POSITIVE, "2.2250738585072014e-308"),
             ("2^53 + 2 in 'f'", 9007199254740994.0, "9007199254740994"),
             // Exact halfway values: Go keeps the even last digit, where
             // Rust's own formatter would round up.
-            (
-                "tie goes to even (…52.625)",
-                83622933137052.625,
-                "83622933137052.62",
-            ),
-            (
-                "tie goes to even (…58.25)",
-                576237526377758.25,
-                "576237526377758.2",
-            ),
+            ("tie goes to even (…52.625)", 83622933137052.625, "83622933137052.62"),
+            ("tie goes to even (…58.25)", 576237526377758.25, "576237526377758.2"),
             ("negative tie", -583795583893181.25, "-583795583893181.2"),
-            (
-                "two-digit fraction, not a tie",
-                259096407866580.375,
-                "259096407866580.38",
-            ),
-            (
-                "tie on one fraction digit: down to even",
-                1125899906842624.25,
-                "1125899906842624.2",
-            ),
-            (
-                "tie on one fraction digit: up to even",
-                1125899906842624.75,
-                "1125899906842624.8",
-            ),
-            (
-                "2^-25: tie in 'e' form, down to even",
-                2.98023223876953125e-8,
-                "2.9802322387695312e-8",
-            ),
+            ("two-digit fraction, not a tie", 259096407866580.375, "259096407866580.38"),
+            ("tie on one fraction digit: down to even", 1125899906842624.25, "1125899906842624.2"),
+            ("tie on one fraction digit: up to even", 1125899906842624.75, "1125899906842624.8"),
+            ("2^-25: tie in 'e' form, down to even", 2.98023223876953125e-8, "2.9802322387695312e-8"),
             // 2^-24 sits on a binade edge: the even candidate ...062 is not
             // inside its rounding interval, so the odd ...063 stays.
-            (
-                "2^-24: tie whose even side does not read back",
-                5.9604644775390625e-8,
-                "5.960464477539063e-8",
-            ),
-            (
-                "2^-23 needs all 17 digits",
-                1.1920928955078125e-7,
-                "1.1920928955078125e-7",
-            ),
+            ("2^-24: tie whose even side does not read back", 5.9604644775390625e-8, "5.960464477539063e-8"),
+            ("2^-23 needs all 17 digits", 1.1920928955078125e-7, "1.1920928955078125e-7"),
         ];
         for (rule, value, want) in cases {
             assert_eq!(marshal(&GoJson::Float(*value)), *want, "rule: {rule}");

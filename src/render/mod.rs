@@ -65,10 +65,7 @@ impl Inventory {
     }
 
     pub fn pools_in<'a>(&'a self, namespace: &'a str) -> impl Iterator<Item = &'a ModelPool> + 'a {
-        self.pools
-            .iter()
-            .filter(move |(ns, _)| ns == namespace)
-            .map(|(_, p)| p)
+        self.pools.iter().filter(move |(ns, _)| ns == namespace).map(|(_, p)| p)
     }
 }
 
@@ -96,11 +93,7 @@ pub struct RenderedRouter {
 
 /// Renders one ModelRouter. `dataPlane: Gateway` routers are the caller's
 /// business: the operator provisions nothing for them.
-pub fn render_router(
-    input: &RouterInput,
-    inventory: &Inventory,
-    flags: &OperatorFlags,
-) -> Result<RenderedRouter> {
+pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &OperatorFlags) -> Result<RenderedRouter> {
     let compiled = config::compile(&input.router, &input.namespace, inventory, flags)?;
     let mut objects = vec![to_tree(&configmap::build(input, &compiled))?];
     if compiled.has_pools {
@@ -120,12 +113,7 @@ pub fn render_router(
     let (deployment, pod_metadata) = deployment::build(input, &compiled, flags)?;
     objects.push(to_tree(&deployment)?);
     objects.push(to_tree(&service::build(input))?);
-    Ok(RenderedRouter {
-        compiled,
-        pod_metadata,
-        objects,
-        warnings,
-    })
+    Ok(RenderedRouter { compiled, pod_metadata, objects, warnings })
 }
 
 fn to_tree<T: serde::Serialize>(obj: &T) -> Result<Value> {
@@ -151,10 +139,7 @@ fn owned_metadata(input: &RouterInput) -> ObjectMeta {
         name: Some(names::resource_name(&input.name)),
         namespace: Some(input.namespace.clone()),
         labels: Some(names::owned_labels(&input.name)),
-        owner_references: input
-            .uid
-            .as_deref()
-            .map(|uid| vec![owner_reference(&input.name, uid)]),
+        owner_references: input.uid.as_deref().map(|uid| vec![owner_reference(&input.name, uid)]),
         ..ObjectMeta::default()
     }
 }

@@ -8,18 +8,14 @@ pub const CONFIG_HASH_ANNOTATION: &str = "inference.llmkube.dev/router-config-ha
 /// Deployment annotation recording the user pod labels the operator applied.
 pub const APPLIED_POD_LABELS_ANNOTATION: &str = "inference.llmkube.dev/applied-pod-labels";
 /// Deployment annotation recording the user pod annotations the operator applied.
-pub const APPLIED_POD_ANNOTATIONS_ANNOTATION: &str =
-    "inference.llmkube.dev/applied-pod-annotations";
+pub const APPLIED_POD_ANNOTATIONS_ANNOTATION: &str = "inference.llmkube.dev/applied-pod-annotations";
 /// Selector label naming the owning ModelRouter.
 pub const MODEL_ROUTER_LABEL: &str = "inference.llmkube.dev/model-router";
 
 /// The scrape annotations the operator adds with `--emit-scrape-annotations`,
 /// and removes again (when still at these values) once it runs without it.
-pub const SCRAPE_ANNOTATIONS: [(&str, &str); 3] = [
-    ("prometheus.io/scrape", "true"),
-    ("prometheus.io/path", "/metrics"),
-    ("prometheus.io/port", "9090"),
-];
+pub const SCRAPE_ANNOTATIONS: [(&str, &str); 3] =
+    [("prometheus.io/scrape", "true"), ("prometheus.io/path", "/metrics"), ("prometheus.io/port", "9090")];
 
 /// The key of the compiled config inside the ConfigMap.
 pub const CONFIG_KEY: &str = "config.json";
@@ -58,10 +54,7 @@ pub fn owned_labels(router_name: &str) -> BTreeMap<String, String> {
     let mut labels = selector_labels(router_name);
     labels.insert("app.kubernetes.io/name".into(), "llmkube".into());
     labels.insert("app.kubernetes.io/component".into(), "router-proxy".into());
-    labels.insert(
-        "app.kubernetes.io/managed-by".into(),
-        "llmkube-controller".into(),
-    );
+    labels.insert("app.kubernetes.io/managed-by".into(), "llmkube-controller".into());
     labels
 }
 

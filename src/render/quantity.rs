@@ -49,10 +49,7 @@ pub struct QuantityError {
 
 impl QuantityError {
     fn new(input: &str, reason: impl Into<String>) -> Self {
-        QuantityError {
-            input: input.to_string(),
-            reason: reason.into(),
-        }
+        QuantityError { input: input.to_string(), reason: reason.into() }
     }
 }
 
@@ -161,9 +158,7 @@ impl BigDecimal {
 
     /// Number of digits before the decimal point (may be zero or negative).
     fn integer_digits(&self) -> i64 {
-        i64::try_from(self.digits.len())
-            .unwrap_or(i64::MAX)
-            .saturating_add(self.exp)
+        i64::try_from(self.digits.len()).unwrap_or(i64::MAX).saturating_add(self.exp)
     }
 
     /// The value as an integer, if it is one and fits in an `i128`.
@@ -192,12 +187,8 @@ fn cmp_magnitude(a: &[u8], a_exp: i64, b: &[u8], b_exp: i64) -> Ordering {
         (false, true) => return Ordering::Greater,
         (false, false) => {}
     }
-    let a_int = i64::try_from(a.len())
-        .unwrap_or(i64::MAX)
-        .saturating_add(a_exp);
-    let b_int = i64::try_from(b.len())
-        .unwrap_or(i64::MAX)
-        .saturating_add(b_exp);
+    let a_int = i64::try_from(a.len()).unwrap_or(i64::MAX).saturating_add(a_exp);
+    let b_int = i64::try_from(b.len()).unwrap_or(i64::MAX).saturating_add(b_exp);
     if a_int != b_int {
         return a_int.cmp(&b_int);
     }
@@ -302,24 +293,15 @@ impl Amount {
                 let exponent = scale.wrapping_add(tens);
                 let fast = match exponent % 3 {
                     0 => Some((mantissa, exponent)),
-                    1 | -2 => mantissa
-                        .checked_mul(10)
-                        .map(|m| (m, exponent.wrapping_sub(1))),
-                    _ => mantissa
-                        .checked_mul(100)
-                        .map(|m| (m, exponent.wrapping_sub(2))),
+                    1 | -2 => mantissa.checked_mul(10).map(|m| (m, exponent.wrapping_sub(1))),
+                    _ => mantissa.checked_mul(100).map(|m| (m, exponent.wrapping_sub(2))),
                 };
                 match fast {
                     Some((m, e)) => (m.to_string(), e),
                     None => {
                         // The int64 mantissa would overflow: continue with
                         // arbitrary precision, as apimachinery does.
-                        let digits = mantissa
-                            .unsigned_abs()
-                            .to_string()
-                            .bytes()
-                            .map(|b| b - b'0')
-                            .collect();
+                        let digits = mantissa.unsigned_abs().to_string().bytes().map(|b| b - b'0').collect();
                         align_to_thousands(mantissa < 0, digits, exponent)
                     }
                 }
@@ -458,13 +440,7 @@ fn split(b: &[u8]) -> Result<Pieces<'_>, usize> {
     }
     if pos >= end {
         // Only a sign and zeros (or nothing at all after the sign).
-        return Ok(Pieces {
-            positive,
-            value: b"0",
-            num: b"0",
-            denom: b"",
-            suffix: b"",
-        });
+        return Ok(Pieces { positive, value: b"0", num: b"0", denom: b"", suffix: b"" });
     }
 
     let num_start = pos;
@@ -472,19 +448,9 @@ fn split(b: &[u8]) -> Result<Pieces<'_>, usize> {
         pos += 1;
     }
     if pos >= end {
-        return Ok(Pieces {
-            positive,
-            value: b,
-            num: &b[num_start..],
-            denom: b"",
-            suffix: b"",
-        });
+        return Ok(Pieces { positive, value: b, num: &b[num_start..], denom: b"", suffix: b"" });
     }
-    let num: &[u8] = if pos == num_start {
-        b"0"
-    } else {
-        &b[num_start..pos]
-    };
+    let num: &[u8] = if pos == num_start { b"0" } else { &b[num_start..pos] };
 
     let mut denom: &[u8] = b"";
     if b[pos] == b'.' {
@@ -494,13 +460,7 @@ fn split(b: &[u8]) -> Result<Pieces<'_>, usize> {
             pos += 1;
         }
         if pos >= end {
-            return Ok(Pieces {
-                positive,
-                value: b,
-                num,
-                denom: &b[denom_start..],
-                suffix: b"",
-            });
+            return Ok(Pieces { positive, value: b, num, denom: &b[denom_start..], suffix: b"" });
         }
         denom = &b[denom_start..pos];
     }
@@ -520,13 +480,7 @@ fn split(b: &[u8]) -> Result<Pieces<'_>, usize> {
     if pos < end {
         return Err(suffix_start);
     }
-    Ok(Pieces {
-        positive,
-        value,
-        num,
-        denom,
-        suffix: &b[suffix_start..],
-    })
+    Ok(Pieces { positive, value, num, denom, suffix: &b[suffix_start..] })
 }
 
 /// Maps a suffix to (base, exponent, format).
@@ -602,18 +556,13 @@ fn parse(input: &str) -> Result<Parsed, QuantityError> {
     let precision: i64 = match format {
         Format::DecimalExponent | Format::DecimalSI => {
             scale = exponent;
-            MAX_INT64_DIGITS
-                .saturating_sub(num_len)
-                .saturating_sub(denom_len)
+            MAX_INT64_DIGITS.saturating_sub(num_len).saturating_sub(denom_len)
         }
         Format::BinarySI => {
             if pieces.denom.is_empty() && (0..=62).contains(&exponent) {
                 multiplier = 1i64 << exponent;
                 // 2^10 is about three decimal digits.
-                15i64
-                    .saturating_sub(num_len)
-                    .saturating_sub(i64::from(exponent) * 3 / 10)
-                    .saturating_sub(1)
+                15i64.saturating_sub(num_len).saturating_sub(i64::from(exponent) * 3 / 10).saturating_sub(1)
             } else {
                 -1
             }
@@ -634,18 +583,10 @@ fn parse(input: &str) -> Result<Parsed, QuantityError> {
 }
 
 /// The int64 fast path; `None` when the product overflows.
-fn parse_fast(
-    pieces: &Pieces<'_>,
-    scale: i32,
-    exponent: i32,
-    format: Format,
-    multiplier: i64,
-) -> Option<Parsed> {
+fn parse_fast(pieces: &Pieces<'_>, scale: i32, exponent: i32, format: Format, multiplier: i64) -> Option<Parsed> {
     let mut value: i64 = 0;
     for &b in pieces.num.iter().chain(pieces.denom) {
-        value = value
-            .checked_mul(10)?
-            .checked_add(i64::from(b.wrapping_sub(b'0')))?;
+        value = value.checked_mul(10)?.checked_add(i64::from(b.wrapping_sub(b'0')))?;
     }
     let mut result = value.checked_mul(multiplier)?;
     if !pieces.positive {
@@ -656,24 +597,11 @@ fn parse_fast(
         Format::BinarySI => exponent % 10 == 0 && value & 0x07 != 0,
         _ => {
             let first_nonzero = pieces.num.first() != Some(&b'0');
-            let trailing_zeros = pieces
-                .num
-                .iter()
-                .chain(pieces.denom)
-                .rev()
-                .take_while(|&&b| b == b'0')
-                .count();
+            let trailing_zeros = pieces.num.iter().chain(pieces.denom).rev().take_while(|&&b| b == b'0').count();
             scale % 3 == 0 && trailing_zeros < 3 && first_nonzero
         }
     };
-    Some(Parsed {
-        amount: Amount::Small {
-            value: result,
-            scale,
-        },
-        format,
-        keep_input,
-    })
+    Some(Parsed { amount: Amount::Small { value: result, scale }, format, keep_input })
 }
 
 /// The arbitrary-precision path (apimachinery's `inf.Dec` branch).
@@ -684,12 +612,7 @@ fn parse_exact(
     exponent: i32,
     mut format: Format,
 ) -> Result<Parsed, QuantityError> {
-    let mut digits: Vec<u8> = pieces
-        .value
-        .iter()
-        .filter(|b| b.is_ascii_digit())
-        .map(|b| b - b'0')
-        .collect();
+    let mut digits: Vec<u8> = pieces.value.iter().filter(|b| b.is_ascii_digit()).map(|b| b - b'0').collect();
     if digits.is_empty() {
         return Err(QuantityError::new(input, "the number has no digits"));
     }
@@ -706,11 +629,7 @@ fn parse_exact(
     }
     strip_leading_zeros(&mut digits);
 
-    let mut amount = BigDecimal {
-        negative,
-        digits,
-        exp: -i64::from(inf_scale),
-    };
+    let mut amount = BigDecimal { negative, digits, exp: -i64::from(inf_scale) };
     amount.round_up_to_nano();
     amount.strip_trailing_zeros();
 
@@ -725,11 +644,7 @@ fn parse_exact(
         }
     }
 
-    Ok(Parsed {
-        amount: Amount::Big(amount),
-        format,
-        keep_input: false,
-    })
+    Ok(Parsed { amount: Amount::Big(amount), format, keep_input: false })
 }
 
 #[cfg(test)]
@@ -762,27 +677,27 @@ mod tests {
         ("0.5", "500m"),                                      // QP
         (".5", "500m"),                                       // code
         ("-0.5", "-500m"),                                    // QP (negated rows)
-        ("+1.5", "1500m"),             // doc: 1.5 is "1500m"; QP (explicit + rows)
-        ("0.1", "100m"),               // code
-        ("1000m", "1"),                // code
-        ("5000m", "5"),                // QS
-        ("1000M", "1G"),               // QS, PE
-        ("0.001T", "1G"),              // QS
-        ("1000u", "1m"),               // QS
-        ("1.08", "1080m"),             // QS
-        ("1080000000n", "1080m"),      // QS
-        ("9.01", "9010m"),             // QP
-        ("8.1k", "8100"),              // QP
-        ("2.5P", "2500T"),             // QP
-        ("1.01E", "1010P"),            // QP
-        ("1000", "1k"),                // code: a YAML/JSON integer
-        ("0.25", "250m"),              // code: a YAML/JSON float
-        ("1.0", "1"),                  // code
-        ("1000000000000000000", "1E"), // PQ
-        ("-10000000000000000000000m", "-10E"), // PQ
-        ("999999999999999999.1", "999999999999999999100m"), // PQ
+        ("+1.5", "1500m"),                                    // doc: 1.5 is "1500m"; QP (explicit + rows)
+        ("0.1", "100m"),                                      // code
+        ("1000m", "1"),                                       // code
+        ("5000m", "5"),                                       // QS
+        ("1000M", "1G"),                                      // QS, PE
+        ("0.001T", "1G"),                                     // QS
+        ("1000u", "1m"),                                      // QS
+        ("1.08", "1080m"),                                    // QS
+        ("1080000000n", "1080m"),                             // QS
+        ("9.01", "9010m"),                                    // QP
+        ("8.1k", "8100"),                                     // QP
+        ("2.5P", "2500T"),                                    // QP
+        ("1.01E", "1010P"),                                   // QP
+        ("1000", "1k"),                                       // code: a YAML/JSON integer
+        ("0.25", "250m"),                                     // code: a YAML/JSON float
+        ("1.0", "1"),                                         // code
+        ("1000000000000000000", "1E"),                        // PQ
+        ("-10000000000000000000000m", "-10E"),                // PQ
+        ("999999999999999999.1", "999999999999999999100m"),   // PQ
         ("9223372036854775808.1", "9223372036854775808100m"), // PQ: decimal is not capped
-        ("1000E", "1"),                // code: 10^21 has no SI prefix and Go drops it
+        ("1000E", "1"),                                       // code: 10^21 has no SI prefix and Go drops it
         // Rounding up to the nano.
         ("3.001n", "4n"),          // QP
         ("0.0000000005", "1n"),    // QP
@@ -882,15 +797,9 @@ mod tests {
     #[test]
     fn error_display() {
         let err = canonicalize("12x").unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            r#"invalid quantity "12x": unknown suffix "x""#
-        );
+        assert_eq!(err.to_string(), r#"invalid quantity "12x": unknown suffix "x""#);
         let err = canonicalize("1Mii").unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            r#"invalid quantity "1Mii": unknown suffix "Mii""#
-        );
+        assert_eq!(err.to_string(), r#"invalid quantity "1Mii": unknown suffix "Mii""#);
         let err = canonicalize("").unwrap_err();
         assert_eq!(err.to_string(), r#"invalid quantity "": empty string"#);
         let err = canonicalize("1 Gi").unwrap_err();
@@ -915,11 +824,7 @@ mod tests {
             ("0", "0"),
         ];
         for (input, want) in cases {
-            assert_eq!(
-                canonical_form(input).as_deref(),
-                Ok(want),
-                "input {input:?}"
-            );
+            assert_eq!(canonical_form(input).as_deref(), Ok(want), "input {input:?}");
         }
     }
 
@@ -927,11 +832,7 @@ mod tests {
     fn trimmed_matches_unmarshal_json() {
         // TestJSONWhitespace: UnmarshalJSON trims before parsing.
         for (input, want) in [(" 1", "1"), ("1 ", "1"), (" -1", "-1"), ("\t0.5\n", "500m")] {
-            assert_eq!(
-                canonicalize_trimmed(input).as_deref(),
-                Ok(want),
-                "{input:?}"
-            );
+            assert_eq!(canonicalize_trimmed(input).as_deref(), Ok(want), "{input:?}");
         }
         assert!(canonicalize_trimmed("  ").is_err());
         assert!(canonicalize_trimmed("1 Gi").is_err());
@@ -942,14 +843,8 @@ mod tests {
         // Go keeps exponents in int32 and lets them wrap; apimachinery
         // really returns these.
         assert_eq!(canonicalize("1e2147483647").as_deref(), Ok("10e2147483646"));
-        assert_eq!(
-            canonicalize("10e2147483647").as_deref(),
-            Ok("10e2147483647")
-        );
-        assert_eq!(
-            canonicalize("1.5e-2147483648").as_deref(),
-            Ok("150e2147483646")
-        );
+        assert_eq!(canonicalize("10e2147483647").as_deref(), Ok("10e2147483647"));
+        assert_eq!(canonicalize("1.5e-2147483648").as_deref(), Ok("150e2147483646"));
         assert_eq!(canonicalize("1e4294967296").as_deref(), Ok("1e4294967296"));
         assert_eq!(canonical_form("1e4294967296").as_deref(), Ok("1"));
     }
@@ -960,11 +855,7 @@ mod tests {
         assert_eq!(canonicalize("1.5e-2000000000").as_deref(), Ok("1e-9"));
         let long = format!("{}e1000", "7".repeat(10_000));
         let out = canonicalize(&long).unwrap_or_default();
-        assert!(
-            out.starts_with("7777") && out.ends_with("e999"),
-            "{}",
-            &out[out.len() - 10..]
-        );
+        assert!(out.starts_with("7777") && out.ends_with("e999"), "{}", &out[out.len() - 10..]);
     }
 
     /// Quantities as people (and generators) write them, including the
@@ -999,9 +890,7 @@ mod tests {
         )
     }
 
-    fn quantity_with_suffix(
-        suffix: impl Strategy<Value = String>,
-    ) -> impl Strategy<Value = String> {
+    fn quantity_with_suffix(suffix: impl Strategy<Value = String>) -> impl Strategy<Value = String> {
         let sign = "[+-]?";
         let int = "[0-9]{0,25}";
         let frac = proptest::option::of("[0-9]{0,14}");

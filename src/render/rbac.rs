@@ -14,10 +14,7 @@ fn strings(items: &[&str]) -> Vec<String> {
 
 pub fn build(input: &RouterInput) -> (ServiceAccount, Role, RoleBinding) {
     let name = resource_name(&input.name);
-    let sa = ServiceAccount {
-        metadata: owned_metadata(input),
-        ..ServiceAccount::default()
-    };
+    let sa = ServiceAccount { metadata: owned_metadata(input), ..ServiceAccount::default() };
     let role = Role {
         metadata: owned_metadata(input),
         rules: Some(vec![
@@ -37,11 +34,7 @@ pub fn build(input: &RouterInput) -> (ServiceAccount, Role, RoleBinding) {
     };
     let binding = RoleBinding {
         metadata: owned_metadata(input),
-        role_ref: RoleRef {
-            api_group: "rbac.authorization.k8s.io".into(),
-            kind: "Role".into(),
-            name: name.clone(),
-        },
+        role_ref: RoleRef { api_group: "rbac.authorization.k8s.io".into(), kind: "Role".into(), name: name.clone() },
         subjects: Some(vec![Subject {
             kind: "ServiceAccount".into(),
             name,

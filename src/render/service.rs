@@ -8,10 +8,7 @@ use super::{owned_metadata, RouterInput};
 
 pub fn build(input: &RouterInput) -> Service {
     let endpoint = input.router.spec.endpoint.as_ref();
-    let port = endpoint
-        .and_then(|e| e.port)
-        .filter(|p| *p > 0)
-        .unwrap_or(PROXY_PORT);
+    let port = endpoint.and_then(|e| e.port).filter(|p| *p > 0).unwrap_or(PROXY_PORT);
     // The operator maps only the two other known types; anything else is
     // ClusterIP. `endpoint.nodePort` is not read by the operator.
     let service_type = match endpoint.and_then(|e| e.type_.as_deref()) {
