@@ -5,10 +5,18 @@ use std::io::{Read, Write};
 
 use anyhow::{bail, Context as _, Result};
 
-use crate::cli::{Cli, Command, CommonArgs};
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::cli::{Cli, ColorChoice, Command, CommonArgs};
+use crate::diff::{diff_object, Palette};
 use crate::input::{documents, read_sources, yaml_error, Document};
 use crate::model::{apply_router_defaults, InferenceService, ModelPool, ModelRouter, GROUP, GROUP_VERSION};
 use crate::output::print_objects;
+use crate::reconcile::server_fields::strip;
+use crate::reconcile::{controller_uid, reconcile_router, LiveIndex, ObjectKey, Reconciled};
+use crate::render::names::resource_name;
 use crate::render::{render_router, Inventory, OperatorFlags, RouterInput};
 
 /// What a successful run prints and how it exits.
@@ -18,38 +26,116 @@ pub struct Outcome {
     pub code: i32,
 }
 
+/// What the process knows about its terminal, for `--color auto`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Terminal {
+    pub stdout_is_tty: bool,
+    /// `NO_COLOR` is set to a non-empty value.
+    pub no_color: bool,
+}
+
 /// Runs one command. Warnings go to `stderr` as they arise; stdout is
 /// returned whole, so a failing run prints nothing there.
-pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write) -> Result<Outcome> {
+pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write, terminal: Terminal) -> Result<Outcome> {
     match &cli.command {
         Command::Render(args) => {
-            if !args.live.is_empty() {
-                bail!("--live is not supported by this version of routerctl");
-            }
-            let mut stdin_used = false;
-            let inputs = gather(&args.common, stdin, &mut stdin_used)?;
-            let flags = operator_flags(&args.common);
-            let mut objects = Vec::new();
-            for router in &inputs.routers {
-                if router.router.spec.data_plane.as_deref() == Some("Gateway") {
-                    warn(stderr, &format!(
-                        "ModelRouter {}/{} uses dataPlane: Gateway; the operator provisions no router-proxy objects for it",
-                        router.namespace, router.name
-                    ));
-                    continue;
-                }
-                let rendered = render_router(router, &inputs.inventory, &flags).with_context(|| {
-                    format!("{}: ModelRouter {}/{}", router_origin(&inputs, router), router.namespace, router.name)
-                })?;
-                for w in &rendered.warnings {
-                    warn(stderr, w);
-                }
-                objects.extend(rendered.objects);
-            }
+            let items = reconcile_all(&args.common, &args.live, stdin, stderr)?;
+            let objects: Vec<Value> = items.into_iter().map(|item| apply_ready(item.merged)).collect();
             Ok(Outcome { stdout: print_objects(&objects, args.output), code: 0 })
         }
-        Command::Diff(_) => bail!("diff is not supported by this version of routerctl"),
+        Command::Diff(args) => {
+            let items = reconcile_all(&args.common, &args.live, stdin, stderr)?;
+            let color = match args.color {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => terminal.stdout_is_tty && !terminal.no_color,
+            };
+            let diffs: Vec<String> = items.iter().filter_map(|item| diff_object(item, Palette { color })).collect();
+            let code = if diffs.is_empty() { 0 } else { 1 };
+            Ok(Outcome { stdout: diffs.concat(), code })
+        }
     }
+}
+
+fn apply_ready(mut obj: Value) -> Value {
+    strip(&mut obj);
+    obj
+}
+
+/// Renders every ModelRouter of the inputs and, with live objects, merges
+/// each rendered object into its live counterpart.
+fn reconcile_all(
+    common: &CommonArgs,
+    live_paths: &[PathBuf],
+    stdin: &mut dyn Read,
+    stderr: &mut dyn Write,
+) -> Result<Vec<Reconciled>> {
+    let mut stdin_used = false;
+    let inputs = gather(common, stdin, &mut stdin_used)?;
+    let live = read_live(live_paths, common.namespace.as_deref().unwrap_or("default"), stdin, &mut stdin_used)?;
+    let flags = operator_flags(common);
+    let mut items = Vec::new();
+    for (origin, router) in &inputs.routers {
+        if router.router.spec.data_plane.as_deref() == Some("Gateway") {
+            warn(
+                stderr,
+                &format!(
+                    "ModelRouter {}/{} uses dataPlane: Gateway; the operator provisions no router-proxy objects for it",
+                    router.namespace, router.name
+                ),
+            );
+            continue;
+        }
+        let context = || format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
+        let mut router = router.clone();
+        if router.uid.is_none() {
+            router.uid = live_uid(&router, &live);
+        }
+        let rendered = render_router(&router, &inputs.inventory, &flags).with_context(context)?;
+        let mut warnings = rendered.warnings.clone();
+        items.extend(reconcile_router(&router, &rendered, &live, &mut warnings).with_context(context)?);
+        for w in &warnings {
+            warn(stderr, w);
+        }
+    }
+    Ok(items)
+}
+
+/// A ModelRouter read from git has no uid; its owned live objects carry it
+/// in their controller reference.
+fn live_uid(router: &RouterInput, live: &LiveIndex) -> Option<String> {
+    let name = resource_name(&router.name);
+    OWNED_KINDS.iter().find_map(|(api_version, kind)| {
+        let key = ObjectKey {
+            api_version: api_version.to_string(),
+            kind: kind.to_string(),
+            namespace: router.namespace.clone(),
+            name: name.clone(),
+        };
+        live.get(&key).and_then(|obj| controller_uid(obj, &router.name))
+    })
+}
+
+/// The kinds the operator owns for a ModelRouter.
+const OWNED_KINDS: [(&str, &str); 6] = [
+    ("v1", "ConfigMap"),
+    ("apps/v1", "Deployment"),
+    ("v1", "Service"),
+    ("v1", "ServiceAccount"),
+    ("rbac.authorization.k8s.io/v1", "Role"),
+    ("rbac.authorization.k8s.io/v1", "RoleBinding"),
+];
+
+/// Reads `--live` inputs into an index; objects without a namespace take
+/// `-n` (or `default`), as kubectl would have printed them.
+fn read_live(paths: &[PathBuf], namespace: &str, stdin: &mut dyn Read, stdin_used: &mut bool) -> Result<LiveIndex> {
+    let mut index = LiveIndex::default();
+    for source in read_sources(paths, stdin, stdin_used)? {
+        for doc in documents(&source)? {
+            index.insert(doc.value, namespace);
+        }
+    }
+    Ok(index)
 }
 
 fn warn(stderr: &mut dyn Write, message: &str) {
@@ -68,24 +154,15 @@ fn operator_flags(common: &CommonArgs) -> OperatorFlags {
 
 /// The ModelRouters to render (in input order) and what they resolve against.
 pub struct Inputs {
-    pub routers: Vec<RouterInput>,
-    pub origins: Vec<String>,
+    /// Each router with the origin of its document, for messages.
+    pub routers: Vec<(String, RouterInput)>,
     pub inventory: Inventory,
-}
-
-fn router_origin(inputs: &Inputs, router: &RouterInput) -> String {
-    inputs
-        .routers
-        .iter()
-        .position(|r| std::ptr::eq(r, router))
-        .and_then(|i| inputs.origins.get(i).cloned())
-        .unwrap_or_default()
 }
 
 /// Reads the `-f` inputs and sorts their documents into routers and inventory.
 pub fn gather(common: &CommonArgs, stdin: &mut dyn Read, stdin_used: &mut bool) -> Result<Inputs> {
     let sources = read_sources(&common.files, stdin, stdin_used)?;
-    let mut inputs = Inputs { routers: Vec::new(), origins: Vec::new(), inventory: Inventory::default() };
+    let mut inputs = Inputs { routers: Vec::new(), inventory: Inventory::default() };
     let mut any_document = false;
     for source in &sources {
         for doc in documents(source)? {
@@ -112,8 +189,7 @@ pub fn gather(common: &CommonArgs, stdin: &mut dyn Read, stdin_used: &mut bool) 
                     let name = object_name(&doc)?;
                     apply_router_defaults(&mut router);
                     let uid = router.metadata.uid.clone().filter(|u| !u.is_empty());
-                    inputs.origins.push(doc.origin.to_string());
-                    inputs.routers.push(RouterInput { router, name, namespace, uid });
+                    inputs.routers.push((doc.origin.to_string(), RouterInput { router, name, namespace, uid }));
                 }
                 "InferenceService" => {
                     object_name(&doc)?;

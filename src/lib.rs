@@ -6,7 +6,10 @@
 
 pub mod app;
 pub mod cli;
+pub mod diff;
 pub mod input;
 pub mod model;
 pub mod output;
+pub mod reconcile;
 pub mod render;
+pub mod validate;

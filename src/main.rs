@@ -1,15 +1,20 @@
 //! The `routerctl` binary: parse arguments, run, print once, exit.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
+use routerctl::app::Terminal;
 use routerctl::cli::Cli;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut stderr = std::io::stderr();
-    match routerctl::app::run(&cli, &mut std::io::stdin().lock(), &mut stderr) {
+    let terminal = Terminal {
+        stdout_is_tty: std::io::stdout().is_terminal(),
+        no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+    };
+    match routerctl::app::run(&cli, &mut std::io::stdin().lock(), &mut stderr, terminal) {
         Ok(outcome) => {
             let mut stdout = std::io::stdout().lock();
             if let Err(e) = stdout.write_all(outcome.stdout.as_bytes()).and_then(|()| stdout.flush()) {

@@ -113,9 +113,30 @@ pub struct RuleRoute {
 #[serde(rename_all = "camelCase")]
 pub struct RouterPolicy {
     #[serde(default)]
+    pub budgets: Option<Vec<BudgetSpec>>,
+    #[serde(default)]
     pub classification: Option<ClassificationPolicy>,
     #[serde(default)]
     pub audit_log: Option<AuditLogPolicy>,
+}
+
+/// A token or dollar cap over a rolling window. Enforced by the proxy's
+/// budget tracker, not part of the compiled config; read for validation.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct BudgetSpec {
+    pub name: String,
+    pub scope: String,
+    #[serde(default)]
+    pub rule_name: Option<String>,
+    #[serde(default)]
+    pub header_key: Option<String>,
+    #[serde(default)]
+    pub window_seconds: Option<i32>,
+    #[serde(default)]
+    pub max_tokens: Option<i64>,
+    #[serde(default, rename = "maxUSD")]
+    pub max_usd: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]

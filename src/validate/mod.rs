@@ -2,6 +2,8 @@
 //! Kubernetes metadata syntax) and what the operator would refuse
 //! (`validateModelRouter`). Every finding names its field path.
 
+pub mod operator;
+
 use std::fmt;
 
 /// How bad a finding is.

@@ -1,0 +1,102 @@
+//! `routerctl diff`: live objects against what the operator would store,
+//! both normalized (server-populated fields dropped, API server defaults
+//! filled in) so that only real changes show, printed as unified diffs.
+
+pub mod server_defaults;
+
+use serde_json::Value;
+use similar::{ChangeTag, TextDiff};
+
+use crate::output::yaml::to_yaml;
+use crate::reconcile::server_fields::strip;
+use crate::reconcile::Reconciled;
+
+/// An object as the API server would hold it, without the fields that say
+/// nothing about the object itself.
+pub fn normalize(obj: &Value, live: Option<&Value>) -> Value {
+    let mut v = obj.clone();
+    strip(&mut v);
+    server_defaults::apply_server_defaults(&mut v, live);
+    v
+}
+
+/// ANSI colours for diff lines, or none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Palette {
+    pub color: bool,
+}
+
+impl Palette {
+    fn paint(&self, code: &str, line: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{line}\x1b[0m")
+        } else {
+            line.to_string()
+        }
+    }
+}
+
+/// The unified diff of one object, or `None` when nothing would change.
+pub fn diff_object(item: &Reconciled, palette: Palette) -> Option<String> {
+    let old = match &item.live {
+        Some(live) => to_yaml(&normalize(live, None)),
+        None => String::new(),
+    };
+    let new = match &item.live {
+        Some(live) => to_yaml(&normalize(&item.merged, Some(live))),
+        None => {
+            let mut v = item.merged.clone();
+            strip(&mut v);
+            to_yaml(&v)
+        }
+    };
+    if old == new {
+        return None;
+    }
+    let label = item.key.to_string();
+    let old_name = if item.live.is_some() { format!("live {label}") } else { "/dev/null".to_string() };
+    let diff = TextDiff::from_lines(&old, &new);
+    let mut out = String::new();
+    out.push_str(&palette.paint("1", &format!("--- {old_name}")));
+    out.push('\n');
+    out.push_str(&palette.paint("1", &format!("+++ operator {label}")));
+    out.push('\n');
+    for group in diff.grouped_ops(3) {
+        let (first, last) = (&group[0], &group[group.len() - 1]);
+        let old_range = first.old_range().start..last.old_range().end;
+        let new_range = first.new_range().start..last.new_range().end;
+        let header = format!(
+            "@@ -{} +{} @@",
+            hunk_range(old_range.start, old_range.len()),
+            hunk_range(new_range.start, new_range.len())
+        );
+        out.push_str(&palette.paint("36", &header));
+        out.push('\n');
+        for op in &group {
+            for change in diff.iter_changes(op) {
+                let (sign, code) = match change.tag() {
+                    ChangeTag::Delete => ('-', Some("31")),
+                    ChangeTag::Insert => ('+', Some("32")),
+                    ChangeTag::Equal => (' ', None),
+                };
+                let text = change.value().strip_suffix('\n').unwrap_or(change.value());
+                let line = format!("{sign}{text}");
+                match code {
+                    Some(code) => out.push_str(&palette.paint(code, &line)),
+                    None => out.push_str(&line),
+                }
+                out.push('\n');
+            }
+        }
+    }
+    Some(out)
+}
+
+/// `start,len` as unified diff headers write it (1-based; `start-1,0` when empty).
+fn hunk_range(start: usize, len: usize) -> String {
+    match len {
+        0 => format!("{start},0"),
+        1 => format!("{}", start + 1),
+        _ => format!("{},{len}", start + 1),
+    }
+}

@@ -1,0 +1,166 @@
+//! The update path: merging what the operator wants into what is live, the
+//! way the operator's reconcile does it, on generic JSON trees so that every
+//! field routerctl does not own passes through unchanged.
+//!
+//! Pure: live objects come in as values, merged objects go out as values.
+
+pub mod deployment;
+mod owner;
+pub mod server_fields;
+pub mod tree;
+
+use std::collections::HashMap;
+
+use anyhow::{bail, Result};
+use serde_json::Value;
+
+use crate::render::names::{CONFIG_HASH_ANNOTATION, CONFIG_KEY};
+use crate::render::{owner_reference, RenderedRouter, RouterInput};
+pub use owner::controller_uid;
+use tree::{get, map_at, set_string_map, string_map};
+
+/// An object's identity for matching rendered to live objects.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ObjectKey {
+    pub api_version: String,
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+}
+
+impl ObjectKey {
+    /// The key of `obj`, with `default_namespace` for objects that name none.
+    pub fn of(obj: &Value, default_namespace: &str) -> ObjectKey {
+        let s = |path: &[&str]| get(obj, path).and_then(Value::as_str).unwrap_or("").to_string();
+        let namespace = s(&["metadata", "namespace"]);
+        ObjectKey {
+            api_version: s(&["apiVersion"]),
+            kind: s(&["kind"]),
+            namespace: if namespace.is_empty() { default_namespace.to_string() } else { namespace },
+            name: s(&["metadata", "name"]),
+        }
+    }
+}
+
+impl std::fmt::Display for ObjectKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} {}/{}", self.api_version, self.kind, self.namespace, self.name)
+    }
+}
+
+/// Live objects indexed once by identity. A later object with the same
+/// identity replaces an earlier one (the newest `kubectl get` wins).
+#[derive(Debug, Clone, Default)]
+pub struct LiveIndex {
+    objects: HashMap<ObjectKey, Value>,
+}
+
+impl LiveIndex {
+    pub fn insert(&mut self, obj: Value, default_namespace: &str) {
+        let key = ObjectKey::of(&obj, default_namespace);
+        self.objects.insert(key, obj);
+    }
+
+    pub fn get(&self, key: &ObjectKey) -> Option<&Value> {
+        self.objects.get(key)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+}
+
+/// One rendered object next to its live counterpart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reconciled {
+    pub key: ObjectKey,
+    /// The live object, when there is one.
+    pub live: Option<Value>,
+    /// What the operator would store: the merge, or the desired object when
+    /// nothing is live.
+    pub merged: Value,
+}
+
+/// Reconciles every object of one rendered router against `live`.
+/// Warnings (a selector the operator cannot fix) are pushed to `warnings`.
+pub fn reconcile_router(
+    input: &RouterInput,
+    rendered: &RenderedRouter,
+    live: &LiveIndex,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Reconciled>> {
+    let mut out = Vec::with_capacity(rendered.objects.len());
+    for desired in &rendered.objects {
+        let key = ObjectKey::of(desired, &input.namespace);
+        let Some(live_obj) = live.get(&key) else {
+            out.push(Reconciled { key, live: None, merged: desired.clone() });
+            continue;
+        };
+        let merged = update_object(input, rendered, &key, live_obj, desired, warnings)?;
+        out.push(Reconciled { key, live: Some(live_obj.clone()), merged });
+    }
+    Ok(out)
+}
+
+fn update_object(
+    input: &RouterInput,
+    rendered: &RenderedRouter,
+    key: &ObjectKey,
+    live: &Value,
+    desired: &Value,
+    warnings: &mut Vec<String>,
+) -> Result<Value> {
+    let mut merged = match key.kind.as_str() {
+        "Deployment" => {
+            if let Some(w) = deployment::selector_warning(live, desired) {
+                warnings.push(format!("{key}: {w}"));
+            }
+            deployment::update(live, desired, &rendered.pod_metadata)
+        }
+        "Service" => {
+            let mut out = live.clone();
+            for field in ["type", "ports"] {
+                if let Some(v) = get(desired, &["spec", field]) {
+                    map_at(&mut out, &["spec"]).insert(field.to_string(), v.clone());
+                }
+            }
+            set_string_map(&mut out, &["metadata", "labels"], &string_map(desired, &["metadata", "labels"]));
+            out
+        }
+        "ConfigMap" => {
+            let same_data = get(live, &["data", CONFIG_KEY]) == get(desired, &["data", CONFIG_KEY]);
+            let same_hash = get(live, &["metadata", "annotations", CONFIG_HASH_ANNOTATION])
+                == get(desired, &["metadata", "annotations", CONFIG_HASH_ANNOTATION]);
+            if same_data && same_hash {
+                // The operator returns before touching anything else.
+                return Ok(live.clone());
+            }
+            let mut out = live.clone();
+            if let (Some(data), Value::Object(m)) = (desired.get("data"), &mut out) {
+                m.insert("data".into(), data.clone());
+            }
+            let mut annotations = string_map(live, &["metadata", "annotations"]);
+            annotations.insert(CONFIG_HASH_ANNOTATION.into(), rendered.compiled.hash.clone());
+            set_string_map(&mut out, &["metadata", "annotations"], &annotations);
+            set_string_map(&mut out, &["metadata", "labels"], &string_map(desired, &["metadata", "labels"]));
+            out
+        }
+        // An existing ServiceAccount is left exactly as it is.
+        "ServiceAccount" => return Ok(live.clone()),
+        "Role" | "RoleBinding" => {
+            let field = if key.kind == "Role" { "rules" } else { "subjects" };
+            let mut out = live.clone();
+            if let (Some(v), Value::Object(m)) = (desired.get(field), &mut out) {
+                m.insert(field.to_string(), v.clone());
+            }
+            out
+        }
+        other => bail!("{key}: routerctl does not know how the operator updates a {other}"),
+    };
+    if let Some(uid) = input.uid.as_deref() {
+        owner::set_controller_reference(&mut merged, &owner_reference(&input.name, uid)).map_err(|e| {
+            anyhow::anyhow!("{key}: {e}; the operator refuses to update an object another controller owns")
+        })?;
+    }
+    Ok(merged)
+}
