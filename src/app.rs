@@ -18,6 +18,7 @@ use crate::reconcile::server_fields::strip;
 use crate::reconcile::{controller_uid, reconcile_router, LiveIndex, ObjectKey, Reconciled};
 use crate::render::names::resource_name;
 use crate::render::{render_router, Inventory, OperatorFlags, RouterInput};
+use crate::validate::operator::validate_model_router;
 
 /// What a successful run prints and how it exits.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,6 +77,12 @@ fn reconcile_all(
     let flags = operator_flags(common);
     let mut items = Vec::new();
     for (origin, router) in &inputs.routers {
+        let context = || format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
+        let findings = validate_model_router(&router.router);
+        if !findings.is_empty() {
+            let list: Vec<String> = findings.iter().map(|f| format!("  {f}")).collect();
+            bail!("{}: the operator refuses this ModelRouter:\n{}", context(), list.join("\n"));
+        }
         if router.router.spec.data_plane.as_deref() == Some("Gateway") {
             warn(
                 stderr,
@@ -86,7 +93,7 @@ fn reconcile_all(
             );
             continue;
         }
-        let context = || format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
+
         let mut router = router.clone();
         if router.uid.is_none() {
             router.uid = live_uid(&router, &live);

@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use crate::model::{InferenceService, ModelPool, ModelRouter, GROUP_VERSION};
 pub use config::Compiled;
-pub use deployment::PodMetadata;
+pub use deployment::{pod_metadata, record_value, PodMetadata};
 
 /// The operator's command-line flags that change what it writes.
 #[derive(Debug, Clone, Default, PartialEq)]
