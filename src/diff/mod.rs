@@ -39,7 +39,7 @@ impl Palette {
 /// The unified diff of one object, or `None` when nothing would change.
 pub fn diff_object(item: &Reconciled, palette: Palette) -> Option<String> {
     let old = match &item.live {
-        Some(live) => to_yaml(&normalize(live, None)),
+        Some(live) => to_yaml(&normalize(live, Some(live))),
         None => String::new(),
     };
     let new = match &item.live {

@@ -1,3 +1,2027 @@
-//! Placeholder until the API server defaulting lands.
-use serde_json::Value;
-pub fn apply_server_defaults(_obj: &mut Value, _live: Option<&Value>) {}
+//! The Kubernetes API server's defaulting for the object kinds routerctl
+//! writes: Deployment (apps/v1), Service, ConfigMap and ServiceAccount (v1),
+//! Role and RoleBinding (rbac.authorization.k8s.io/v1).
+//!
+//! A rendered object lacks everything the API server fills in when it stores
+//! it, while `kubectl get -o yaml` shows the stored object. Running both sides
+//! through [`apply_server_defaults`] makes a diff compare like with like, so it
+//! only shows what a write would actually change.
+//!
+//! Where the rules come from (kubernetes/kubernetes):
+//! - `pkg/apis/apps/v1/defaults.go`: `SetDefaults_Deployment`.
+//! - `pkg/apis/core/v1/defaults.go`: `SetDefaults_PodSpec`, `_Container`,
+//!   `_Probe`, `_HTTPGetAction`, `_ObjectFieldSelector`, the volume source
+//!   defaulters and `SetDefaults_Service`; `pkg/apis/core/v1/zz_generated.defaults.go`
+//!   for which of them reach a pod template and for the declarative ones
+//!   (container port protocol, gRPC probe service).
+//! - `pkg/apis/core/v1/conversion.go`: `serviceAccount` mirrors
+//!   `serviceAccountName` whenever a pod spec is written out.
+//! - `pkg/apis/rbac/v1/defaults.go`: `SetDefaults_RoleBinding`, `_Subject`.
+//! - `pkg/registry/core/service/storage/storage.go` (`patchAllocatedValues`,
+//!   `normalizeClusterIPs`) and `alloc.go` (`initIPFamilyFields`): what a
+//!   Service update keeps from the stored object.
+//!
+//! How "unset" is read: a Go field that is a pointer is unset when the JSON
+//! lacks it or holds `null`. A Go field that is a plain string or number cannot
+//! tell "unset" from its zero value, so for those `""` and `0` count as unset
+//! too, exactly as the server sees them. A value of the wrong JSON type is never
+//! touched.
+//!
+//! Besides defaulting proper, three things the server's JSON output always
+//! shows are filled in as well, because they would otherwise be diff noise: a
+//! container's `resources: {}` (a Go struct, printed even when empty), an env
+//! var's `resourceFieldRef.divisor: "0"` (a zero quantity prints as `"0"`),
+//! and the `serviceAccount` alias.
+//!
+//! Two rules do more than fill: a Service with `sessionAffinity: None` loses
+//! any `sessionAffinityConfig`, and a pod spec's `serviceAccount` is set to its
+//! `serviceAccountName`. The server does both on every write.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{json, Map, Value};
+
+type Object = Map<String, Value>;
+
+const RBAC_V1: &str = "rbac.authorization.k8s.io/v1";
+const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
+
+/// Fills in what the API server would store for fields left unset, on a
+/// Deployment (apps/v1), Service (v1), ConfigMap (v1), ServiceAccount (v1),
+/// Role and RoleBinding (rbac.authorization.k8s.io/v1).
+///
+/// `live` is the object currently stored (if any): values the server keeps on
+/// update rather than defaulting (Service `clusterIP`/`clusterIPs`,
+/// `ipFamilies`, `ipFamilyPolicy`, ports' `nodePort` matched by port name as
+/// the server matches them, `healthCheckNodePort`) are taken from it when
+/// `obj` leaves them unset. Without `live` they stay unset: the server
+/// allocates them from cluster state no renderer can know.
+///
+/// Objects of other kinds are left untouched. Never panics on odd input
+/// (wrong types are left as they are).
+pub fn apply_server_defaults(obj: &mut Value, live: Option<&Value>) {
+    let Some(object) = obj.as_object_mut() else {
+        return;
+    };
+    let api_version = string_at(object, "apiVersion").to_owned();
+    let kind = string_at(object, "kind").to_owned();
+    match (api_version.as_str(), kind.as_str()) {
+        ("apps/v1", "Deployment") => default_deployment(object),
+        ("v1", "Service") => default_service(object, live.and_then(live_service_spec)),
+        (RBAC_V1, "RoleBinding") => default_role_binding(object),
+        // ConfigMap: the server only turns a missing `data` into an empty map,
+        // which it omits when printing, so nothing visible changes.
+        // ServiceAccount: core/v1 has no defaulter for it.
+        // Role: PolicyRule has no defaults.
+        ("v1", "ConfigMap") | ("v1", "ServiceAccount") | (RBAC_V1, "Role") => {}
+        _ => {}
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Reading and filling JSON the way Go decodes it.
+
+/// The string at `key`, or `""` when it is missing or not a string.
+fn string_at<'a>(map: &'a Object, key: &str) -> &'a str {
+    map.get(key).and_then(Value::as_str).unwrap_or_default()
+}
+
+/// A Go pointer field that was never set.
+fn is_absent(map: &Object, key: &str) -> bool {
+    matches!(map.get(key), None | Some(Value::Null))
+}
+
+/// A Go string field holding its zero value.
+fn is_zero_string(map: &Object, key: &str) -> bool {
+    is_absent(map, key) || string_at_is(map, key, "")
+}
+
+/// A Go number field holding its zero value.
+fn is_zero_number(map: &Object, key: &str) -> bool {
+    is_absent(map, key) || map.get(key).and_then(Value::as_f64) == Some(0.0)
+}
+
+fn string_at_is(map: &Object, key: &str, expected: &str) -> bool {
+    map.get(key).and_then(Value::as_str) == Some(expected)
+}
+
+fn default_pointer(map: &mut Object, key: &str, value: Value) {
+    if is_absent(map, key) {
+        map.insert(key.to_owned(), value);
+    }
+}
+
+fn default_string(map: &mut Object, key: &str, value: &str) {
+    if is_zero_string(map, key) {
+        map.insert(key.to_owned(), Value::from(value));
+    }
+}
+
+fn default_number(map: &mut Object, key: &str, value: i64) {
+    if is_zero_number(map, key) {
+        map.insert(key.to_owned(), Value::from(value));
+    }
+}
+
+/// The object at `key`, when there is one.
+fn child_mut<'a>(map: &'a mut Object, key: &str) -> Option<&'a mut Object> {
+    map.get_mut(key)?.as_object_mut()
+}
+
+/// The object at `key`, created empty when unset: a Go struct field (not a
+/// pointer) always exists, so its defaults always apply.
+fn struct_mut<'a>(map: &'a mut Object, key: &str) -> Option<&'a mut Object> {
+    if is_absent(map, key) {
+        map.insert(key.to_owned(), Value::Object(Object::new()));
+    }
+    child_mut(map, key)
+}
+
+/// Runs `f` on every object in the array at `key`.
+fn for_each_item(map: &mut Object, key: &str, mut f: impl FnMut(&mut Object)) {
+    if let Some(items) = map.get_mut(key).and_then(Value::as_array_mut) {
+        items.iter_mut().filter_map(Value::as_object_mut).for_each(&mut f);
+    }
+}
+
+/// The objects in the array at `key`.
+fn items<'a>(map: &'a Object, key: &str) -> impl Iterator<Item = &'a Object> {
+    map.get(key).and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_object)
+}
+
+/// The value at `key` when it is an array with something in it.
+fn non_empty_array<'a>(map: &'a Object, key: &str) -> Option<&'a Value> {
+    map.get(key).filter(|v| v.as_array().is_some_and(|a| !a.is_empty()))
+}
+
+fn is_non_empty_array(map: &Object, key: &str) -> bool {
+    non_empty_array(map, key).is_some()
+}
+
+// ---------------------------------------------------------------------------
+// apps/v1 Deployment (SetDefaults_Deployment, then the pod template).
+
+fn default_deployment(deployment: &mut Object) {
+    let Some(spec) = struct_mut(deployment, "spec") else {
+        return;
+    };
+    default_pointer(spec, "replicas", json!(1));
+    default_deployment_strategy(spec);
+    default_pointer(spec, "revisionHistoryLimit", json!(10));
+    default_pointer(spec, "progressDeadlineSeconds", json!(600));
+    if let Some(pod_spec) = child_mut(spec, "template").and_then(|t| child_mut(t, "spec")) {
+        default_pod_spec(pod_spec);
+    }
+}
+
+/// RollingUpdate unless told otherwise; a quarter of the replicas may be
+/// surged or unavailable. A Recreate strategy gets no `rollingUpdate`.
+fn default_deployment_strategy(spec: &mut Object) {
+    let Some(strategy) = struct_mut(spec, "strategy") else {
+        return;
+    };
+    default_string(strategy, "type", "RollingUpdate");
+    if !string_at_is(strategy, "type", "RollingUpdate") {
+        return;
+    }
+    if let Some(rolling) = struct_mut(strategy, "rollingUpdate") {
+        default_pointer(rolling, "maxUnavailable", json!("25%"));
+        default_pointer(rolling, "maxSurge", json!("25%"));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// core/v1 PodSpec as it appears in a pod template.
+//
+// Left out on purpose, because the server applies them to Pods only and not to
+// pod templates (SetDefaults_Pod): requests copied from limits,
+// `enableServiceLinks: true`, and host ports for host-network pods.
+
+fn default_pod_spec(pod_spec: &mut Object) {
+    default_string(pod_spec, "dnsPolicy", "ClusterFirst");
+    default_string(pod_spec, "restartPolicy", "Always");
+    default_pointer(pod_spec, "securityContext", json!({}));
+    default_pointer(pod_spec, "terminationGracePeriodSeconds", json!(30));
+    default_string(pod_spec, "schedulerName", "default-scheduler");
+    mirror_service_account_alias(pod_spec);
+    for_each_item(pod_spec, "volumes", default_volume);
+    for key in ["initContainers", "containers", "ephemeralContainers"] {
+        for_each_item(pod_spec, key, default_container);
+    }
+}
+
+/// `serviceAccount` is the deprecated spelling of `serviceAccountName`. On the
+/// way in the new field wins and the old one only fills it; on the way out the
+/// old one is always written as a copy of the new one.
+fn mirror_service_account_alias(pod_spec: &mut Object) {
+    if is_zero_string(pod_spec, "serviceAccountName") {
+        let alias = string_at(pod_spec, "serviceAccount").to_owned();
+        if !alias.is_empty() {
+            pod_spec.insert("serviceAccountName".into(), Value::from(alias));
+        }
+    }
+    let name = string_at(pod_spec, "serviceAccountName").to_owned();
+    if !name.is_empty() {
+        pod_spec.insert("serviceAccount".into(), Value::from(name));
+    }
+}
+
+// Volumes -------------------------------------------------------------------
+
+/// Octal 0644, the file mode of projected files unless the volume says.
+const DEFAULT_FILE_MODE: i64 = 0o644;
+
+fn default_volume(volume: &mut Object) {
+    default_empty_dir_when_sourceless(volume);
+    if let Some(host_path) = child_mut(volume, "hostPath") {
+        default_pointer(host_path, "type", json!(""));
+    }
+    for source in ["secret", "configMap"] {
+        if let Some(s) = child_mut(volume, source) {
+            default_pointer(s, "defaultMode", json!(DEFAULT_FILE_MODE));
+        }
+    }
+    if let Some(downward) = child_mut(volume, "downwardAPI") {
+        default_downward_api_volume(downward);
+    }
+    if let Some(projected) = child_mut(volume, "projected") {
+        default_projected_volume(projected);
+    }
+    if let Some(claim_spec) = child_mut(volume, "ephemeral")
+        .and_then(|e| child_mut(e, "volumeClaimTemplate"))
+        .and_then(|t| child_mut(t, "spec"))
+    {
+        default_pointer(claim_spec, "volumeMode", json!("Filesystem"));
+    }
+}
+
+/// A volume naming no source at all becomes an emptyDir.
+fn default_empty_dir_when_sourceless(volume: &mut Object) {
+    let has_source = volume.iter().any(|(key, value)| key != "name" && !value.is_null());
+    if !has_source {
+        volume.insert("emptyDir".into(), json!({}));
+    }
+}
+
+fn default_downward_api_volume(downward: &mut Object) {
+    default_pointer(downward, "defaultMode", json!(DEFAULT_FILE_MODE));
+    for_each_item(downward, "items", default_downward_api_file);
+}
+
+fn default_downward_api_file(file: &mut Object) {
+    if let Some(field_ref) = child_mut(file, "fieldRef") {
+        default_object_field_selector(field_ref);
+    }
+    if let Some(resource_ref) = child_mut(file, "resourceFieldRef") {
+        default_resource_field_selector(resource_ref);
+    }
+}
+
+fn default_projected_volume(projected: &mut Object) {
+    default_pointer(projected, "defaultMode", json!(DEFAULT_FILE_MODE));
+    for_each_item(projected, "sources", |source| {
+        if let Some(downward) = child_mut(source, "downwardAPI") {
+            for_each_item(downward, "items", default_downward_api_file);
+        }
+        if let Some(token) = child_mut(source, "serviceAccountToken") {
+            default_pointer(token, "expirationSeconds", json!(3600));
+        }
+    });
+}
+
+fn default_object_field_selector(field_ref: &mut Object) {
+    default_string(field_ref, "apiVersion", "v1");
+}
+
+/// Not a defaulter: an unset divisor is a zero quantity, printed as `"0"`.
+fn default_resource_field_selector(resource_ref: &mut Object) {
+    default_pointer(resource_ref, "divisor", json!("0"));
+}
+
+// Containers ----------------------------------------------------------------
+
+fn default_container(container: &mut Object) {
+    default_image_pull_policy(container);
+    default_string(container, "terminationMessagePath", "/dev/termination-log");
+    default_string(container, "terminationMessagePolicy", "File");
+    for_each_item(container, "ports", |port| {
+        default_string(port, "protocol", "TCP");
+    });
+    for_each_item(container, "env", default_env_var);
+    // Not a defaulter: `resources` is a Go struct, printed even when empty.
+    default_pointer(container, "resources", json!({}));
+    for key in ["livenessProbe", "readinessProbe", "startupProbe"] {
+        if let Some(probe) = child_mut(container, key) {
+            default_probe(probe);
+        }
+    }
+    if let Some(lifecycle) = child_mut(container, "lifecycle") {
+        for hook in ["postStart", "preStop"] {
+            if let Some(get) = child_mut(lifecycle, hook).and_then(|h| child_mut(h, "httpGet")) {
+                default_http_get_action(get);
+            }
+        }
+    }
+}
+
+fn default_env_var(env: &mut Object) {
+    let Some(value_from) = child_mut(env, "valueFrom") else {
+        return;
+    };
+    if let Some(field_ref) = child_mut(value_from, "fieldRef") {
+        default_object_field_selector(field_ref);
+    }
+    if let Some(resource_ref) = child_mut(value_from, "resourceFieldRef") {
+        default_resource_field_selector(resource_ref);
+    }
+}
+
+fn default_probe(probe: &mut Object) {
+    default_number(probe, "timeoutSeconds", 1);
+    default_number(probe, "periodSeconds", 10);
+    default_number(probe, "successThreshold", 1);
+    default_number(probe, "failureThreshold", 3);
+    if let Some(get) = child_mut(probe, "httpGet") {
+        default_http_get_action(get);
+    }
+    if let Some(grpc) = child_mut(probe, "grpc") {
+        default_pointer(grpc, "service", json!(""));
+    }
+}
+
+fn default_http_get_action(get: &mut Object) {
+    default_string(get, "path", "/");
+    default_string(get, "scheme", "HTTP");
+}
+
+/// Always for `:latest` or for an image with neither tag nor digest,
+/// IfNotPresent otherwise, including for a name the server cannot parse.
+fn default_image_pull_policy(container: &mut Object) {
+    if !is_zero_string(container, "imagePullPolicy") {
+        return;
+    }
+    let policy = if pulls_latest(string_at(container, "image")) { "Always" } else { "IfNotPresent" };
+    container.insert("imagePullPolicy".into(), Value::from(policy));
+}
+
+// Image references ------------------------------------------------------------
+//
+// The server reads the tag with the Docker reference grammar
+// (pkg/util/parsers: ParseNormalizedNamed): `[domain/]path[:tag][@digest]`.
+// A reference it cannot parse counts as having no "latest" tag.
+
+/// Whether an image reference means the `latest` tag to the server.
+fn pulls_latest(image: &str) -> bool {
+    match parse_image_reference(image) {
+        Some(reference) => match reference.tag {
+            Some(tag) => tag == "latest",
+            None => !reference.has_digest,
+        },
+        None => false,
+    }
+}
+
+struct ImageReference<'a> {
+    tag: Option<&'a str>,
+    has_digest: bool,
+}
+
+fn parse_image_reference(image: &str) -> Option<ImageReference<'_>> {
+    if is_hex_identifier(image) {
+        return None;
+    }
+    let (rest, digest) = match image.split_once('@') {
+        Some((rest, digest)) => (rest, Some(digest)),
+        None => (image, None),
+    };
+    if digest.is_some_and(|d| !is_valid_digest(d)) {
+        return None;
+    }
+    let (name, tag) = split_tag(rest);
+    if tag.is_some_and(|t| !is_valid_tag(t)) || !is_valid_repository_name(name) {
+        return None;
+    }
+    Some(ImageReference { tag, has_digest: digest.is_some() })
+}
+
+/// 64 lowercase hex digits: an image ID, which is not a name.
+fn is_hex_identifier(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(is_lower_hex)
+}
+
+fn is_lower_hex(b: u8) -> bool {
+    b.is_ascii_digit() || (b'a'..=b'f').contains(&b)
+}
+
+/// `algorithm:hex` with an algorithm the server knows and its exact length.
+fn is_valid_digest(digest: &str) -> bool {
+    let Some((algorithm, hex)) = digest.split_once(':') else {
+        return false;
+    };
+    let expected_len = match algorithm {
+        "sha256" => 64,
+        "sha384" => 96,
+        "sha512" => 128,
+        _ => return false,
+    };
+    hex.len() == expected_len && hex.bytes().all(is_lower_hex)
+}
+
+/// Splits a `:tag` off the last path component (a `:` before the last `/`
+/// belongs to a registry port).
+fn split_tag(reference: &str) -> (&str, Option<&str>) {
+    let last_component = reference.rfind('/').map_or(0, |i| i + 1);
+    match reference[last_component..].rfind(':') {
+        Some(i) => {
+            let colon = last_component + i;
+            (&reference[..colon], Some(&reference[colon + 1..]))
+        }
+        None => (reference, None),
+    }
+}
+
+/// One word character, then up to 127 word characters, dots or dashes.
+fn is_valid_tag(tag: &str) -> bool {
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut bytes = tag.bytes();
+    tag.len() <= 128 && bytes.next().is_some_and(is_word) && bytes.all(|b| is_word(b) || b == b'.' || b == b'-')
+}
+
+/// The longest repository name, counted after normalizing
+/// (`nginx` is `docker.io/library/nginx`).
+const MAX_REPOSITORY_NAME_LEN: usize = 255;
+
+fn is_valid_repository_name(name: &str) -> bool {
+    let (domain, path) = split_domain(name);
+    if domain.is_some_and(|d| !is_valid_domain(d)) || path.is_empty() || !path.split('/').all(is_valid_path_component) {
+        return false;
+    }
+    normalized_name_len(domain, path) <= MAX_REPOSITORY_NAME_LEN
+}
+
+/// The first component is a registry when it looks like a host: it has a dot
+/// or a port, is `localhost`, or has capitals (paths never do).
+fn split_domain(name: &str) -> (Option<&str>, &str) {
+    match name.split_once('/') {
+        Some((first, rest))
+            if first.contains(['.', ':']) || first == "localhost" || first.bytes().any(|b| b.is_ascii_uppercase()) =>
+        {
+            (Some(first), rest)
+        }
+        _ => (None, name),
+    }
+}
+
+fn normalized_name_len(domain: Option<&str>, path: &str) -> usize {
+    let domain = match domain {
+        None | Some("index.docker.io") => "docker.io",
+        Some(d) => d,
+    };
+    let library = if domain == "docker.io" && !path.contains('/') { "library/".len() } else { 0 };
+    domain.len() + 1 + library + path.len()
+}
+
+/// `host[:port]`, where host is dotted labels or a bracketed IPv6 address.
+fn is_valid_domain(domain: &str) -> bool {
+    let (host, port) = if domain.starts_with('[') {
+        match domain.find(']') {
+            Some(end) => (&domain[..=end], &domain[end + 1..]),
+            None => return false,
+        }
+    } else {
+        match domain.find(':') {
+            Some(colon) => (&domain[..colon], &domain[colon..]),
+            None => (domain, ""),
+        }
+    };
+    let port_ok = port.is_empty()
+        || port.strip_prefix(':').is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    port_ok && is_valid_host(host)
+}
+
+fn is_valid_host(host: &str) -> bool {
+    if let Some(inner) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        return !inner.is_empty() && inner.bytes().all(|b| b.is_ascii_hexdigit() || b == b':');
+    }
+    host.split('.').all(|label| {
+        let bytes = label.as_bytes();
+        match (bytes.first(), bytes.last()) {
+            (Some(first), Some(last)) => {
+                first.is_ascii_alphanumeric()
+                    && last.is_ascii_alphanumeric()
+                    && bytes.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-')
+            }
+            _ => false,
+        }
+    })
+}
+
+/// Lowercase alphanumeric runs joined by `.`, `_`, `__` or a run of `-`.
+fn is_valid_path_component(component: &str) -> bool {
+    let is_alnum = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+    let bytes = component.as_bytes();
+    match (bytes.first(), bytes.last()) {
+        (Some(&first), Some(&last)) if is_alnum(first) && is_alnum(last) => {}
+        _ => return false,
+    }
+    component
+        .split(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+        .filter(|separator| !separator.is_empty())
+        .all(|separator| matches!(separator, "." | "_" | "__") || separator.bytes().all(|b| b == b'-'))
+}
+
+// ---------------------------------------------------------------------------
+// core/v1 Service (SetDefaults_Service, then what an update keeps).
+
+/// `sessionAffinity: ClientIP` sticks for three hours unless told otherwise.
+const DEFAULT_CLIENT_IP_AFFINITY_SECONDS: i64 = 10800;
+
+/// The stored Service's spec, unless `live` is something else.
+fn live_service_spec(live: &Value) -> Option<&Object> {
+    let live = live.as_object()?;
+    let kind = string_at(live, "kind");
+    if !kind.is_empty() && kind != "Service" {
+        return None;
+    }
+    live.get("spec")?.as_object()
+}
+
+fn default_service(service: &mut Object, live: Option<&Object>) {
+    let Some(spec) = struct_mut(service, "spec") else {
+        return;
+    };
+    default_session_affinity(spec);
+    default_string(spec, "type", "ClusterIP");
+    for_each_item(spec, "ports", default_service_port);
+    default_traffic_policies(spec);
+    if service_type(spec) == "LoadBalancer" {
+        default_pointer(spec, "allocateLoadBalancerNodePorts", json!(true));
+    }
+    if let Some(live) = live {
+        patch_allocated_values(spec, live);
+    }
+    normalize_cluster_ips(spec);
+    if let Some(live) = live {
+        init_ip_family_fields(spec, live);
+    }
+}
+
+/// The Service type; unset means ClusterIP (for a stored object that was
+/// printed without defaults).
+fn service_type(spec: &Object) -> &str {
+    match string_at(spec, "type") {
+        "" => "ClusterIP",
+        other => other,
+    }
+}
+
+fn default_session_affinity(spec: &mut Object) {
+    default_string(spec, "sessionAffinity", "None");
+    if string_at_is(spec, "sessionAffinity", "None") {
+        spec.remove("sessionAffinityConfig");
+    } else if string_at_is(spec, "sessionAffinity", "ClientIP") {
+        if let Some(client_ip) = struct_mut(spec, "sessionAffinityConfig").and_then(|c| struct_mut(c, "clientIP")) {
+            default_pointer(client_ip, "timeoutSeconds", json!(DEFAULT_CLIENT_IP_AFFINITY_SECONDS));
+        }
+    }
+}
+
+/// TCP, and traffic goes to the same port number on the pods unless told.
+fn default_service_port(port: &mut Object) {
+    default_string(port, "protocol", "TCP");
+    let target_unset = is_absent(port, "targetPort")
+        || string_at_is(port, "targetPort", "")
+        || port.get("targetPort").and_then(Value::as_f64) == Some(0.0);
+    if target_unset {
+        if let Some(number) = port.get("port").filter(|p| p.is_number()).cloned() {
+            port.insert("targetPort".into(), number);
+        }
+    }
+}
+
+/// External traffic policy for Services reachable from outside (node ports,
+/// load balancers, or external IPs); internal traffic policy for every type
+/// that gets a cluster IP.
+fn default_traffic_policies(spec: &mut Object) {
+    let kind = service_type(spec).to_owned();
+    let externally_accessible = kind == "NodePort"
+        || kind == "LoadBalancer"
+        || (kind == "ClusterIP" && is_non_empty_array(spec, "externalIPs"));
+    if externally_accessible {
+        default_string(spec, "externalTrafficPolicy", "Cluster");
+    }
+    if matches!(kind.as_str(), "ClusterIP" | "NodePort" | "LoadBalancer") {
+        default_pointer(spec, "internalTrafficPolicy", json!("Cluster"));
+    }
+}
+
+fn needs_cluster_ip(spec: &Object) -> bool {
+    service_type(spec) != "ExternalName"
+}
+
+fn needs_node_port(spec: &Object) -> bool {
+    matches!(service_type(spec), "NodePort" | "LoadBalancer")
+}
+
+fn needs_health_check_node_port(spec: &Object) -> bool {
+    service_type(spec) == "LoadBalancer" && string_at_is(spec, "externalTrafficPolicy", "Local")
+}
+
+/// What an update keeps from the stored Service when the new one leaves it
+/// out, so re-applying the same manifest allocates nothing new.
+fn patch_allocated_values(spec: &mut Object, live: &Object) {
+    if needs_cluster_ip(live) && needs_cluster_ip(spec) {
+        keep_live_string(spec, live, "clusterIP");
+        if !is_non_empty_array(spec, "clusterIPs") {
+            if let Some(ips) = non_empty_array(live, "clusterIPs") {
+                spec.insert("clusterIPs".into(), ips.clone());
+            }
+        }
+    }
+    if needs_node_port(live) && needs_node_port(spec) {
+        keep_live_node_ports(spec, live);
+    }
+    if needs_health_check_node_port(live)
+        && needs_health_check_node_port(spec)
+        && is_zero_number(spec, "healthCheckNodePort")
+    {
+        if let Some(port) = live.get("healthCheckNodePort").filter(|p| is_non_zero(p)) {
+            spec.insert("healthCheckNodePort".into(), port.clone());
+        }
+    }
+}
+
+fn keep_live_string(spec: &mut Object, live: &Object, key: &str) {
+    let stored = string_at(live, key);
+    if is_zero_string(spec, key) && !stored.is_empty() {
+        spec.insert(key.to_owned(), Value::from(stored));
+    }
+}
+
+fn is_non_zero(value: &Value) -> bool {
+    value.as_f64().is_some_and(|n| n != 0.0)
+}
+
+fn node_port(port: &Object) -> Option<i64> {
+    port.get("nodePort").and_then(Value::as_i64).filter(|n| *n != 0)
+}
+
+/// Each port without a node port gets the one the stored port of the same
+/// name has (an unnamed port matches an unnamed one), unless another port
+/// already claims that number in both versions.
+fn keep_live_node_ports(spec: &mut Object, live: &Object) {
+    let mut stored_by_name: BTreeMap<&str, i64> = BTreeMap::new();
+    for port in items(live, "ports") {
+        stored_by_name.insert(string_at(port, "name"), node_port(port).unwrap_or(0));
+    }
+    let stored: BTreeSet<i64> = items(live, "ports").filter_map(node_port).collect();
+    let taken: BTreeSet<i64> = items(spec, "ports").filter_map(node_port).filter(|n| stored.contains(n)).collect();
+    for_each_item(spec, "ports", |port| {
+        if !is_zero_number(port, "nodePort") {
+            return;
+        }
+        match stored_by_name.get(string_at(port, "name")) {
+            Some(&n) if n != 0 && !taken.contains(&n) => {
+                port.insert("nodePort".into(), Value::from(n));
+            }
+            _ => {}
+        }
+    });
+}
+
+/// A cluster IP given without the plural list becomes a one-item list.
+fn normalize_cluster_ips(spec: &mut Object) {
+    let cluster_ip = string_at(spec, "clusterIP").to_owned();
+    if needs_cluster_ip(spec) && !cluster_ip.is_empty() && !is_non_empty_array(spec, "clusterIPs") {
+        spec.insert("clusterIPs".into(), json!([cluster_ip]));
+    }
+}
+
+/// On update an unset IP family policy is the stored one (inferred only when
+/// nothing is stored: dual-stack for a headless Service without selector,
+/// single-stack otherwise); unset IP families follow the kept cluster IPs,
+/// which means the stored families.
+fn init_ip_family_fields(spec: &mut Object, live: &Object) {
+    if !needs_cluster_ip(spec) {
+        return;
+    }
+    if is_absent(spec, "ipFamilyPolicy") {
+        let policy = match live.get("ipFamilyPolicy").filter(|p| p.is_string()) {
+            Some(stored) => stored.clone(),
+            None if is_headless_without_selector(spec) => json!("RequireDualStack"),
+            None => json!("SingleStack"),
+        };
+        spec.insert("ipFamilyPolicy".into(), policy);
+    }
+    if !is_non_empty_array(spec, "ipFamilies") && needs_cluster_ip(live) {
+        if let Some(families) = non_empty_array(live, "ipFamilies") {
+            spec.insert("ipFamilies".into(), families.clone());
+        }
+    }
+}
+
+fn is_headless_without_selector(spec: &Object) -> bool {
+    let has_selector = spec.get("selector").and_then(Value::as_object).is_some_and(|s| !s.is_empty());
+    string_at_is(spec, "clusterIP", "None") && !has_selector
+}
+
+// ---------------------------------------------------------------------------
+// rbac.authorization.k8s.io/v1 RoleBinding.
+
+fn default_role_binding(binding: &mut Object) {
+    if let Some(role_ref) = struct_mut(binding, "roleRef") {
+        default_string(role_ref, "apiGroup", RBAC_GROUP);
+    }
+    for_each_item(binding, "subjects", default_subject);
+}
+
+/// Users and groups live in the RBAC API group. A ServiceAccount's group is
+/// the core group `""`, which the server omits when printing, so nothing is
+/// written for it.
+fn default_subject(subject: &mut Object) {
+    if is_zero_string(subject, "apiGroup") && matches!(string_at(subject, "kind"), "User" | "Group") {
+        subject.insert("apiGroup".into(), Value::from(RBAC_GROUP));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn yaml(text: &str) -> Value {
+        serde_yaml::from_str(text).expect("fixture is valid YAML")
+    }
+
+    fn defaulted(mut obj: Value, live: Option<&Value>) -> Value {
+        apply_server_defaults(&mut obj, live);
+        obj
+    }
+
+    /// The object without what only the server writes about itself.
+    fn spec_only(mut obj: Value) -> Value {
+        if let Some(map) = obj.as_object_mut() {
+            map.remove("metadata");
+            map.remove("status");
+        }
+        obj
+    }
+
+    fn assert_defaults_to_stored(minimal: &str, stored: &str, with_live: bool) {
+        let stored = yaml(stored);
+        let live = with_live.then_some(&stored);
+        assert_eq!(spec_only(defaulted(yaml(minimal), live)), spec_only(stored.clone()));
+    }
+
+    fn assert_idempotent(obj: &Value, live: Option<&Value>) {
+        let once = defaulted(obj.clone(), live);
+        let twice = defaulted(once.clone(), live);
+        assert_eq!(once, twice);
+    }
+
+    fn pod_spec(deployment: &Value) -> &Value {
+        &deployment["spec"]["template"]["spec"]
+    }
+
+    fn container(deployment: &Value) -> &Value {
+        &pod_spec(deployment)["containers"][0]
+    }
+
+    fn deployment_with_container(container: Value) -> Value {
+        json!({
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {"name": "d"},
+            "spec": {
+                "selector": {"matchLabels": {"app": "d"}},
+                "template": {
+                    "metadata": {"labels": {"app": "d"}},
+                    "spec": {"containers": [container]}
+                }
+            }
+        })
+    }
+
+    fn image_policy(image: &str) -> String {
+        let obj = defaulted(deployment_with_container(json!({"name": "c", "image": image})), None);
+        container(&obj)["imagePullPolicy"].as_str().unwrap_or_default().to_owned()
+    }
+
+    // Fixtures: what the operator writes, and what `kubectl get -o yaml` prints.
+
+    const ROUTER_DEPLOYMENT: &str = r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: chat-router
+  namespace: llm
+  labels:
+    app.kubernetes.io/managed-by: llmkube
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      inference.llmkube.dev/model-router: chat
+  template:
+    metadata:
+      labels:
+        inference.llmkube.dev/model-router: chat
+      annotations:
+        inference.llmkube.dev/router-config-hash: 3f1c9a
+    spec:
+      serviceAccountName: chat-router
+      securityContext:
+        runAsNonRoot: true
+        runAsUser: 65532
+        fsGroup: 65532
+        seccompProfile:
+          type: RuntimeDefault
+      containers:
+      - name: router-proxy
+        image: ghcr.io/defilantech/llmkube-router-proxy:dev
+        imagePullPolicy: IfNotPresent
+        args: ["--config", "/etc/llmkube/router/config.json", "--listen", ":8080"]
+        ports:
+        - name: http
+          containerPort: 8080
+          protocol: TCP
+        - name: metrics
+          containerPort: 9090
+          protocol: TCP
+        env:
+        - name: ROUTER_NAME
+          value: chat
+        volumeMounts:
+        - name: router-config
+          mountPath: /etc/llmkube/router
+          readOnly: true
+        resources:
+          requests: {cpu: 50m, memory: 64Mi}
+          limits: {cpu: 500m, memory: 256Mi}
+        securityContext:
+          allowPrivilegeEscalation: false
+          readOnlyRootFilesystem: true
+          runAsNonRoot: true
+          capabilities:
+            drop: ["ALL"]
+        livenessProbe:
+          httpGet:
+            path: /health
+            port: 8080
+          initialDelaySeconds: 20
+          periodSeconds: 10
+          timeoutSeconds: 2
+          failureThreshold: 3
+        readinessProbe:
+          httpGet:
+            path: /health
+            port: 8080
+          initialDelaySeconds: 5
+          periodSeconds: 5
+          timeoutSeconds: 2
+          failureThreshold: 3
+      volumes:
+      - name: router-config
+        configMap:
+          name: chat-router
+"#;
+
+    const ROUTER_DEPLOYMENT_STORED: &str = r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  annotations:
+    deployment.kubernetes.io/revision: "1"
+  creationTimestamp: "2025-05-02T09:14:03Z"
+  generation: 1
+  labels:
+    app.kubernetes.io/managed-by: llmkube
+  name: chat-router
+  namespace: llm
+  resourceVersion: "48213"
+  uid: 0b6f3a52-8d7e-4c1a-9e02-5b1f7c3d2a90
+spec:
+  progressDeadlineSeconds: 600
+  replicas: 1
+  revisionHistoryLimit: 10
+  selector:
+    matchLabels:
+      inference.llmkube.dev/model-router: chat
+  strategy:
+    rollingUpdate:
+      maxSurge: 25%
+      maxUnavailable: 25%
+    type: RollingUpdate
+  template:
+    metadata:
+      annotations:
+        inference.llmkube.dev/router-config-hash: 3f1c9a
+      labels:
+        inference.llmkube.dev/model-router: chat
+    spec:
+      containers:
+      - args:
+        - --config
+        - /etc/llmkube/router/config.json
+        - --listen
+        - :8080
+        env:
+        - name: ROUTER_NAME
+          value: chat
+        image: ghcr.io/defilantech/llmkube-router-proxy:dev
+        imagePullPolicy: IfNotPresent
+        livenessProbe:
+          failureThreshold: 3
+          httpGet:
+            path: /health
+            port: 8080
+            scheme: HTTP
+          initialDelaySeconds: 20
+          periodSeconds: 10
+          successThreshold: 1
+          timeoutSeconds: 2
+        name: router-proxy
+        ports:
+        - containerPort: 8080
+          name: http
+          protocol: TCP
+        - containerPort: 9090
+          name: metrics
+          protocol: TCP
+        readinessProbe:
+          failureThreshold: 3
+          httpGet:
+            path: /health
+            port: 8080
+            scheme: HTTP
+          initialDelaySeconds: 5
+          periodSeconds: 5
+          successThreshold: 1
+          timeoutSeconds: 2
+        resources:
+          limits:
+            cpu: 500m
+            memory: 256Mi
+          requests:
+            cpu: 50m
+            memory: 64Mi
+        securityContext:
+          allowPrivilegeEscalation: false
+          capabilities:
+            drop:
+            - ALL
+          readOnlyRootFilesystem: true
+          runAsNonRoot: true
+        terminationMessagePath: /dev/termination-log
+        terminationMessagePolicy: File
+        volumeMounts:
+        - mountPath: /etc/llmkube/router
+          name: router-config
+          readOnly: true
+      dnsPolicy: ClusterFirst
+      restartPolicy: Always
+      schedulerName: default-scheduler
+      securityContext:
+        fsGroup: 65532
+        runAsNonRoot: true
+        runAsUser: 65532
+        seccompProfile:
+          type: RuntimeDefault
+      serviceAccount: chat-router
+      serviceAccountName: chat-router
+      terminationGracePeriodSeconds: 30
+      volumes:
+      - configMap:
+          defaultMode: 420
+          name: chat-router
+        name: router-config
+status:
+  availableReplicas: 1
+  observedGeneration: 1
+  readyReplicas: 1
+  replicas: 1
+  updatedReplicas: 1
+"#;
+
+    /// A deliberately sparse Deployment reaching every pod-template default.
+    const SPARSE_DEPLOYMENT: &str = r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: sparse
+spec:
+  selector:
+    matchLabels: {app: sparse}
+  template:
+    metadata:
+      labels: {app: sparse}
+    spec:
+      initContainers:
+      - name: wait
+        image: busybox
+        command: ["sh", "-c", "true"]
+      containers:
+      - name: app
+        image: registry.example.com:5000/team/app@sha256:4c1e8e2f4b5d6a7980c1d2e3f4a5b6c7d8e9f00112233445566778899aabbccd
+        ports:
+        - containerPort: 8080
+        env:
+        - name: POD_NAME
+          valueFrom:
+            fieldRef:
+              fieldPath: metadata.name
+        - name: CPU_LIMIT
+          valueFrom:
+            resourceFieldRef:
+              resource: limits.cpu
+        livenessProbe:
+          tcpSocket:
+            port: 8080
+        readinessProbe:
+          httpGet:
+            port: 8080
+        startupProbe:
+          grpc:
+            port: 9090
+        lifecycle:
+          preStop:
+            httpGet:
+              port: 8080
+              path: /drain
+        volumeMounts:
+        - {name: scratch, mountPath: /tmp}
+      volumes:
+      - name: scratch
+      - name: creds
+        secret:
+          secretName: creds
+      - name: host
+        hostPath:
+          path: /var/run
+      - name: podinfo
+        downwardAPI:
+          items:
+          - path: labels
+            fieldRef:
+              fieldPath: metadata.labels
+      - name: token
+        projected:
+          sources:
+          - serviceAccountToken:
+              path: token
+          - downwardAPI:
+              items:
+              - path: mem
+                resourceFieldRef:
+                  containerName: app
+                  resource: limits.memory
+"#;
+
+    const SPARSE_DEPLOYMENT_STORED: &str = r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: sparse
+  namespace: default
+  generation: 1
+spec:
+  progressDeadlineSeconds: 600
+  replicas: 1
+  revisionHistoryLimit: 10
+  selector:
+    matchLabels:
+      app: sparse
+  strategy:
+    rollingUpdate:
+      maxSurge: 25%
+      maxUnavailable: 25%
+    type: RollingUpdate
+  template:
+    metadata:
+      labels:
+        app: sparse
+    spec:
+      containers:
+      - env:
+        - name: POD_NAME
+          valueFrom:
+            fieldRef:
+              apiVersion: v1
+              fieldPath: metadata.name
+        - name: CPU_LIMIT
+          valueFrom:
+            resourceFieldRef:
+              divisor: "0"
+              resource: limits.cpu
+        image: registry.example.com:5000/team/app@sha256:4c1e8e2f4b5d6a7980c1d2e3f4a5b6c7d8e9f00112233445566778899aabbccd
+        imagePullPolicy: IfNotPresent
+        lifecycle:
+          preStop:
+            httpGet:
+              path: /drain
+              port: 8080
+              scheme: HTTP
+        livenessProbe:
+          failureThreshold: 3
+          periodSeconds: 10
+          successThreshold: 1
+          tcpSocket:
+            port: 8080
+          timeoutSeconds: 1
+        name: app
+        ports:
+        - containerPort: 8080
+          protocol: TCP
+        readinessProbe:
+          failureThreshold: 3
+          httpGet:
+            path: /
+            port: 8080
+            scheme: HTTP
+          periodSeconds: 10
+          successThreshold: 1
+          timeoutSeconds: 1
+        resources: {}
+        startupProbe:
+          failureThreshold: 3
+          grpc:
+            port: 9090
+            service: ""
+          periodSeconds: 10
+          successThreshold: 1
+          timeoutSeconds: 1
+        terminationMessagePath: /dev/termination-log
+        terminationMessagePolicy: File
+        volumeMounts:
+        - mountPath: /tmp
+          name: scratch
+      dnsPolicy: ClusterFirst
+      initContainers:
+      - command:
+        - sh
+        - -c
+        - "true"
+        image: busybox
+        imagePullPolicy: Always
+        name: wait
+        resources: {}
+        terminationMessagePath: /dev/termination-log
+        terminationMessagePolicy: File
+      restartPolicy: Always
+      schedulerName: default-scheduler
+      securityContext: {}
+      terminationGracePeriodSeconds: 30
+      volumes:
+      - emptyDir: {}
+        name: scratch
+      - name: creds
+        secret:
+          defaultMode: 420
+          secretName: creds
+      - hostPath:
+          path: /var/run
+          type: ""
+        name: host
+      - downwardAPI:
+          defaultMode: 420
+          items:
+          - fieldRef:
+              apiVersion: v1
+              fieldPath: metadata.labels
+            path: labels
+        name: podinfo
+      - name: token
+        projected:
+          defaultMode: 420
+          sources:
+          - serviceAccountToken:
+              expirationSeconds: 3600
+              path: token
+          - downwardAPI:
+              items:
+              - path: mem
+                resourceFieldRef:
+                  containerName: app
+                  divisor: "0"
+                  resource: limits.memory
+status: {}
+"#;
+
+    const ROUTER_SERVICE: &str = r#"
+apiVersion: v1
+kind: Service
+metadata:
+  name: chat-router
+  namespace: llm
+spec:
+  type: ClusterIP
+  selector:
+    inference.llmkube.dev/model-router: chat
+  ports:
+  - name: http
+    port: 8080
+    targetPort: 8080
+    protocol: TCP
+"#;
+
+    const ROUTER_SERVICE_STORED: &str = r#"
+apiVersion: v1
+kind: Service
+metadata:
+  creationTimestamp: "2025-05-02T09:14:03Z"
+  name: chat-router
+  namespace: llm
+  resourceVersion: "48190"
+  uid: 5e0c2b7a-11f3-4d8e-a0b4-3c9d8e7f6a51
+spec:
+  clusterIP: 10.96.142.17
+  clusterIPs:
+  - 10.96.142.17
+  internalTrafficPolicy: Cluster
+  ipFamilies:
+  - IPv4
+  ipFamilyPolicy: SingleStack
+  ports:
+  - name: http
+    port: 8080
+    protocol: TCP
+    targetPort: 8080
+  selector:
+    inference.llmkube.dev/model-router: chat
+  sessionAffinity: None
+  type: ClusterIP
+status:
+  loadBalancer: {}
+"#;
+
+    const NODE_PORT_SERVICE: &str = r#"
+apiVersion: v1
+kind: Service
+metadata:
+  name: chat-router
+spec:
+  type: NodePort
+  selector:
+    inference.llmkube.dev/model-router: chat
+  ports:
+  - name: http
+    port: 8080
+"#;
+
+    const NODE_PORT_SERVICE_STORED: &str = r#"
+apiVersion: v1
+kind: Service
+metadata:
+  name: chat-router
+spec:
+  clusterIP: 10.96.88.3
+  clusterIPs:
+  - 10.96.88.3
+  externalTrafficPolicy: Cluster
+  internalTrafficPolicy: Cluster
+  ipFamilies:
+  - IPv4
+  ipFamilyPolicy: SingleStack
+  ports:
+  - name: http
+    nodePort: 31580
+    port: 8080
+    protocol: TCP
+    targetPort: 8080
+  selector:
+    inference.llmkube.dev/model-router: chat
+  sessionAffinity: None
+  type: NodePort
+status:
+  loadBalancer: {}
+"#;
+
+    const LOCAL_LOAD_BALANCER: &str = r#"
+apiVersion: v1
+kind: Service
+metadata:
+  name: chat-router
+spec:
+  type: LoadBalancer
+  externalTrafficPolicy: Local
+  selector:
+    inference.llmkube.dev/model-router: chat
+  ports:
+  - name: http
+    port: 80
+    targetPort: http
+"#;
+
+    const LOCAL_LOAD_BALANCER_STORED: &str = r#"
+apiVersion: v1
+kind: Service
+metadata:
+  name: chat-router
+spec:
+  allocateLoadBalancerNodePorts: true
+  clusterIP: fd00:10:96::5a1
+  clusterIPs:
+  - fd00:10:96::5a1
+  - 10.96.201.9
+  externalTrafficPolicy: Local
+  healthCheckNodePort: 32107
+  internalTrafficPolicy: Cluster
+  ipFamilies:
+  - IPv6
+  - IPv4
+  ipFamilyPolicy: PreferDualStack
+  ports:
+  - name: http
+    nodePort: 30412
+    port: 80
+    protocol: TCP
+    targetPort: http
+  selector:
+    inference.llmkube.dev/model-router: chat
+  sessionAffinity: None
+  type: LoadBalancer
+status:
+  loadBalancer:
+    ingress:
+    - ip: 203.0.113.40
+      ipMode: VIP
+"#;
+
+    const ROUTER_CONFIG_MAP: &str = r#"
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: chat-router
+  annotations:
+    inference.llmkube.dev/router-config-hash: 3f1c9a
+data:
+  config.json: '{"backends":[]}'
+"#;
+
+    const ROUTER_CONFIG_MAP_STORED: &str = r#"
+apiVersion: v1
+data:
+  config.json: '{"backends":[]}'
+kind: ConfigMap
+metadata:
+  annotations:
+    inference.llmkube.dev/router-config-hash: 3f1c9a
+  creationTimestamp: "2025-05-02T09:14:02Z"
+  name: chat-router
+  namespace: llm
+  resourceVersion: "48188"
+  uid: 9a1d0c4e-2b3f-4e5a-8c6d-7e8f9a0b1c2d
+"#;
+
+    const ROUTER_SERVICE_ACCOUNT: &str = r#"
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: chat-router
+  namespace: llm
+"#;
+
+    const ROUTER_SERVICE_ACCOUNT_STORED: &str = r#"
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  creationTimestamp: "2025-05-02T09:14:02Z"
+  name: chat-router
+  namespace: llm
+  resourceVersion: "48185"
+  uid: 1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f
+"#;
+
+    const ROUTER_ROLE: &str = r#"
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: chat-router
+  namespace: llm
+rules:
+- apiGroups: ["inference.llmkube.dev"]
+  resources: ["inferenceservices"]
+  verbs: ["get", "list", "watch", "update", "patch"]
+- apiGroups: ["inference.llmkube.dev"]
+  resources: ["inferenceservices/status"]
+  verbs: ["get"]
+"#;
+
+    const ROUTER_ROLE_STORED: &str = r#"
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  creationTimestamp: "2025-05-02T09:14:02Z"
+  name: chat-router
+  namespace: llm
+  resourceVersion: "48186"
+  uid: 2d3e4f5a-6b7c-4d8e-9f0a-1b2c3d4e5f6a
+rules:
+- apiGroups:
+  - inference.llmkube.dev
+  resources:
+  - inferenceservices
+  verbs:
+  - get
+  - list
+  - watch
+  - update
+  - patch
+- apiGroups:
+  - inference.llmkube.dev
+  resources:
+  - inferenceservices/status
+  verbs:
+  - get
+"#;
+
+    const ROUTER_ROLE_BINDING: &str = r#"
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: chat-router
+  namespace: llm
+roleRef:
+  kind: Role
+  name: chat-router
+subjects:
+- kind: ServiceAccount
+  name: chat-router
+  namespace: llm
+- kind: User
+  name: alice@example.com
+- kind: Group
+  name: llm-operators
+"#;
+
+    const ROUTER_ROLE_BINDING_STORED: &str = r#"
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  creationTimestamp: "2025-05-02T09:14:02Z"
+  name: chat-router
+  namespace: llm
+  resourceVersion: "48187"
+  uid: 3e4f5a6b-7c8d-4e9f-0a1b-2c3d4e5f6a7b
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: chat-router
+subjects:
+- kind: ServiceAccount
+  name: chat-router
+  namespace: llm
+- apiGroup: rbac.authorization.k8s.io
+  kind: User
+  name: alice@example.com
+- apiGroup: rbac.authorization.k8s.io
+  kind: Group
+  name: llm-operators
+"#;
+
+    // Each kind: the controller's object defaults to the stored one.
+
+    #[test]
+    fn router_deployment_defaults_to_the_stored_one() {
+        assert_defaults_to_stored(ROUTER_DEPLOYMENT, ROUTER_DEPLOYMENT_STORED, false);
+    }
+
+    #[test]
+    fn sparse_deployment_gets_every_pod_template_default() {
+        assert_defaults_to_stored(SPARSE_DEPLOYMENT, SPARSE_DEPLOYMENT_STORED, false);
+    }
+
+    #[test]
+    fn cluster_ip_service_keeps_the_stored_allocations() {
+        assert_defaults_to_stored(ROUTER_SERVICE, ROUTER_SERVICE_STORED, true);
+    }
+
+    #[test]
+    fn node_port_service_keeps_the_stored_node_port() {
+        assert_defaults_to_stored(NODE_PORT_SERVICE, NODE_PORT_SERVICE_STORED, true);
+    }
+
+    #[test]
+    fn local_load_balancer_keeps_health_check_port_and_dual_stack() {
+        assert_defaults_to_stored(LOCAL_LOAD_BALANCER, LOCAL_LOAD_BALANCER_STORED, true);
+    }
+
+    #[test]
+    fn config_map_is_stored_as_written() {
+        assert_defaults_to_stored(ROUTER_CONFIG_MAP, ROUTER_CONFIG_MAP_STORED, false);
+    }
+
+    #[test]
+    fn service_account_is_stored_as_written() {
+        assert_defaults_to_stored(ROUTER_SERVICE_ACCOUNT, ROUTER_SERVICE_ACCOUNT_STORED, false);
+    }
+
+    #[test]
+    fn role_is_stored_as_written() {
+        assert_defaults_to_stored(ROUTER_ROLE, ROUTER_ROLE_STORED, false);
+    }
+
+    #[test]
+    fn role_binding_gets_rbac_api_groups_but_not_for_service_accounts() {
+        assert_defaults_to_stored(ROUTER_ROLE_BINDING, ROUTER_ROLE_BINDING_STORED, false);
+    }
+
+    #[test]
+    fn stored_objects_are_already_fully_defaulted() {
+        let stored = [
+            ROUTER_DEPLOYMENT_STORED,
+            SPARSE_DEPLOYMENT_STORED,
+            ROUTER_SERVICE_STORED,
+            NODE_PORT_SERVICE_STORED,
+            LOCAL_LOAD_BALANCER_STORED,
+            ROUTER_CONFIG_MAP_STORED,
+            ROUTER_ROLE_BINDING_STORED,
+        ];
+        for text in stored {
+            let obj = yaml(text);
+            assert_eq!(defaulted(obj.clone(), Some(&obj)), obj, "{text}");
+            assert_eq!(defaulted(obj.clone(), None), obj, "{text}");
+        }
+    }
+
+    // Deployment details.
+
+    #[test]
+    fn recreate_strategy_gets_no_rolling_update() {
+        let mut obj = deployment_with_container(json!({"name": "c", "image": "app:1"}));
+        obj["spec"]["strategy"] = json!({"type": "Recreate"});
+        let obj = defaulted(obj, None);
+        assert_eq!(obj["spec"]["strategy"], json!({"type": "Recreate"}));
+    }
+
+    #[test]
+    fn partial_rolling_update_only_gets_the_missing_side() {
+        let mut obj = deployment_with_container(json!({"name": "c", "image": "app:1"}));
+        obj["spec"]["strategy"] = json!({"rollingUpdate": {"maxSurge": 0}});
+        let obj = defaulted(obj, None);
+        assert_eq!(
+            obj["spec"]["strategy"],
+            json!({"type": "RollingUpdate", "rollingUpdate": {"maxSurge": 0, "maxUnavailable": "25%"}})
+        );
+    }
+
+    #[test]
+    fn zero_replicas_are_kept_but_zero_valued_scalars_are_unset() {
+        let mut obj = deployment_with_container(json!({
+            "name": "c",
+            "image": "app:1",
+            "imagePullPolicy": "",
+            "readinessProbe": {"exec": {"command": ["true"]}, "timeoutSeconds": 0, "periodSeconds": null}
+        }));
+        obj["spec"]["replicas"] = json!(0);
+        obj["spec"]["template"]["spec"]["dnsPolicy"] = json!("");
+        let obj = defaulted(obj, None);
+        assert_eq!(obj["spec"]["replicas"], json!(0));
+        assert_eq!(pod_spec(&obj)["dnsPolicy"], json!("ClusterFirst"));
+        assert_eq!(container(&obj)["imagePullPolicy"], json!("IfNotPresent"));
+        assert_eq!(container(&obj)["readinessProbe"]["timeoutSeconds"], json!(1));
+        assert_eq!(container(&obj)["readinessProbe"]["periodSeconds"], json!(10));
+    }
+
+    #[test]
+    fn pod_only_defaults_are_not_applied_to_templates() {
+        let obj = defaulted(
+            deployment_with_container(json!({
+                "name": "c",
+                "image": "app:1",
+                "ports": [{"containerPort": 8080}],
+                "resources": {"limits": {"cpu": "1", "memory": "1Gi"}}
+            })),
+            None,
+        );
+        let spec = pod_spec(&obj);
+        assert!(spec.get("enableServiceLinks").is_none());
+        assert!(container(&obj)["resources"].get("requests").is_none());
+        assert!(container(&obj)["ports"][0].get("hostPort").is_none());
+    }
+
+    #[test]
+    fn image_pull_policy_follows_the_latest_tag_rule() {
+        let digest = "sha256:4c1e8e2f4b5d6a7980c1d2e3f4a5b6c7d8e9f00112233445566778899aabbccd";
+        let digest_only = format!("nginx@{digest}");
+        let latest_and_digest = format!("nginx:latest@{digest}");
+        let tag_and_digest = format!("nginx:1.27@{digest}");
+        let image_id = "a".repeat(64);
+        let too_long = "a".repeat(250);
+        let cases = [
+            ("nginx", "Always"),
+            ("nginx:latest", "Always"),
+            ("library/nginx:1.27", "IfNotPresent"),
+            ("docker.io/library/nginx", "Always"),
+            (digest_only.as_str(), "IfNotPresent"),
+            (latest_and_digest.as_str(), "Always"),
+            (tag_and_digest.as_str(), "IfNotPresent"),
+            ("localhost:5000/app", "Always"),
+            ("localhost:5000/app:v2", "IfNotPresent"),
+            ("localhost/app", "Always"),
+            ("[fd00::1]:5000/team/app:latest", "Always"),
+            ("Registry.Example.com/team/app", "Always"),
+            ("ghcr.io/defilantech/llmkube-router-proxy:dev", "IfNotPresent"),
+            ("my_org/my-app__x.y", "Always"),
+            ("app:LATEST", "IfNotPresent"),
+            // Names the server cannot parse never count as latest.
+            ("", "IfNotPresent"),
+            ("Nginx", "IfNotPresent"),
+            ("nginx:", "IfNotPresent"),
+            ("nginx:-bad", "IfNotPresent"),
+            ("nginx@sha256:abc", "IfNotPresent"),
+            ("nginx@md5:d41d8cd98f00b204e9800998ecf8427e", "IfNotPresent"),
+            ("team/-app", "IfNotPresent"),
+            ("team//app", "IfNotPresent"),
+            ("host:port/app", "IfNotPresent"),
+            (" nginx", "IfNotPresent"),
+            (image_id.as_str(), "IfNotPresent"),
+            (too_long.as_str(), "IfNotPresent"),
+            ("é", "IfNotPresent"),
+        ];
+        for (image, expected) in cases {
+            assert_eq!(image_policy(image), expected, "image {image:?}");
+        }
+    }
+
+    #[test]
+    fn service_account_alias_mirrors_the_name() {
+        let mut obj = deployment_with_container(json!({"name": "c", "image": "app:1"}));
+        obj["spec"]["template"]["spec"]["serviceAccount"] = json!("legacy");
+        let only_alias = defaulted(obj.clone(), None);
+        assert_eq!(pod_spec(&only_alias)["serviceAccountName"], json!("legacy"));
+        assert_eq!(pod_spec(&only_alias)["serviceAccount"], json!("legacy"));
+
+        obj["spec"]["template"]["spec"]["serviceAccountName"] = json!("current");
+        let both = defaulted(obj, None);
+        assert_eq!(pod_spec(&both)["serviceAccountName"], json!("current"));
+        assert_eq!(pod_spec(&both)["serviceAccount"], json!("current"));
+    }
+
+    #[test]
+    fn volume_with_a_null_source_becomes_an_empty_dir() {
+        let mut obj = deployment_with_container(json!({"name": "c", "image": "app:1"}));
+        obj["spec"]["template"]["spec"]["volumes"] = json!([
+            {"name": "a", "secret": null},
+            {"name": "b", "emptyDir": {"medium": "Memory"}}
+        ]);
+        let obj = defaulted(obj, None);
+        assert_eq!(
+            pod_spec(&obj)["volumes"],
+            json!([
+                {"name": "a", "secret": null, "emptyDir": {}},
+                {"name": "b", "emptyDir": {"medium": "Memory"}}
+            ])
+        );
+    }
+
+    // Service details.
+
+    #[test]
+    fn service_without_live_leaves_allocated_fields_unset() {
+        let obj = defaulted(yaml(NODE_PORT_SERVICE), None);
+        let spec = &obj["spec"];
+        for key in ["clusterIP", "clusterIPs", "ipFamilies", "ipFamilyPolicy", "healthCheckNodePort"] {
+            assert!(spec.get(key).is_none(), "{key} should stay unset");
+        }
+        assert!(spec["ports"][0].get("nodePort").is_none());
+        assert_eq!(spec["externalTrafficPolicy"], json!("Cluster"));
+        assert_eq!(spec["internalTrafficPolicy"], json!("Cluster"));
+        assert_eq!(spec["ports"][0]["targetPort"], json!(8080));
+    }
+
+    #[test]
+    fn headless_service_gets_its_cluster_ips_list() {
+        let obj = defaulted(
+            json!({
+                "apiVersion": "v1",
+                "kind": "Service",
+                "spec": {"clusterIP": "None", "selector": {"app": "a"}, "ports": [{"port": 53, "protocol": "UDP"}]}
+            }),
+            None,
+        );
+        assert_eq!(obj["spec"]["clusterIPs"], json!(["None"]));
+        assert_eq!(obj["spec"]["type"], json!("ClusterIP"));
+        assert_eq!(obj["spec"]["ports"][0]["protocol"], json!("UDP"));
+    }
+
+    #[test]
+    fn headless_selectorless_service_infers_dual_stack_when_nothing_is_stored() {
+        let live = json!({"apiVersion": "v1", "kind": "Service", "spec": {"type": "ExternalName", "externalName": "x.example.com"}});
+        let obj = defaulted(json!({"apiVersion": "v1", "kind": "Service", "spec": {"clusterIP": "None"}}), Some(&live));
+        assert_eq!(obj["spec"]["ipFamilyPolicy"], json!("RequireDualStack"));
+        assert!(obj["spec"].get("ipFamilies").is_none());
+
+        let obj =
+            defaulted(json!({"apiVersion": "v1", "kind": "Service", "spec": {"selector": {"app": "a"}}}), Some(&live));
+        assert_eq!(obj["spec"]["ipFamilyPolicy"], json!("SingleStack"));
+        assert!(obj["spec"].get("clusterIP").is_none());
+    }
+
+    #[test]
+    fn node_ports_match_by_name_only() {
+        let live = yaml(NODE_PORT_SERVICE_STORED);
+        let mut obj = yaml(NODE_PORT_SERVICE);
+        obj["spec"]["ports"][0]["name"] = json!("web");
+        let obj = defaulted(obj, Some(&live));
+        assert!(obj["spec"]["ports"][0].get("nodePort").is_none());
+    }
+
+    #[test]
+    fn unnamed_port_matches_the_unnamed_stored_port() {
+        let mut live = yaml(NODE_PORT_SERVICE_STORED);
+        let mut obj = yaml(NODE_PORT_SERVICE);
+        for port in [&mut live["spec"]["ports"][0], &mut obj["spec"]["ports"][0]] {
+            if let Some(port) = port.as_object_mut() {
+                port.remove("name");
+            }
+        }
+        let obj = defaulted(obj, Some(&live));
+        assert_eq!(obj["spec"]["ports"][0]["nodePort"], json!(31580));
+    }
+
+    #[test]
+    fn node_port_already_claimed_by_another_port_is_not_reused() {
+        let live = yaml(
+            r#"
+apiVersion: v1
+kind: Service
+spec:
+  type: NodePort
+  ports:
+  - {name: http, port: 80, nodePort: 30080}
+  - {name: admin, port: 81, nodePort: 30081}
+"#,
+        );
+        let obj = yaml(
+            r#"
+apiVersion: v1
+kind: Service
+spec:
+  type: NodePort
+  ports:
+  - {name: http, port: 80}
+  - {name: admin, port: 81, nodePort: 30080}
+"#,
+        );
+        let obj = defaulted(obj, Some(&live));
+        assert!(obj["spec"]["ports"][0].get("nodePort").is_none());
+        assert_eq!(obj["spec"]["ports"][1]["nodePort"], json!(30080));
+    }
+
+    #[test]
+    fn node_ports_are_not_kept_when_the_type_no_longer_needs_them() {
+        let live = yaml(NODE_PORT_SERVICE_STORED);
+        let mut obj = yaml(NODE_PORT_SERVICE);
+        obj["spec"]["type"] = json!("ClusterIP");
+        let obj = defaulted(obj, Some(&live));
+        assert!(obj["spec"]["ports"][0].get("nodePort").is_none());
+        assert!(obj["spec"].get("externalTrafficPolicy").is_none());
+        assert_eq!(obj["spec"]["clusterIP"], json!("10.96.88.3"));
+    }
+
+    #[test]
+    fn health_check_node_port_needs_local_policy_on_both_sides() {
+        let live = yaml(LOCAL_LOAD_BALANCER_STORED);
+        let mut obj = yaml(LOCAL_LOAD_BALANCER);
+        obj["spec"]["externalTrafficPolicy"] = json!("Cluster");
+        let obj = defaulted(obj, Some(&live));
+        assert!(obj["spec"].get("healthCheckNodePort").is_none());
+        assert_eq!(obj["spec"]["ports"][0]["nodePort"], json!(30412));
+        assert_eq!(obj["spec"]["allocateLoadBalancerNodePorts"], json!(true));
+    }
+
+    #[test]
+    fn external_name_service_gets_no_cluster_defaults() {
+        let live = yaml(ROUTER_SERVICE_STORED);
+        let obj = defaulted(
+            json!({"apiVersion": "v1", "kind": "Service", "spec": {"type": "ExternalName", "externalName": "api.example.com"}}),
+            Some(&live),
+        );
+        assert_eq!(
+            obj["spec"],
+            json!({"type": "ExternalName", "externalName": "api.example.com", "sessionAffinity": "None"})
+        );
+    }
+
+    #[test]
+    fn cluster_ip_with_external_ips_gets_an_external_traffic_policy() {
+        let obj = defaulted(
+            json!({"apiVersion": "v1", "kind": "Service", "spec": {"externalIPs": ["198.51.100.7"], "ports": [{"port": 80}]}}),
+            None,
+        );
+        assert_eq!(obj["spec"]["externalTrafficPolicy"], json!("Cluster"));
+    }
+
+    #[test]
+    fn session_affinity_config_follows_the_affinity() {
+        let none = defaulted(
+            json!({"apiVersion": "v1", "kind": "Service", "spec": {"sessionAffinityConfig": {"clientIP": {"timeoutSeconds": 60}}}}),
+            None,
+        );
+        assert!(none["spec"].get("sessionAffinityConfig").is_none());
+
+        let client_ip =
+            defaulted(json!({"apiVersion": "v1", "kind": "Service", "spec": {"sessionAffinity": "ClientIP"}}), None);
+        assert_eq!(client_ip["spec"]["sessionAffinityConfig"], json!({"clientIP": {"timeoutSeconds": 10800}}));
+    }
+
+    #[test]
+    fn target_port_defaults_to_the_port_unless_set() {
+        let obj = defaulted(
+            json!({"apiVersion": "v1", "kind": "Service", "spec": {"ports": [
+                {"name": "a", "port": 80},
+                {"name": "b", "port": 81, "targetPort": ""},
+                {"name": "c", "port": 82, "targetPort": 0},
+                {"name": "d", "port": 83, "targetPort": "http"},
+                {"name": "e", "port": 84, "targetPort": 8084}
+            ]}}),
+            None,
+        );
+        let targets: Vec<&Value> =
+            obj["spec"]["ports"].as_array().into_iter().flatten().map(|p| &p["targetPort"]).collect();
+        assert_eq!(targets, [&json!(80), &json!(81), &json!(82), &json!("http"), &json!(8084)]);
+    }
+
+    #[test]
+    fn live_object_of_another_kind_is_ignored() {
+        let mut live = yaml(ROUTER_SERVICE_STORED);
+        live["kind"] = json!("Endpoints");
+        let obj = defaulted(yaml(ROUTER_SERVICE), Some(&live));
+        assert!(obj["spec"].get("clusterIP").is_none());
+    }
+
+    // Never overwrite, never touch the unknown, never panic, settle at once.
+
+    #[test]
+    fn explicit_deployment_values_are_never_overwritten() {
+        let obj = yaml(
+            r#"
+apiVersion: apps/v1
+kind: Deployment
+spec:
+  replicas: 3
+  revisionHistoryLimit: 2
+  progressDeadlineSeconds: 120
+  strategy:
+    type: RollingUpdate
+    rollingUpdate: {maxSurge: 1, maxUnavailable: 0}
+  template:
+    spec:
+      dnsPolicy: Default
+      restartPolicy: OnFailure
+      securityContext: {runAsUser: 1000}
+      terminationGracePeriodSeconds: 5
+      schedulerName: gpu-scheduler
+      volumes:
+      - name: cfg
+        configMap: {name: cfg, defaultMode: 256}
+      - name: host
+        hostPath: {path: /dev, type: Directory}
+      containers:
+      - name: c
+        image: app
+        imagePullPolicy: Never
+        terminationMessagePath: /tmp/log
+        terminationMessagePolicy: FallbackToLogsOnError
+        ports: [{containerPort: 53, protocol: UDP}]
+        env:
+        - name: X
+          valueFrom:
+            fieldRef: {apiVersion: v2, fieldPath: metadata.name}
+        resources: {limits: {cpu: "2"}}
+        livenessProbe:
+          httpGet: {path: /live, port: 1, scheme: HTTPS}
+          timeoutSeconds: 4
+          periodSeconds: 7
+          successThreshold: 1
+          failureThreshold: 9
+        startupProbe:
+          grpc: {port: 9, service: health}
+          timeoutSeconds: 4
+          periodSeconds: 7
+          successThreshold: 1
+          failureThreshold: 9
+"#,
+        );
+        assert_eq!(defaulted(obj.clone(), None), obj);
+    }
+
+    #[test]
+    fn explicit_service_values_are_never_overwritten() {
+        let live = yaml(LOCAL_LOAD_BALANCER_STORED);
+        let obj = yaml(
+            r#"
+apiVersion: v1
+kind: Service
+spec:
+  type: LoadBalancer
+  sessionAffinity: ClientIP
+  sessionAffinityConfig: {clientIP: {timeoutSeconds: 30}}
+  externalTrafficPolicy: Local
+  internalTrafficPolicy: Local
+  allocateLoadBalancerNodePorts: false
+  clusterIP: fd00:10:96::5a1
+  clusterIPs: [fd00:10:96::5a1]
+  ipFamilies: [IPv6]
+  ipFamilyPolicy: SingleStack
+  healthCheckNodePort: 31000
+  ports:
+  - {name: http, port: 80, targetPort: 8080, protocol: SCTP, nodePort: 30999}
+"#,
+        );
+        assert_eq!(defaulted(obj.clone(), Some(&live)), obj);
+    }
+
+    #[test]
+    fn non_objects_are_left_alone() {
+        for value in [
+            Value::Null,
+            json!(true),
+            json!(7),
+            json!("Deployment"),
+            json!([{"apiVersion": "apps/v1", "kind": "Deployment"}]),
+        ] {
+            assert_eq!(defaulted(value.clone(), Some(&value)), value);
+        }
+    }
+
+    #[test]
+    fn unknown_kinds_and_versions_are_left_alone() {
+        let sparse_pod_like = json!({"spec": {"containers": [{"name": "c", "image": "app"}]}});
+        for (api_version, kind) in [
+            (json!("v1"), json!("Pod")),
+            (json!("v1"), json!("Secret")),
+            (json!("apps/v1"), json!("StatefulSet")),
+            (json!("extensions/v1beta1"), json!("Deployment")),
+            (json!("rbac.authorization.k8s.io/v1"), json!("ClusterRoleBinding")),
+            (Value::Null, json!("Service")),
+            (json!("v1"), json!(3)),
+        ] {
+            let mut obj = sparse_pod_like.clone();
+            obj["apiVersion"] = api_version;
+            obj["kind"] = kind;
+            assert_eq!(defaulted(obj.clone(), None), obj);
+        }
+    }
+
+    #[test]
+    fn wrong_types_are_left_as_they_are() {
+        let deployment = json!({
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "spec": {
+                "replicas": "two",
+                "strategy": "fast",
+                "template": {"spec": {
+                    "dnsPolicy": 5,
+                    "securityContext": [],
+                    "volumes": {"not": "a list"},
+                    "containers": [7, {"name": "c", "image": 9, "ports": "80", "env": [null], "livenessProbe": "yes"}]
+                }}
+            }
+        });
+        let out = defaulted(deployment, None);
+        assert_eq!(out["spec"]["replicas"], json!("two"));
+        assert_eq!(out["spec"]["strategy"], json!("fast"));
+        assert_eq!(pod_spec(&out)["dnsPolicy"], json!(5));
+        assert_eq!(pod_spec(&out)["securityContext"], json!([]));
+        assert_eq!(pod_spec(&out)["volumes"], json!({"not": "a list"}));
+        assert_eq!(pod_spec(&out)["containers"][0], json!(7));
+        let c = &pod_spec(&out)["containers"][1];
+        assert_eq!(c["image"], json!(9));
+        assert_eq!(c["imagePullPolicy"], json!("IfNotPresent"));
+        assert_eq!(c["ports"], json!("80"));
+        assert_eq!(c["livenessProbe"], json!("yes"));
+
+        let service = json!({"apiVersion": "v1", "kind": "Service", "spec": {"ports": [{"port": "80"}], "type": 1}});
+        let live = json!({"kind": "Service", "spec": {"clusterIP": 10, "clusterIPs": "x", "ports": 5}});
+        let out = defaulted(service, Some(&live));
+        assert!(out["spec"]["ports"][0].get("targetPort").is_none());
+        assert_eq!(out["spec"]["type"], json!(1));
+        assert!(out["spec"].get("clusterIP").is_none());
+
+        let binding =
+            json!({"apiVersion": RBAC_V1, "kind": "RoleBinding", "roleRef": "r", "subjects": [1, {"kind": 2}]});
+        assert_eq!(defaulted(binding.clone(), None), binding);
+    }
+
+    #[test]
+    fn applying_twice_equals_applying_once() {
+        let fixtures = [
+            (ROUTER_DEPLOYMENT, None),
+            (SPARSE_DEPLOYMENT, None),
+            (ROUTER_SERVICE, Some(ROUTER_SERVICE_STORED)),
+            (ROUTER_SERVICE, None),
+            (NODE_PORT_SERVICE, Some(NODE_PORT_SERVICE_STORED)),
+            (LOCAL_LOAD_BALANCER, Some(LOCAL_LOAD_BALANCER_STORED)),
+            (ROUTER_CONFIG_MAP, None),
+            (ROUTER_SERVICE_ACCOUNT, None),
+            (ROUTER_ROLE, None),
+            (ROUTER_ROLE_BINDING, None),
+        ];
+        for (obj, live) in fixtures {
+            let live = live.map(yaml);
+            assert_idempotent(&yaml(obj), live.as_ref());
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! `routerctl diff` through the real binary: kubectl-diff exit codes, no
+//! noise from API server defaults, and snapshots of the diffs.
+
+mod common;
+
+use common::routerctl;
+
+const ROUTER: &str = "testdata/diff/router.yaml";
+
+#[test]
+fn an_operator_made_deployment_as_kubectl_prints_it_is_no_change() {
+    let args = ["diff", "-f", ROUTER, "--live", "testdata/diff/live-unchanged.yaml"];
+    let run = routerctl(&args, None);
+    assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", ""), "{}", run.stdout);
+}
+
+#[test]
+fn live_from_stdin() {
+    let live = std::fs::read_to_string(common::root().join("testdata/diff/live-unchanged.yaml")).expect("fixture");
+    let run = routerctl(&["diff", "-f", ROUTER, "--live", "-"], Some(&live));
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn drift_is_shown_and_exits_1() {
+    let args = ["diff", "-f", ROUTER, "--live", "testdata/diff/live-drift.yaml"];
+    let run = routerctl(&args, None);
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!("diff_drift", run.transcript(&args));
+}
+
+#[test]
+fn objects_not_live_are_additions() {
+    let args = ["diff", "-f", "testdata/render/pooled.yaml", "--live", "testdata/diff/live-unchanged.yaml"];
+    let run = routerctl(&args, None);
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!("diff_new_objects", run.transcript(&args));
+}
+
+#[test]
+fn scrape_emission_turned_off_removes_the_operator_annotations() {
+    let rendered = routerctl(&["render", "-f", ROUTER, "--emit-scrape-annotations"], None);
+    assert_eq!(rendered.code, 0, "{}", rendered.stderr);
+    let args = ["diff", "-f", ROUTER, "--live", "-"];
+    let run = routerctl(&args, Some(&rendered.stdout));
+    assert_eq!(run.code, 1);
+    insta::assert_snapshot!("diff_scrape_off", run.transcript(&args));
+}
+
+#[test]
+fn color_follows_the_flag() {
+    let base = ["diff", "-f", ROUTER, "--live", "testdata/diff/live-drift.yaml"];
+    let always = routerctl(&[&base[..], &["--color", "always"]].concat(), None);
+    assert!(always.stdout.contains("\x1b[31m-"), "deletions are red");
+    assert!(always.stdout.contains("\x1b[32m+"), "insertions are green");
+    let never = routerctl(&[&base[..], &["--color", "never"]].concat(), None);
+    assert!(!never.stdout.contains('\x1b'));
+    // Not a terminal: auto means no colour.
+    let auto = routerctl(&base, None);
+    assert!(!auto.stdout.contains('\x1b'));
+    assert_eq!(auto.stdout, never.stdout);
+}
+
+#[test]
+fn diff_errors_exit_2_with_nothing_on_stdout() {
+    let cases: &[&[&str]] = &[
+        &["diff", "-f", ROUTER],
+        &["diff", "-f", ROUTER, "--live", "testdata/nope.yaml"],
+        &["diff", "-f", ROUTER, "--live", "-", "-f", "-"],
+        &["diff", "-f", ROUTER, "--live", "testdata/diff/live-drift.yaml", "--color", "sometimes"],
+    ];
+    for args in cases {
+        let run = routerctl(args, Some(""));
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{args:?}");
+        assert!(run.stderr.starts_with("error") || run.stderr.contains("error:"), "{args:?}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn an_object_owned_by_another_controller_is_refused() {
+    let live = std::fs::read_to_string(common::root().join("testdata/diff/live-unchanged.yaml"))
+        .expect("fixture")
+        .replacen("kind: ModelRouter\n      name: coding-router", "kind: HelmRelease\n      name: someone-else", 1);
+    let run = routerctl(&["diff", "-f", ROUTER, "--live", "-"], Some(&live));
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("it is controlled by HelmRelease \"someone-else\""), "{}", run.stderr);
+}
