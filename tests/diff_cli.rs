@@ -87,3 +87,11 @@ fn an_object_owned_by_another_controller_is_refused() {
     assert_eq!(run.stdout, "");
     assert!(run.stderr.contains("it is controlled by HelmRelease \"someone-else\""), "{}", run.stderr);
 }
+
+#[test]
+fn render_live_prints_the_merged_objects_ready_to_apply() {
+    let args = ["render", "-f", ROUTER, "--live", "testdata/diff/live-drift.yaml"];
+    let run = routerctl(&args, None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    insta::assert_snapshot!("render_live_drift", run.transcript(&args));
+}

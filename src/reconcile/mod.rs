@@ -164,3 +164,105 @@ fn update_object(
     }
     Ok(merged)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ModelRouter;
+    use crate::render::{render_router, Inventory, OperatorFlags};
+    use serde_json::json;
+
+    fn rendered(pooled: bool) -> (RouterInput, RenderedRouter) {
+        let backend = if pooled {
+            json!({"name": "m", "inferenceServiceRef": {"name": "m"}})
+        } else {
+            json!({"name": "g", "external": {"provider": "openai", "model": "x"}})
+        };
+        let mut mr: ModelRouter =
+            serde_json::from_value(json!({"metadata": {"name": "r"}, "spec": {"backends": [backend]}}))
+                .expect("router");
+        crate::model::apply_router_defaults(&mut mr);
+        let input = RouterInput { router: mr, name: "r".into(), namespace: "ns".into(), uid: Some("u-1".into()) };
+        let mut inventory = Inventory::default();
+        if pooled {
+            let pool = serde_json::from_value(
+                json!({"metadata": {"name": "p"}, "spec": {"members": [{"inferenceServiceRef": {"name": "m"}}]}}),
+            )
+            .expect("pool");
+            inventory.add_pool("ns", pool);
+        }
+        let rendered = render_router(&input, &inventory, &OperatorFlags::default()).expect("renders");
+        (input, rendered)
+    }
+
+    fn merged_of(live_objects: Vec<Value>, pooled: bool) -> Vec<Reconciled> {
+        let (input, rendered) = rendered(pooled);
+        let mut live = LiveIndex::default();
+        for obj in live_objects {
+            live.insert(obj, "ns");
+        }
+        reconcile_router(&input, &rendered, &live, &mut Vec::new()).expect("reconciles")
+    }
+
+    fn find<'a>(items: &'a [Reconciled], kind: &str) -> &'a Value {
+        &items.iter().find(|i| i.key.kind == kind).expect("object of kind").merged
+    }
+
+    #[test]
+    fn service_update_replaces_type_ports_and_labels_and_keeps_the_selector() {
+        let live = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "r-router-proxy", "namespace": "ns",
+            "labels": {"old": "x"}, "annotations": {"keep": "me"}},
+            "spec": {"type": "NodePort", "selector": {"legacy": "sel"}, "clusterIP": "10.0.0.1",
+                     "ports": [{"name": "http", "port": 1, "nodePort": 30001}]}});
+        let items = merged_of(vec![live], false);
+        let svc = find(&items, "Service");
+        assert_eq!(svc["spec"]["type"], "ClusterIP");
+        assert_eq!(svc["spec"]["ports"][0]["port"], 8080);
+        assert_eq!(svc["spec"]["selector"], json!({"legacy": "sel"}), "never touched");
+        assert_eq!(svc["spec"]["clusterIP"], "10.0.0.1");
+        assert!(svc["metadata"]["labels"].get("old").is_none(), "labels replaced wholesale");
+        assert_eq!(svc["metadata"]["annotations"]["keep"], "me");
+        assert_eq!(svc["metadata"]["ownerReferences"][0]["uid"], "u-1");
+    }
+
+    #[test]
+    fn configmap_update_replaces_data_and_sets_the_hash_keeping_other_annotations() {
+        let live = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "r-router-proxy", "namespace": "ns",
+            "annotations": {"inference.llmkube.dev/router-config-hash": "stale", "keep": "me"}, "labels": {"x": "y"}},
+            "data": {"config.json": "{}", "extra": "gone"}});
+        let items = merged_of(vec![live], false);
+        let cm = find(&items, "ConfigMap");
+        let (_, rendered) = rendered(false);
+        assert_eq!(cm["data"], json!({"config.json": rendered.compiled.json}));
+        assert_eq!(cm["metadata"]["annotations"]["inference.llmkube.dev/router-config-hash"], rendered.compiled.hash);
+        assert_eq!(cm["metadata"]["annotations"]["keep"], "me");
+        assert!(cm["metadata"]["labels"].get("x").is_none());
+    }
+
+    #[test]
+    fn rbac_updates_follow_the_operator() {
+        let meta = json!({"name": "r-router-proxy", "namespace": "ns", "labels": {"custom": "1"}});
+        let sa = json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": meta, "secrets": [{"name": "t"}]});
+        let role = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "Role", "metadata": meta, "rules": []});
+        let binding = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": meta,
+            "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "r-router-proxy"}, "subjects": []});
+        let items = merged_of(vec![sa.clone(), role, binding], true);
+        // An existing ServiceAccount is left exactly as it is.
+        assert_eq!(find(&items, "ServiceAccount"), &sa);
+        let role = find(&items, "Role");
+        assert_eq!(role["rules"].as_array().map(Vec::len), Some(2));
+        assert_eq!(role["metadata"]["labels"], json!({"custom": "1"}), "the operator does not touch Role labels");
+        let binding = find(&items, "RoleBinding");
+        assert_eq!(binding["subjects"][0]["name"], "r-router-proxy");
+        assert_eq!(binding["metadata"]["ownerReferences"][0]["uid"], "u-1");
+    }
+
+    #[test]
+    fn unmatched_objects_are_new_and_foreign_live_objects_are_ignored() {
+        let other =
+            json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "something-else", "namespace": "ns"}});
+        let items = merged_of(vec![other], false);
+        assert!(items.iter().all(|i| i.live.is_none()));
+        assert_eq!(items.len(), 3);
+    }
+}
