@@ -12,6 +12,13 @@ use serde_json::Value;
 /// The name stdin goes by in messages.
 pub const STDIN_NAME: &str = "<stdin>";
 
+/// Inputs are untrusted: one source may hold at most this many bytes...
+pub const MAX_SOURCE_BYTES: u64 = 32 * 1024 * 1024;
+/// ...and all sources together at most this many.
+pub const MAX_TOTAL_BYTES: u64 = 256 * 1024 * 1024;
+/// Documents per source.
+pub const MAX_DOCUMENTS: usize = 100_000;
+
 /// One input's text and the name messages use for it.
 #[derive(Debug, Clone)]
 pub struct Source {
@@ -80,8 +87,7 @@ pub fn read_sources(paths: &[PathBuf], stdin: &mut dyn Read, stdin_used: &mut bo
                 bail!("stdin (`-`) can be given only once across -f and --live");
             }
             *stdin_used = true;
-            let mut bytes = Vec::new();
-            stdin.read_to_end(&mut bytes).context("cannot read stdin")?;
+            let bytes = read_limited(STDIN_NAME, stdin)?;
             sources.push(Source { name: STDIN_NAME.into(), text: decode(STDIN_NAME, bytes)? });
         } else if path.is_dir() {
             let files = directory_files(path)?;
@@ -95,7 +101,28 @@ pub fn read_sources(paths: &[PathBuf], stdin: &mut dyn Read, stdin_used: &mut bo
             sources.push(read_file(path)?);
         }
     }
+    let total: u64 = sources.iter().map(|s| s.text.len() as u64).sum();
+    if total > MAX_TOTAL_BYTES {
+        bail!(
+            "the inputs hold {} MiB together, more than routerctl reads in one run ({} MiB); split the run",
+            total / (1024 * 1024),
+            MAX_TOTAL_BYTES / (1024 * 1024)
+        );
+    }
     Ok(sources)
+}
+
+/// Reads at most MAX_SOURCE_BYTES (plus one byte, to tell that there was more).
+fn read_limited(name: &str, reader: &mut dyn Read) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| anyhow!("{name}: cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        bail!(
+            "{name}: larger than {} MiB; routerctl reads manifests, not bulk data (split it into several files)",
+            MAX_SOURCE_BYTES / (1024 * 1024)
+        );
+    }
+    Ok(bytes)
 }
 
 fn directory_files(dir: &Path) -> Result<Vec<PathBuf>> {
@@ -114,7 +141,8 @@ fn directory_files(dir: &Path) -> Result<Vec<PathBuf>> {
 
 fn read_file(path: &Path) -> Result<Source> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| anyhow!("{name}: cannot read file: {e}"))?;
+    let mut file = std::fs::File::open(path).map_err(|e| anyhow!("{name}: cannot read file: {e}"))?;
+    let bytes = read_limited(&name, &mut file)?;
     Ok(Source { text: decode(&name, bytes)?, name })
 }
 
@@ -168,6 +196,9 @@ pub fn documents(source: &Source) -> Result<Vec<Document>> {
             continue;
         }
         number += 1;
+        if number > MAX_DOCUMENTS {
+            bail!("{}: more than {MAX_DOCUMENTS} documents; split the input into several files", source.name);
+        }
         let first_content = raw
             .text
             .lines()
@@ -175,7 +206,10 @@ pub fn documents(source: &Source) -> Result<Vec<Document>> {
             .unwrap_or(0);
         let origin =
             Origin { source: source.name.clone(), document: number, line: raw.line + first_content, item: None };
-        let value: Value = serde_yaml::from_str(raw.text).map_err(|e| yaml_error(&origin, raw.line, &e))?;
+        // Parsed as a YAML value first: it refuses duplicate keys, which a
+        // direct parse into JSON would silently overwrite.
+        let yaml: serde_yaml::Value = serde_yaml::from_str(raw.text).map_err(|e| yaml_error(&origin, raw.line, &e))?;
+        let value = yaml_to_json(yaml).map_err(|e| anyhow!("{origin}: {e}"))?;
         match value {
             Value::Null => continue,
             Value::Object(_) => {}
@@ -199,6 +233,45 @@ pub fn documents(source: &Source) -> Result<Vec<Document>> {
     Ok(out)
 }
 
+/// Converts a parsed YAML value into a JSON tree, as kubectl does before
+/// sending a manifest: scalar keys become strings, tags are dropped.
+fn yaml_to_json(v: serde_yaml::Value) -> Result<Value> {
+    use serde_yaml::Value as Y;
+    Ok(match v {
+        Y::Null => Value::Null,
+        Y::Bool(b) => Value::Bool(b),
+        Y::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Value::from(i)
+            } else if let Some(u) = n.as_u64() {
+                Value::from(u)
+            } else {
+                let f = n.as_f64().unwrap_or(f64::NAN);
+                serde_json::Number::from_f64(f)
+                    .map(Value::Number)
+                    .ok_or_else(|| anyhow!("the number {n} has no JSON form (.inf and .nan are not allowed)"))?
+            }
+        }
+        Y::String(s) => Value::String(s),
+        Y::Sequence(items) => Value::Array(items.into_iter().map(yaml_to_json).collect::<Result<_>>()?),
+        Y::Mapping(m) => {
+            let mut out = serde_json::Map::with_capacity(m.len());
+            for (k, v) in m {
+                let key = match k {
+                    Y::String(s) => s,
+                    Y::Bool(b) => b.to_string(),
+                    Y::Number(n) => n.to_string(),
+                    Y::Null => "null".to_string(),
+                    _ => bail!("a mapping key must be a scalar, found a list or a mapping"),
+                };
+                out.insert(key, yaml_to_json(v)?);
+            }
+            Value::Object(out)
+        }
+        Y::Tagged(t) => yaml_to_json(t.value)?,
+    })
+}
+
 fn describe(v: &Value) -> &'static str {
     match v {
         Value::Null => "nothing",
@@ -217,6 +290,14 @@ pub fn yaml_error(origin: &Origin, text_line: usize, e: &serde_yaml::Error) -> a
     let message = match text.rfind(" at line ") {
         Some(i) => &text[..i],
         None => &text,
+    };
+    // serde_yaml's guards against hostile input, in words a person can act on.
+    let message = match message {
+        "repetition limit exceeded" => {
+            "too many alias expansions (a YAML \"billion laughs\"?); routerctl refuses documents whose aliases expand beyond a bounded size"
+        }
+        "recursion limit exceeded" => "nested too deeply (more than 128 levels); no Kubernetes manifest needs that",
+        other => other,
     };
     match e.location() {
         Some(loc) => anyhow!(
