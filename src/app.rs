@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::cli::{Cli, ColorChoice, Command, CommonArgs};
 use crate::diff::{diff_object, Palette};
-use crate::input::{documents, read_sources, yaml_error, Document};
+use crate::input::{documents, read_sources, yaml_error, Document, Source};
 use crate::model::{apply_router_defaults, InferenceService, ModelPool, ModelRouter, GROUP, GROUP_VERSION};
 use crate::output::print_objects;
 use crate::reconcile::server_fields::strip;
@@ -72,8 +72,21 @@ fn reconcile_all(
     stderr: &mut dyn Write,
 ) -> Result<Vec<Reconciled>> {
     let mut stdin_used = false;
-    let inputs = gather(common, stdin, &mut stdin_used)?;
-    let live = read_live(live_paths, common.namespace.as_deref().unwrap_or("default"), stdin, &mut stdin_used)?;
+    let router_sources = read_sources(&common.files, stdin, &mut stdin_used)?;
+    let live_sources = read_sources(live_paths, stdin, &mut stdin_used)?;
+    reconcile_sources(common, &router_sources, &live_sources, stderr)
+}
+
+/// The whole pipeline on sources already in memory: parse, validate,
+/// render, merge. The fuzz target and its seed-corpus test enter here.
+pub fn reconcile_sources(
+    common: &CommonArgs,
+    router_sources: &[Source],
+    live_sources: &[Source],
+    stderr: &mut dyn Write,
+) -> Result<Vec<Reconciled>> {
+    let inputs = gather(common, router_sources)?;
+    let live = read_live(live_sources, common.namespace.as_deref().unwrap_or("default"))?;
     let flags = operator_flags(common);
     let mut items = Vec::new();
     for (origin, router) in &inputs.routers {
@@ -135,10 +148,10 @@ const OWNED_KINDS: [(&str, &str); 6] = [
 
 /// Reads `--live` inputs into an index; objects without a namespace take
 /// `-n` (or `default`), as kubectl would have printed them.
-fn read_live(paths: &[PathBuf], namespace: &str, stdin: &mut dyn Read, stdin_used: &mut bool) -> Result<LiveIndex> {
+fn read_live(sources: &[Source], namespace: &str) -> Result<LiveIndex> {
     let mut index = LiveIndex::default();
-    for source in read_sources(paths, stdin, stdin_used)? {
-        for doc in documents(&source)? {
+    for source in sources {
+        for doc in documents(source)? {
             index.insert(doc.value, namespace);
         }
     }
@@ -167,11 +180,10 @@ pub struct Inputs {
 }
 
 /// Reads the `-f` inputs and sorts their documents into routers and inventory.
-pub fn gather(common: &CommonArgs, stdin: &mut dyn Read, stdin_used: &mut bool) -> Result<Inputs> {
-    let sources = read_sources(&common.files, stdin, stdin_used)?;
+pub fn gather(common: &CommonArgs, sources: &[Source]) -> Result<Inputs> {
     let mut inputs = Inputs { routers: Vec::new(), inventory: Inventory::default() };
     let mut any_document = false;
-    for source in &sources {
+    for source in sources {
         for doc in documents(source)? {
             any_document = true;
             // Other groups have kinds of the same name (KServe's
@@ -255,4 +267,37 @@ fn typed<T: serde::de::DeserializeOwned>(doc: &Document) -> Result<T> {
         let inner = yaml_error(&doc.origin, doc.text_line, e.inner());
         anyhow::anyhow!("{inner} (field {path})")
     })
+}
+
+/// Feeds arbitrary bytes through every stage — the part before the first NUL
+/// byte as ModelRouter input, the rest as live objects — and, when that
+/// succeeds, through both printers and the differ. Errors are expected;
+/// a panic or a hang is a bug. Shared by the fuzz target and its seed test.
+pub fn exercise(data: &[u8]) {
+    let (routers, live) = match data.iter().position(|b| *b == 0) {
+        Some(i) => (&data[..i], &data[i + 1..]),
+        None => (data, &data[..0]),
+    };
+    let source = |name: &str, bytes: &[u8]| Source { name: name.into(), text: String::from_utf8_lossy(bytes).into_owned() };
+    let live_sources: Vec<Source> = if live.is_empty() { Vec::new() } else { vec![source("live", live)] };
+    for emit_scrape_annotations in [false, true] {
+        let common = CommonArgs {
+            files: Vec::new(),
+            namespace: None,
+            router_proxy_image: None,
+            default_litellm_url: Some("http://litellm:4000".into()),
+            emit_scrape_annotations,
+            strict: false,
+        };
+        let Ok(items) = reconcile_sources(&common, &[source("routers", routers)], &live_sources, &mut std::io::sink())
+        else {
+            continue;
+        };
+        let objects: Vec<Value> = items.iter().map(|i| apply_ready(i.merged.clone())).collect();
+        let _ = print_objects(&objects, crate::output::Format::Yaml);
+        let _ = print_objects(&objects, crate::output::Format::Json);
+        for item in &items {
+            let _ = diff_object(item, Palette { color: false });
+        }
+    }
 }
