@@ -19,6 +19,9 @@ use crate::reconcile::{controller_uid, reconcile_router, LiveIndex, ObjectKey, R
 use crate::render::names::resource_name;
 use crate::render::{render_router, Inventory, OperatorFlags, RouterInput};
 use crate::validate::operator::validate_model_router;
+use crate::validate::output::check_object;
+use crate::validate::schema::check_model_router;
+use crate::validate::{Finding, Severity};
 
 /// What a successful run prints and how it exits.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,6 +89,9 @@ pub fn reconcile_sources(
     stderr: &mut dyn Write,
 ) -> Result<Vec<Reconciled>> {
     let inputs = gather(common, router_sources)?;
+    for w in &inputs.warnings {
+        warn(stderr, w);
+    }
     let live = read_live(live_sources, common.namespace.as_deref().unwrap_or("default"))?;
     let flags = operator_flags(common);
     let mut items = Vec::new();
@@ -93,8 +99,7 @@ pub fn reconcile_sources(
         let context = || format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
         let findings = validate_model_router(&router.router);
         if !findings.is_empty() {
-            let list: Vec<String> = findings.iter().map(|f| format!("  {f}")).collect();
-            bail!("{}: the operator refuses this ModelRouter:\n{}", context(), list.join("\n"));
+            bail!("{}: the operator refuses this ModelRouter:\n{}", context(), bullet_list(&findings));
         }
         if router.router.spec.data_plane.as_deref() == Some("Gateway") {
             warn(
@@ -113,7 +118,19 @@ pub fn reconcile_sources(
         }
         let rendered = render_router(&router, &inputs.inventory, &flags).with_context(context)?;
         let mut warnings = rendered.warnings.clone();
-        items.extend(reconcile_router(&router, &rendered, &live, &mut warnings).with_context(context)?);
+        let reconciled = reconcile_router(&router, &rendered, &live, &mut warnings).with_context(context)?;
+        for item in &reconciled {
+            let findings = check_object(&item.merged);
+            if !findings.is_empty() {
+                bail!(
+                    "{}: {}: the API server would refuse the result:\n{}",
+                    context(),
+                    item.key,
+                    bullet_list(&findings)
+                );
+            }
+        }
+        items.extend(reconciled);
         for w in &warnings {
             warn(stderr, w);
         }
@@ -158,6 +175,11 @@ fn read_live(sources: &[Source], namespace: &str) -> Result<LiveIndex> {
     Ok(index)
 }
 
+/// Findings one per line, indented under the message that introduces them.
+fn bullet_list<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> String {
+    findings.into_iter().map(|f| format!("  {f}")).collect::<Vec<_>>().join("\n")
+}
+
 fn warn(stderr: &mut dyn Write, message: &str) {
     // A closed stderr must not turn a good run into a failed one.
     let _ = writeln!(stderr, "warning: {message}");
@@ -177,11 +199,13 @@ pub struct Inputs {
     /// Each router with the origin of its document, for messages.
     pub routers: Vec<(String, RouterInput)>,
     pub inventory: Inventory,
+    /// Findings that do not stop the run.
+    pub warnings: Vec<String>,
 }
 
 /// Reads the `-f` inputs and sorts their documents into routers and inventory.
 pub fn gather(common: &CommonArgs, sources: &[Source]) -> Result<Inputs> {
-    let mut inputs = Inputs { routers: Vec::new(), inventory: Inventory::default() };
+    let mut inputs = Inputs { routers: Vec::new(), inventory: Inventory::default(), warnings: Vec::new() };
     let mut any_document = false;
     for source in sources {
         for doc in documents(source)? {
@@ -204,6 +228,29 @@ pub fn gather(common: &CommonArgs, sources: &[Source]) -> Result<Inputs> {
             let namespace = namespace_of(&doc, common.namespace.as_deref())?;
             match doc.kind() {
                 "ModelRouter" => {
+                    let name = match doc.metadata_str("name") {
+                        Some(n) if !n.is_empty() => format!("{n:?}"),
+                        _ => "(without a name)".to_string(),
+                    };
+                    let (errors, unknown): (Vec<_>, Vec<_>) =
+                        check_model_router(&doc.value).into_iter().partition(|f| f.severity == Severity::Error);
+                    if !errors.is_empty() {
+                        bail!(
+                            "{}: ModelRouter {name} does not fit the ModelRouter CRD schema; the API server refuses it:\n{}",
+                            doc.origin,
+                            bullet_list(errors.iter().chain(&unknown))
+                        );
+                    }
+                    if common.strict && !unknown.is_empty() {
+                        bail!(
+                            "{}: ModelRouter {name} has fields the CRD does not know (refused with --strict):\n{}",
+                            doc.origin,
+                            bullet_list(&unknown)
+                        );
+                    }
+                    for w in unknown {
+                        inputs.warnings.push(format!("{}: {w} (the API server drops unknown fields)", doc.origin));
+                    }
                     let mut router: ModelRouter = typed(&doc)?;
                     let name = object_name(&doc)?;
                     apply_router_defaults(&mut router);
@@ -278,7 +325,8 @@ pub fn exercise(data: &[u8]) {
         Some(i) => (&data[..i], &data[i + 1..]),
         None => (data, &data[..0]),
     };
-    let source = |name: &str, bytes: &[u8]| Source { name: name.into(), text: String::from_utf8_lossy(bytes).into_owned() };
+    let source =
+        |name: &str, bytes: &[u8]| Source { name: name.into(), text: String::from_utf8_lossy(bytes).into_owned() };
     let live_sources: Vec<Source> = if live.is_empty() { Vec::new() } else { vec![source("live", live)] };
     for emit_scrape_annotations in [false, true] {
         let common = CommonArgs {

@@ -23,7 +23,8 @@ fn seeds() -> Vec<Vec<u8>> {
     let mut paths = Vec::new();
     files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"), &mut paths);
     paths.sort();
-    let mut seeds: Vec<Vec<u8>> = paths.iter().filter_map(|p| std::fs::read(p).ok()).filter(|b| b.len() < 1 << 20).collect();
+    let mut seeds: Vec<Vec<u8>> =
+        paths.iter().filter_map(|p| std::fs::read(p).ok()).filter(|b| b.len() < 1 << 20).collect();
     // Routers paired with live objects, as `diff` sees them.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for (router, live) in [

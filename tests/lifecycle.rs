@@ -119,11 +119,27 @@ fn user_scrape_annotation_survives_with_emission_off() {
 #[test]
 fn a_live_selector_is_never_changed_and_a_mismatch_is_reported() {
     let (mut objects, _) = step("testdata/lifecycle/1-add.yaml", None, &[]);
-    let legacy = json!({"matchLabels": {"app": "coding-router-router-proxy", "inference.llmkube.dev/model-router": "coding-router", "a": "1"}});
+    // An older operator selected on `app` alone: still selects the pods.
+    let legacy = json!({"matchLabels": {"app": "coding-router-router-proxy"}});
     deployment(&mut objects)["spec"]["selector"] = legacy.clone();
     let (mut objects, stderr) = step("testdata/lifecycle/4-remove.yaml", Some(&objects), &[]);
     assert_eq!(deployment(&mut objects)["spec"]["selector"], legacy);
     assert!(stderr.contains("selectors are immutable, so it is kept"), "{stderr}");
+}
+
+#[test]
+fn a_live_selector_on_a_pruned_label_is_an_error() {
+    // A selector that once took a user label: pruning the label would leave
+    // a Deployment that does not select its own pods, which the API server
+    // refuses. routerctl says so instead of printing it.
+    let (mut objects, _) = step("testdata/lifecycle/1-add.yaml", None, &[]);
+    let d = deployment(&mut objects);
+    d["spec"]["selector"]["matchLabels"]["a"] = json!("1");
+    let stdin = to_stream(&objects);
+    let run = routerctl(&["render", "-f", "testdata/lifecycle/4-remove.yaml", "--live", "-"], Some(&stdin));
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("spec.selector.matchLabels[\"a\"]: the selector requires a=\"1\""), "{}", run.stderr);
 }
 
 #[test]

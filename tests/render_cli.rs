@@ -153,7 +153,7 @@ fn failures_exit_2_with_nothing_on_stdout() {
             Some(&ROUTER.replace("v1alpha1", "v1beta1")),
             "routerctl reads inference.llmkube.dev/v1alpha1",
         ),
-        (&["render", "-f", "-"], Some(&ROUTER.replace("  name: piped\n", "  labels: {}\n")), "has no metadata.name"),
+        (&["render", "-f", "-"], Some(&ROUTER.replace("  name: piped\n", "  labels: {}\n")), "metadata.name: required"),
         // A good router followed by a broken one: no half stream.
         (
             &["render", "-f", "testdata/render/sample.yaml", "-f", "-"],

@@ -2,7 +2,10 @@
 //! Kubernetes metadata syntax) and what the operator would refuse
 //! (`validateModelRouter`). Every finding names its field path.
 
+pub mod metadata;
 pub mod operator;
+pub mod output;
+pub mod schema;
 
 use std::fmt;
 
