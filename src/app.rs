@@ -20,7 +20,7 @@ use crate::render::names::resource_name;
 use crate::render::{render_router, Inventory, OperatorFlags, RouterInput};
 use crate::validate::operator::validate_model_router;
 use crate::validate::output::check_object;
-use crate::validate::schema::check_model_router;
+use crate::validate::schema::{check_model_router, suggest};
 use crate::validate::{Finding, Severity};
 
 /// What a successful run prints and how it exits.
@@ -214,6 +214,12 @@ pub fn gather(common: &CommonArgs, sources: &[Source]) -> Result<Inputs> {
             // InferenceService): only this group's objects are ours.
             let group = doc.api_version().split('/').next().unwrap_or("");
             let ours = matches!(doc.kind(), "ModelRouter" | "InferenceService" | "ModelPool");
+            if !ours && group == GROUP {
+                // LLMKube has other kinds (Model, ...); a near miss of ours is a typo.
+                if let Some(near) = suggest(doc.kind(), &["ModelRouter", "InferenceService", "ModelPool"]) {
+                    bail!("{}: LLMKube has no kind {:?}; did you mean {near}?", doc.origin, doc.kind());
+                }
+            }
             if !ours || (group != GROUP && doc.kind() != "ModelRouter") {
                 continue;
             }

@@ -286,13 +286,14 @@ fn describe(v: &Value) -> &'static str {
 /// A YAML error with its position made absolute within the source.
 /// `text_line` is the source line the parsed text starts on.
 pub fn yaml_error(origin: &Origin, text_line: usize, e: &serde_yaml::Error) -> anyhow::Error {
-    let text = e.to_string();
-    let message = match text.rfind(" at line ") {
-        Some(i) => &text[..i],
-        None => &text,
-    };
+    // The parser's own positions are relative to the document: drop them and
+    // print one absolute position instead.
+    let text = strip_positions(&e.to_string());
     // serde_yaml's guards against hostile input, in words a person can act on.
-    let message = match message {
+    let message = match text.as_str() {
+        t if t.starts_with("found character that cannot start any token") => {
+            "found a character that cannot start any YAML token (a tab? YAML indents with spaces only)"
+        }
         "repetition limit exceeded" => {
             "too many alias expansions (a YAML \"billion laughs\"?); routerctl refuses documents whose aliases expand beyond a bounded size"
         }
@@ -311,9 +312,37 @@ pub fn yaml_error(origin: &Origin, text_line: usize, e: &serde_yaml::Error) -> a
     }
 }
 
+/// Removes every ` at line N column M` a parser message carries.
+fn strip_positions(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(i) = rest.find(" at line ") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + " at line ".len()..];
+        let digits = after.trim_start_matches(|c: char| c.is_ascii_digit());
+        match digits.strip_prefix(" column ") {
+            Some(col) if digits.len() < after.len() => {
+                rest = col.trim_start_matches(|c: char| c.is_ascii_digit());
+            }
+            _ => {
+                out.push_str(" at line ");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parser_positions_are_stripped() {
+        assert_eq!(strip_positions("x at line 3 column 4, while y at line 1 column 2"), "x, while y");
+        assert_eq!(strip_positions("at line nothing"), "at line nothing");
+    }
 
     fn docs(text: &str) -> Vec<Document> {
         documents(&Source { name: "t.yaml".into(), text: text.into() }).expect("parses")
