@@ -50,8 +50,9 @@ fn the_pipeline_never_panics_on_the_seed_corpus() {
 #[test]
 fn the_pipeline_never_panics_on_truncated_seeds() {
     // A truncated file is the commonest broken input in CI.
+    // At most 64 cuts per seed, so the corpus's large files stay cheap.
     for seed in seeds() {
-        for cut in (0..seed.len()).step_by(97) {
+        for cut in (0..seed.len()).step_by(seed.len() / 64 + 1) {
             exercise(&seed[..cut]);
         }
     }
