@@ -1,21 +1,26 @@
-//! The commands: gather inputs, render, (merge,) print. Reads and writes
+//! The commands: gather inputs, render, merge, print. Reads and writes
 //! nothing itself but the streams it is handed, so tests can drive it.
+//!
+//! Routers stream: a first pass over the `-f` inputs collects what backends
+//! resolve against (InferenceServices, ModelPools); a second pass renders
+//! one ModelRouter at a time into a spool that reaches stdout only when the
+//! whole run has succeeded.
 
 use std::io::{Read, Write};
-
-use anyhow::{bail, Context as _, Result};
-
 use std::path::PathBuf;
 
+use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 
 use crate::cli::{Cli, ColorChoice, Command, CommonArgs};
 use crate::diff::{diff_object, Palette};
-use crate::input::{documents, read_sources, yaml_error, Document, Source};
+use crate::input::{for_each_document, read_sources, Document, Source};
+use crate::live::LiveStore;
 use crate::model::{apply_router_defaults, InferenceService, ModelPool, ModelRouter, GROUP, GROUP_VERSION};
-use crate::output::print_objects;
+use crate::output::spool::Spool;
+use crate::output::{print_objects, Format, Printer};
 use crate::reconcile::server_fields::strip;
-use crate::reconcile::{controller_uid, reconcile_router, LiveIndex, ObjectKey, Reconciled};
+use crate::reconcile::{controller_uid, reconcile_router, LiveObjects, ObjectKey, Reconciled};
 use crate::render::names::resource_name;
 use crate::render::{render_router, Inventory, OperatorFlags, RouterInput};
 use crate::validate::operator::validate_model_router;
@@ -24,9 +29,9 @@ use crate::validate::schema::{check_model_router, suggest};
 use crate::validate::{Finding, Severity};
 
 /// What a successful run prints and how it exits.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Outcome {
-    pub stdout: String,
+    pub stdout: Spool,
     pub code: i32,
 }
 
@@ -39,24 +44,34 @@ pub struct Terminal {
 }
 
 /// Runs one command. Warnings go to `stderr` as they arise; stdout is
-/// returned whole, so a failing run prints nothing there.
+/// spooled and handed back, so a failing run prints nothing there.
 pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write, terminal: Terminal) -> Result<Outcome> {
     match &cli.command {
         Command::Render(args) => {
-            let items = reconcile_all(&args.common, &args.live, stdin, stderr)?;
-            let objects: Vec<Value> = items.into_iter().map(|item| apply_ready(item.merged)).collect();
-            Ok(Outcome { stdout: print_objects(&objects, args.output), code: 0 })
+            let mut printer = Printer::new(args.output, Spool::new());
+            stream(&args.common, &args.live, stdin, stderr, &mut |item| {
+                printer.object(&apply_ready(item.merged)).context("cannot spool output")
+            })?;
+            Ok(Outcome { stdout: printer.finish().context("cannot spool output")?, code: 0 })
         }
         Command::Diff(args) => {
-            let items = reconcile_all(&args.common, &args.live, stdin, stderr)?;
-            let color = match args.color {
-                ColorChoice::Always => true,
-                ColorChoice::Never => false,
-                ColorChoice::Auto => terminal.stdout_is_tty && !terminal.no_color,
+            let palette = Palette {
+                color: match args.color {
+                    ColorChoice::Always => true,
+                    ColorChoice::Never => false,
+                    ColorChoice::Auto => terminal.stdout_is_tty && !terminal.no_color,
+                },
             };
-            let diffs: Vec<String> = items.iter().filter_map(|item| diff_object(item, Palette { color })).collect();
-            let code = if diffs.is_empty() { 0 } else { 1 };
-            Ok(Outcome { stdout: diffs.concat(), code })
+            let mut spool = Spool::new();
+            let mut changed = false;
+            stream(&args.common, &args.live, stdin, stderr, &mut |item| {
+                if let Some(diff) = diff_object(&item, palette) {
+                    changed = true;
+                    spool.write_all(diff.as_bytes()).context("cannot spool output")?;
+                }
+                Ok(())
+            })?;
+            Ok(Outcome { stdout: spool, code: i32::from(changed) })
         }
     }
 }
@@ -66,91 +81,125 @@ fn apply_ready(mut obj: Value) -> Value {
     obj
 }
 
-/// Renders every ModelRouter of the inputs and, with live objects, merges
-/// each rendered object into its live counterpart.
-fn reconcile_all(
+/// Reads the inputs of a command and streams every reconciled object to `sink`.
+fn stream(
     common: &CommonArgs,
     live_paths: &[PathBuf],
     stdin: &mut dyn Read,
     stderr: &mut dyn Write,
-) -> Result<Vec<Reconciled>> {
+    sink: &mut dyn FnMut(Reconciled) -> Result<()>,
+) -> Result<()> {
     let mut stdin_used = false;
     let router_sources = read_sources(&common.files, stdin, &mut stdin_used)?;
-    let live_sources = read_sources(live_paths, stdin, &mut stdin_used)?;
-    reconcile_sources(common, &router_sources, &live_sources, stderr)
+    let live = LiveStore::from_paths(live_paths, stdin, &mut stdin_used, default_namespace(common))?;
+    pipeline(common, &router_sources, &live, stderr, sink)
 }
 
-/// The whole pipeline on sources already in memory: parse, validate,
-/// render, merge. The fuzz target and its seed-corpus test enter here.
+fn default_namespace(common: &CommonArgs) -> &str {
+    common.namespace.as_deref().unwrap_or("default")
+}
+
+/// The whole pipeline on sources already in memory, collected: parse,
+/// validate, render, merge. The KRM function, the fuzz target and tests
+/// enter here.
 pub fn reconcile_sources(
     common: &CommonArgs,
     router_sources: &[Source],
     live_sources: &[Source],
     stderr: &mut dyn Write,
 ) -> Result<Vec<Reconciled>> {
-    let inputs = gather(common, router_sources)?;
-    for w in &inputs.warnings {
+    let live = LiveStore::from_sources(live_sources, default_namespace(common))?;
+    let mut items = Vec::new();
+    pipeline(common, router_sources, &live, stderr, &mut |item| {
+        items.push(item);
+        Ok(())
+    })?;
+    Ok(items)
+}
+
+/// Pass 1 collects the inventory; pass 2 renders each ModelRouter in input
+/// order and hands its reconciled objects to `sink`.
+fn pipeline(
+    common: &CommonArgs,
+    router_sources: &[Source],
+    live: &dyn LiveObjects,
+    stderr: &mut dyn Write,
+    sink: &mut dyn FnMut(Reconciled) -> Result<()>,
+) -> Result<()> {
+    let inventory = scan_inventory(common, router_sources)?;
+    let flags = operator_flags(common);
+    for source in router_sources {
+        for_each_document(source, |doc| {
+            if let Some(("ModelRouter", namespace)) = classify(&doc, common)? {
+                let (origin, router) = router_input(&doc, namespace, common, stderr)?;
+                for item in reconcile_one(&origin, router, &inventory, live, &flags, stderr)? {
+                    sink(item)?;
+                }
+            }
+            Ok(())
+        })?;
+    }
+    Ok(())
+}
+
+/// Validates, renders and merges one ModelRouter.
+fn reconcile_one(
+    origin: &str,
+    mut router: RouterInput,
+    inventory: &Inventory,
+    live: &dyn LiveObjects,
+    flags: &OperatorFlags,
+    stderr: &mut dyn Write,
+) -> Result<Vec<Reconciled>> {
+    let context = format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
+    let findings = validate_model_router(&router.router);
+    if !findings.is_empty() {
+        bail!("{context}: the operator refuses this ModelRouter:\n{}", bullet_list(&findings));
+    }
+    if router.router.spec.data_plane.as_deref() == Some("Gateway") {
+        warn(
+            stderr,
+            &format!(
+                "ModelRouter {}/{} uses dataPlane: Gateway; the operator provisions no router-proxy objects for it",
+                router.namespace, router.name
+            ),
+        );
+        return Ok(Vec::new());
+    }
+    if router.uid.is_none() {
+        router.uid = live_uid(&router, live)?;
+    }
+    let rendered = render_router(&router, inventory, flags).with_context(|| context.clone())?;
+    let mut warnings = rendered.warnings.clone();
+    let reconciled = reconcile_router(&router, &rendered, live, &mut warnings).with_context(|| context.clone())?;
+    for w in &warnings {
         warn(stderr, w);
     }
-    let live = read_live(live_sources, common.namespace.as_deref().unwrap_or("default"))?;
-    let flags = operator_flags(common);
-    let mut items = Vec::new();
-    for (origin, router) in &inputs.routers {
-        let context = || format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
-        let findings = validate_model_router(&router.router);
+    for item in &reconciled {
+        let findings = check_object(&item.merged);
         if !findings.is_empty() {
-            bail!("{}: the operator refuses this ModelRouter:\n{}", context(), bullet_list(&findings));
-        }
-        if router.router.spec.data_plane.as_deref() == Some("Gateway") {
-            warn(
-                stderr,
-                &format!(
-                    "ModelRouter {}/{} uses dataPlane: Gateway; the operator provisions no router-proxy objects for it",
-                    router.namespace, router.name
-                ),
-            );
-            continue;
-        }
-
-        let mut router = router.clone();
-        if router.uid.is_none() {
-            router.uid = live_uid(&router, &live);
-        }
-        let rendered = render_router(&router, &inputs.inventory, &flags).with_context(context)?;
-        let mut warnings = rendered.warnings.clone();
-        let reconciled = reconcile_router(&router, &rendered, &live, &mut warnings).with_context(context)?;
-        for item in &reconciled {
-            let findings = check_object(&item.merged);
-            if !findings.is_empty() {
-                bail!(
-                    "{}: {}: the API server would refuse the result:\n{}",
-                    context(),
-                    item.key,
-                    bullet_list(&findings)
-                );
-            }
-        }
-        items.extend(reconciled);
-        for w in &warnings {
-            warn(stderr, w);
+            bail!("{context}: {}: the API server would refuse the result:\n{}", item.key, bullet_list(&findings));
         }
     }
-    Ok(items)
+    Ok(reconciled)
 }
 
 /// A ModelRouter read from git has no uid; its owned live objects carry it
 /// in their controller reference.
-fn live_uid(router: &RouterInput, live: &LiveIndex) -> Option<String> {
+fn live_uid(router: &RouterInput, live: &dyn LiveObjects) -> Result<Option<String>> {
     let name = resource_name(&router.name);
-    OWNED_KINDS.iter().find_map(|(api_version, kind)| {
+    for (api_version, kind) in OWNED_KINDS {
         let key = ObjectKey {
             api_version: api_version.to_string(),
             kind: kind.to_string(),
             namespace: router.namespace.clone(),
             name: name.clone(),
         };
-        live.get(&key).and_then(|obj| controller_uid(obj, &router.name))
-    })
+        if let Some(uid) = live.get(&key)?.and_then(|obj| controller_uid(&obj, &router.name)) {
+            return Ok(Some(uid));
+        }
+    }
+    Ok(None)
 }
 
 /// The kinds the operator owns for a ModelRouter.
@@ -162,18 +211,6 @@ const OWNED_KINDS: [(&str, &str); 6] = [
     ("rbac.authorization.k8s.io/v1", "Role"),
     ("rbac.authorization.k8s.io/v1", "RoleBinding"),
 ];
-
-/// Reads `--live` inputs into an index; objects without a namespace take
-/// `-n` (or `default`), as kubectl would have printed them.
-fn read_live(sources: &[Source], namespace: &str) -> Result<LiveIndex> {
-    let mut index = LiveIndex::default();
-    for source in sources {
-        for doc in documents(source)? {
-            index.insert(doc.value, namespace);
-        }
-    }
-    Ok(index)
-}
 
 /// Findings one per line, indented under the message that introduces them.
 fn bullet_list<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> String {
@@ -194,95 +231,101 @@ fn operator_flags(common: &CommonArgs) -> OperatorFlags {
     }
 }
 
-/// The ModelRouters to render (in input order) and what they resolve against.
-pub struct Inputs {
-    /// Each router with the origin of its document, for messages.
-    pub routers: Vec<(String, RouterInput)>,
-    pub inventory: Inventory,
-    /// Findings that do not stop the run.
-    pub warnings: Vec<String>,
-}
-
-/// Reads the `-f` inputs and sorts their documents into routers and inventory.
-pub fn gather(common: &CommonArgs, sources: &[Source]) -> Result<Inputs> {
-    let mut inputs = Inputs { routers: Vec::new(), inventory: Inventory::default(), warnings: Vec::new() };
-    let mut any_document = false;
+/// Pass 1: the InferenceServices and ModelPools of the inputs, after
+/// checking every document that routerctl reads; and that there is a
+/// ModelRouter to render at all.
+fn scan_inventory(common: &CommonArgs, sources: &[Source]) -> Result<Inventory> {
+    let mut inventory = Inventory::default();
+    let (mut documents, mut routers) = (0, 0);
     for source in sources {
-        for doc in documents(source)? {
-            any_document = true;
-            // Other groups have kinds of the same name (KServe's
-            // InferenceService): only this group's objects are ours.
-            let group = doc.api_version().split('/').next().unwrap_or("");
-            let ours = matches!(doc.kind(), "ModelRouter" | "InferenceService" | "ModelPool");
-            if !ours && group == GROUP {
-                // LLMKube has other kinds (Model, ...); a near miss of ours is a typo.
-                if let Some(near) = suggest(doc.kind(), &["ModelRouter", "InferenceService", "ModelPool"]) {
-                    bail!("{}: LLMKube has no kind {:?}; did you mean {near}?", doc.origin, doc.kind());
-                }
-            }
-            if !ours || (group != GROUP && doc.kind() != "ModelRouter") {
-                continue;
-            }
-            if doc.api_version() != GROUP_VERSION {
-                bail!(
-                    "{}: {} has apiVersion {:?}; routerctl reads {GROUP_VERSION}",
-                    doc.origin,
-                    doc.kind(),
-                    doc.api_version()
-                );
-            }
-            let namespace = namespace_of(&doc, common.namespace.as_deref())?;
-            match doc.kind() {
-                "ModelRouter" => {
-                    let name = match doc.metadata_str("name") {
-                        Some(n) if !n.is_empty() => format!("{n:?}"),
-                        _ => "(without a name)".to_string(),
-                    };
-                    let (errors, unknown): (Vec<_>, Vec<_>) =
-                        check_model_router(&doc.value).into_iter().partition(|f| f.severity == Severity::Error);
-                    if !errors.is_empty() {
-                        bail!(
-                            "{}: ModelRouter {name} does not fit the ModelRouter CRD schema; the API server refuses it:\n{}",
-                            doc.origin,
-                            bullet_list(errors.iter().chain(&unknown))
-                        );
-                    }
-                    if common.strict && !unknown.is_empty() {
-                        bail!(
-                            "{}: ModelRouter {name} has fields the CRD does not know (refused with --strict):\n{}",
-                            doc.origin,
-                            bullet_list(&unknown)
-                        );
-                    }
-                    for w in unknown {
-                        inputs.warnings.push(format!("{}: {w} (the API server drops unknown fields)", doc.origin));
-                    }
-                    let mut router: ModelRouter = typed(&doc)?;
-                    let name = object_name(&doc)?;
-                    apply_router_defaults(&mut router);
-                    let uid = router.metadata.uid.clone().filter(|u| !u.is_empty());
-                    inputs.routers.push((doc.origin.to_string(), RouterInput { router, name, namespace, uid }));
-                }
-                "InferenceService" => {
-                    object_name(&doc)?;
+        for_each_document(source, |doc| {
+            documents += 1;
+            match classify(&doc, common)? {
+                Some(("ModelRouter", _)) => routers += 1,
+                Some(("InferenceService", namespace)) => {
                     let isvc: InferenceService = typed(&doc)?;
-                    inputs.inventory.add_inference_service(&namespace, isvc);
+                    inventory.add_inference_service(&namespace, isvc);
                 }
-                _ => {
-                    object_name(&doc)?;
+                Some((_, namespace)) => {
                     let pool: ModelPool = typed(&doc)?;
-                    inputs.inventory.add_pool(&namespace, pool);
+                    inventory.add_pool(&namespace, pool);
                 }
+                None => {}
             }
-        }
+            Ok(())
+        })?;
     }
-    if inputs.routers.is_empty() {
+    if routers == 0 {
         let what =
-            if any_document { "no ModelRouter among the input documents" } else { "the inputs hold no documents" };
+            if documents > 0 { "no ModelRouter among the input documents" } else { "the inputs hold no documents" };
         let names: Vec<_> = sources.iter().map(|s| s.name.as_str()).collect();
         bail!("{what} ({}); routerctl renders {GROUP_VERSION} ModelRouter objects", names.join(", "));
     }
-    Ok(inputs)
+    Ok(inventory)
+}
+
+/// Which of routerctl's kinds a document is, with its namespace; `None` for
+/// documents routerctl ignores (Secrets, KServe's InferenceService, ...).
+fn classify(doc: &Document, common: &CommonArgs) -> Result<Option<(&'static str, String)>> {
+    let group = doc.api_version().split('/').next().unwrap_or("");
+    let kind = match doc.kind() {
+        "ModelRouter" => "ModelRouter",
+        "InferenceService" if group == GROUP => "InferenceService",
+        "ModelPool" if group == GROUP => "ModelPool",
+        other => {
+            // LLMKube has other kinds (Model, ...); a near miss of ours is a typo.
+            if group == GROUP {
+                if let Some(near) = suggest(other, &["ModelRouter", "InferenceService", "ModelPool"]) {
+                    bail!("{}: LLMKube has no kind {other:?}; did you mean {near}?", doc.origin);
+                }
+            }
+            return Ok(None);
+        }
+    };
+    if doc.api_version() != GROUP_VERSION {
+        bail!("{}: {kind} has apiVersion {:?}; routerctl reads {GROUP_VERSION}", doc.origin, doc.api_version());
+    }
+    if kind != "ModelRouter" {
+        object_name(doc)?;
+    }
+    Ok(Some((kind, namespace_of(doc, common.namespace.as_deref())?)))
+}
+
+/// Pass 2 for one ModelRouter document: schema, typing, CRD defaults.
+fn router_input(
+    doc: &Document,
+    namespace: String,
+    common: &CommonArgs,
+    stderr: &mut dyn Write,
+) -> Result<(String, RouterInput)> {
+    let name = match doc.metadata_str("name") {
+        Some(n) if !n.is_empty() => format!("{n:?}"),
+        _ => "(without a name)".to_string(),
+    };
+    let (errors, unknown): (Vec<_>, Vec<_>) =
+        check_model_router(&doc.value).into_iter().partition(|f| f.severity == Severity::Error);
+    if !errors.is_empty() {
+        bail!(
+            "{}: ModelRouter {name} does not fit the ModelRouter CRD schema; the API server refuses it:\n{}",
+            doc.origin,
+            bullet_list(errors.iter().chain(&unknown))
+        );
+    }
+    if common.strict && !unknown.is_empty() {
+        bail!(
+            "{}: ModelRouter {name} has fields the CRD does not know (refused with --strict):\n{}",
+            doc.origin,
+            bullet_list(&unknown)
+        );
+    }
+    for w in unknown {
+        warn(stderr, &format!("{}: {w} (the API server drops unknown fields)", doc.origin));
+    }
+    let mut router: ModelRouter = typed(doc)?;
+    let name = object_name(doc)?;
+    apply_router_defaults(&mut router);
+    let uid = router.metadata.uid.clone().filter(|u| !u.is_empty());
+    Ok((doc.origin.to_string(), RouterInput { router, name, namespace, uid }))
 }
 
 fn object_name(doc: &Document) -> Result<String> {
@@ -308,18 +351,11 @@ fn namespace_of(doc: &Document, flag: Option<&str>) -> Result<String> {
     }
 }
 
-/// Deserializes a document into a typed resource, naming the field that
-/// did not fit (and its line, when the document has source text).
+/// Deserializes a document into a typed resource, naming the field that did
+/// not fit. (The schema check has already caught what a person gets wrong.)
 fn typed<T: serde::de::DeserializeOwned>(doc: &Document) -> Result<T> {
-    if doc.text.is_empty() {
-        return serde_path_to_error::deserialize(&doc.value)
-            .map_err(|e| anyhow::anyhow!("{}: {}: {}", doc.origin, e.path(), e.inner()));
-    }
-    serde_path_to_error::deserialize(serde_yaml::Deserializer::from_str(&doc.text)).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = yaml_error(&doc.origin, doc.text_line, e.inner());
-        anyhow::anyhow!("{inner} (field {path})")
-    })
+    serde_path_to_error::deserialize(&doc.value)
+        .map_err(|e| anyhow::anyhow!("{}: {}: {}", doc.origin, e.path(), e.inner()))
 }
 
 /// Feeds arbitrary bytes through every stage — the part before the first NUL
@@ -348,8 +384,8 @@ pub fn exercise(data: &[u8]) {
             continue;
         };
         let objects: Vec<Value> = items.iter().map(|i| apply_ready(i.merged.clone())).collect();
-        let _ = print_objects(&objects, crate::output::Format::Yaml);
-        let _ = print_objects(&objects, crate::output::Format::Json);
+        let _ = print_objects(&objects, Format::Yaml);
+        let _ = print_objects(&objects, Format::Json);
         for item in &items {
             let _ = diff_object(item, Palette { color: false });
         }

@@ -12,10 +12,13 @@ use serde_json::Value;
 /// The name stdin goes by in messages.
 pub const STDIN_NAME: &str = "<stdin>";
 
-/// Inputs are untrusted: one source may hold at most this many bytes...
+/// Inputs are untrusted: one `-f` source may hold at most this many bytes...
 pub const MAX_SOURCE_BYTES: u64 = 32 * 1024 * 1024;
-/// ...and all sources together at most this many.
+/// ...and all `-f` sources together at most this many.
 pub const MAX_TOTAL_BYTES: u64 = 256 * 1024 * 1024;
+/// A `--live` source is indexed and read back piecewise rather than held in
+/// memory, so it may be larger.
+pub const MAX_LIVE_SOURCE_BYTES: u64 = 4 * 1024 * 1024 * 1024;
 /// Documents per source.
 pub const MAX_DOCUMENTS: usize = 100_000;
 
@@ -48,14 +51,10 @@ impl fmt::Display for Origin {
     }
 }
 
-/// One parsed object with its origin and source text.
+/// One parsed object with its origin.
 #[derive(Debug, Clone)]
 pub struct Document {
     pub origin: Origin,
-    /// The document's own text (for re-parsing with positions).
-    pub text: String,
-    /// The source line `text` starts on.
-    pub text_line: usize,
     pub value: Value,
 }
 
@@ -87,7 +86,7 @@ pub fn read_sources(paths: &[PathBuf], stdin: &mut dyn Read, stdin_used: &mut bo
                 bail!("stdin (`-`) can be given only once across -f and --live");
             }
             *stdin_used = true;
-            let bytes = read_limited(STDIN_NAME, stdin)?;
+            let bytes = read_limited(STDIN_NAME, stdin, MAX_SOURCE_BYTES)?;
             sources.push(Source { name: STDIN_NAME.into(), text: decode(STDIN_NAME, bytes)? });
         } else if path.is_dir() {
             let files = directory_files(path)?;
@@ -113,19 +112,19 @@ pub fn read_sources(paths: &[PathBuf], stdin: &mut dyn Read, stdin_used: &mut bo
 }
 
 /// Reads at most MAX_SOURCE_BYTES (plus one byte, to tell that there was more).
-fn read_limited(name: &str, reader: &mut dyn Read) -> Result<Vec<u8>> {
+pub fn read_limited(name: &str, reader: &mut dyn Read, limit: u64) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    reader.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes).map_err(|e| anyhow!("{name}: cannot read: {e}"))?;
-    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+    reader.take(limit + 1).read_to_end(&mut bytes).map_err(|e| anyhow!("{name}: cannot read: {e}"))?;
+    if bytes.len() as u64 > limit {
         bail!(
             "{name}: larger than {} MiB; routerctl reads manifests, not bulk data (split it into several files)",
-            MAX_SOURCE_BYTES / (1024 * 1024)
+            limit / (1024 * 1024)
         );
     }
     Ok(bytes)
 }
 
-fn directory_files(dir: &Path) -> Result<Vec<PathBuf>> {
+pub fn directory_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let entries = std::fs::read_dir(dir).with_context(|| format!("{}: cannot read directory", dir.display()))?;
     let mut files = Vec::new();
     for entry in entries {
@@ -142,11 +141,11 @@ fn directory_files(dir: &Path) -> Result<Vec<PathBuf>> {
 fn read_file(path: &Path) -> Result<Source> {
     let name = path.display().to_string();
     let mut file = std::fs::File::open(path).map_err(|e| anyhow!("{name}: cannot read file: {e}"))?;
-    let bytes = read_limited(&name, &mut file)?;
+    let bytes = read_limited(&name, &mut file, MAX_SOURCE_BYTES)?;
     Ok(Source { text: decode(&name, bytes)?, name })
 }
 
-fn decode(name: &str, bytes: Vec<u8>) -> Result<String> {
+pub fn decode(name: &str, bytes: Vec<u8>) -> Result<String> {
     String::from_utf8(bytes).map_err(|e| {
         anyhow!(
             "{name}: not UTF-8 text (invalid byte at offset {}); routerctl reads YAML or JSON manifests",
@@ -156,23 +155,28 @@ fn decode(name: &str, bytes: Vec<u8>) -> Result<String> {
 }
 
 /// A document's text and the line it starts on.
-struct RawDocument<'a> {
-    text: &'a str,
-    line: usize,
+pub struct RawDocument<'a> {
+    pub text: &'a str,
+    pub line: usize,
+}
+
+/// Whether a line (without its line break) starts or ends a YAML document.
+pub fn is_document_marker(line: &str) -> bool {
+    ["---", "..."]
+        .iter()
+        .any(|m| line.strip_prefix(m).is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t'])))
 }
 
 /// Splits a YAML stream at `---` and `...` lines. A marker at column 0 always
 /// ends a document, even inside a block scalar, so a line scan is exact.
-fn split_documents(text: &str) -> Vec<RawDocument<'_>> {
+pub fn split_documents(text: &str) -> Vec<RawDocument<'_>> {
     let mut docs = Vec::new();
     let mut start = 0;
     let mut start_line = 1;
     let mut offset = 0;
     for (i, line) in text.split_inclusive('\n').enumerate() {
         let bare = line.trim_end_matches(['\n', '\r']);
-        let is_marker =
-            |m: &str| bare == m || bare.starts_with(&format!("{m} ")) || bare.starts_with(&format!("{m}\t"));
-        if is_marker("---") || is_marker("...") {
+        if is_document_marker(bare) {
             docs.push(RawDocument { text: &text[start..offset], line: start_line });
             // Content after `--- ` on the same line belongs to the next document.
             start = offset + 3.min(bare.len());
@@ -188,6 +192,16 @@ fn split_documents(text: &str) -> Vec<RawDocument<'_>> {
 /// (as `kubectl get -o yaml` prints) is expanded into its items.
 pub fn documents(source: &Source) -> Result<Vec<Document>> {
     let mut out = Vec::new();
+    for_each_document(source, |doc| {
+        out.push(doc);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Hands each document of a source to `f` as soon as it is parsed, so that
+/// only one document is held at a time.
+pub fn for_each_document(source: &Source, mut f: impl FnMut(Document) -> Result<()>) -> Result<()> {
     let mut number = 0;
     for raw in split_documents(&source.text) {
         if raw.text.trim().is_empty()
@@ -206,10 +220,7 @@ pub fn documents(source: &Source) -> Result<Vec<Document>> {
             .unwrap_or(0);
         let origin =
             Origin { source: source.name.clone(), document: number, line: raw.line + first_content, item: None };
-        // Parsed as a YAML value first: it refuses duplicate keys, which a
-        // direct parse into JSON would silently overwrite.
-        let yaml: serde_yaml::Value = serde_yaml::from_str(raw.text).map_err(|e| yaml_error(&origin, raw.line, &e))?;
-        let value = yaml_to_json(yaml).map_err(|e| anyhow!("{origin}: {e}"))?;
+        let value = parse_value(raw.text, &origin, raw.line)?;
         match value {
             Value::Null => continue,
             Value::Object(_) => {}
@@ -224,13 +235,21 @@ pub fn documents(source: &Source) -> Result<Vec<Document>> {
                 if !item.is_object() {
                     bail!("{origin}: expected a Kubernetes object, found {}", describe(&item));
                 }
-                out.push(Document { origin, text: String::new(), text_line: raw.line, value: item });
+                f(Document { origin, value: item })?;
             }
         } else {
-            out.push(Document { origin, text: raw.text.to_string(), text_line: raw.line, value });
+            f(Document { origin, value })?;
         }
     }
-    Ok(out)
+    Ok(())
+}
+
+/// Parses one document's text. Through a YAML value first: it refuses
+/// duplicate keys, which a direct parse into JSON would silently overwrite.
+/// `text_line` is the source line the text starts on.
+pub fn parse_value(text: &str, origin: &Origin, text_line: usize) -> Result<Value> {
+    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| yaml_error(origin, text_line, &e))?;
+    yaml_to_json(yaml).map_err(|e| anyhow!("{origin}: {e}"))
 }
 
 /// Converts a parsed YAML value into a JSON tree, as kubectl does before
@@ -272,7 +291,7 @@ fn yaml_to_json(v: serde_yaml::Value) -> Result<Value> {
     })
 }
 
-fn describe(v: &Value) -> &'static str {
+pub fn describe(v: &Value) -> &'static str {
     match v {
         Value::Null => "nothing",
         Value::Bool(_) => "a boolean",

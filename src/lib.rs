@@ -8,6 +8,7 @@ pub mod app;
 pub mod cli;
 pub mod diff;
 pub mod input;
+pub mod live;
 pub mod model;
 pub mod output;
 pub mod reconcile;

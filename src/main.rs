@@ -17,14 +17,14 @@ fn main() -> ExitCode {
     match routerctl::app::run(&cli, &mut std::io::stdin().lock(), &mut stderr, terminal) {
         Ok(outcome) => {
             let mut stdout = std::io::stdout().lock();
-            if let Err(e) = stdout.write_all(outcome.stdout.as_bytes()).and_then(|()| stdout.flush()) {
+            if let Err(e) = outcome.stdout.copy_to(&mut stdout).and_then(|()| stdout.flush()) {
                 // A closed pipe (`| head`) is the reader's choice, not an error.
                 if e.kind() != std::io::ErrorKind::BrokenPipe {
                     let _ = writeln!(stderr, "error: cannot write output: {e}");
                     return ExitCode::from(2);
                 }
             }
-            ExitCode::from(outcome.code as u8)
+            ExitCode::from(u8::try_from(outcome.code).unwrap_or(2))
         }
         Err(e) => {
             let _ = writeln!(stderr, "error: {e:#}");

@@ -1,8 +1,12 @@
-//! Printing objects: a YAML stream or a kubectl-style `v1 List` in JSON.
+//! Printing objects: a YAML stream or a kubectl-style `v1 List` in JSON,
+//! written one object at a time.
 
+pub mod spool;
 pub mod yaml;
 
-use serde_json::{json, Value};
+use std::io::{self, Write};
+
+use serde_json::Value;
 
 use crate::render::gojson::{marshal_indent, GoJson};
 
@@ -13,36 +17,91 @@ pub enum Format {
     Json,
 }
 
+/// Writes objects as they come: `---` between YAML documents, or the items
+/// of one `v1 List` laid out as `kubectl get -o json` prints it (four-space
+/// indentation, sorted keys, trailing newline).
+pub struct Printer<W: Write> {
+    format: Format,
+    out: W,
+    count: usize,
+}
+
+impl<W: Write> Printer<W> {
+    pub fn new(format: Format, out: W) -> Printer<W> {
+        Printer { format, out, count: 0 }
+    }
+
+    pub fn object(&mut self, obj: &Value) -> io::Result<()> {
+        match self.format {
+            Format::Yaml => {
+                if self.count > 0 {
+                    self.out.write_all(b"---\n")?;
+                }
+                self.out.write_all(yaml::to_yaml(obj).as_bytes())?;
+            }
+            Format::Json => {
+                self.out.write_all(if self.count == 0 {
+                    b"{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n"
+                } else {
+                    b",\n"
+                })?;
+                self.out.write_all(b"        ")?;
+                self.out.write_all(marshal_indent(&GoJson::from(obj), "        ", "    ").as_bytes())?;
+            }
+        }
+        self.count += 1;
+        Ok(())
+    }
+
+    /// Closes the list (JSON) and hands back the writer.
+    pub fn finish(mut self) -> io::Result<W> {
+        if self.format == Format::Json {
+            let head: &[u8] =
+                if self.count == 0 { b"{\n    \"apiVersion\": \"v1\",\n    \"items\": [],\n" } else { b"\n    ],\n" };
+            self.out.write_all(head)?;
+            self.out.write_all(
+                b"    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n",
+            )?;
+        }
+        Ok(self.out)
+    }
+}
+
 /// Objects as one string, ready for `kubectl apply -f -`.
 pub fn print_objects(objects: &[Value], format: Format) -> String {
-    match format {
-        Format::Yaml => yaml_stream(objects),
-        Format::Json => json_list(objects),
+    let mut printer = Printer::new(format, Vec::new());
+    for obj in objects {
+        // Writing into a Vec cannot fail.
+        let _ = printer.object(obj);
     }
+    let bytes = printer.finish().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// Documents separated by `---` lines.
 pub fn yaml_stream(objects: &[Value]) -> String {
-    let mut out = String::new();
-    for (i, obj) in objects.iter().enumerate() {
-        if i > 0 {
-            out.push_str("---\n");
-        }
-        out.push_str(&yaml::to_yaml(obj));
-    }
-    out
+    print_objects(objects, Format::Yaml)
 }
 
-/// One `v1 List`, laid out as `kubectl get -o json` prints it (four-space
-/// indentation, sorted keys, trailing newline).
-pub fn json_list(objects: &[Value]) -> String {
-    let list = json!({
-        "apiVersion": "v1",
-        "items": objects,
-        "kind": "List",
-        "metadata": {"resourceVersion": ""},
-    });
-    let mut out = marshal_indent(&GoJson::from(&list), "", "    ");
-    out.push('\n');
-    out
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The streamed list is byte for byte the list marshalled whole.
+    #[test]
+    fn streamed_json_equals_go_marshal_indent_of_the_whole_list() {
+        for objects in [vec![], vec![json!({"a": 1})], vec![json!({"kind": "A", "x": [1, {}]}), json!({"b": "<"})]] {
+            let list =
+                json!({"apiVersion": "v1", "items": objects, "kind": "List", "metadata": {"resourceVersion": ""}});
+            let whole = marshal_indent(&GoJson::from(&list), "", "    ") + "\n";
+            assert_eq!(print_objects(&objects, Format::Json), whole);
+        }
+    }
+
+    #[test]
+    fn yaml_documents_are_separated() {
+        assert_eq!(yaml_stream(&[json!({"a": 1}), json!({"b": 2})]), "a: 1\n---\nb: 2\n");
+        assert_eq!(yaml_stream(&[]), "");
+    }
 }

@@ -48,8 +48,14 @@ impl std::fmt::Display for ObjectKey {
     }
 }
 
-/// Live objects indexed once by identity. A later object with the same
-/// identity replaces an earlier one (the newest `kubectl get` wins).
+/// Live objects by identity. Looking one up may read and parse it, which can
+/// fail.
+pub trait LiveObjects {
+    fn get(&self, key: &ObjectKey) -> Result<Option<Value>>;
+}
+
+/// Live objects held in memory, indexed once by identity. A later object with
+/// the same identity replaces an earlier one (the newest `kubectl get` wins).
 #[derive(Debug, Clone, Default)]
 pub struct LiveIndex {
     objects: HashMap<ObjectKey, Value>,
@@ -60,13 +66,11 @@ impl LiveIndex {
         let key = ObjectKey::of(&obj, default_namespace);
         self.objects.insert(key, obj);
     }
+}
 
-    pub fn get(&self, key: &ObjectKey) -> Option<&Value> {
-        self.objects.get(key)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.objects.is_empty()
+impl LiveObjects for LiveIndex {
+    fn get(&self, key: &ObjectKey) -> Result<Option<Value>> {
+        Ok(self.objects.get(key).cloned())
     }
 }
 
@@ -86,18 +90,18 @@ pub struct Reconciled {
 pub fn reconcile_router(
     input: &RouterInput,
     rendered: &RenderedRouter,
-    live: &LiveIndex,
+    live: &dyn LiveObjects,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<Reconciled>> {
     let mut out = Vec::with_capacity(rendered.objects.len());
     for desired in &rendered.objects {
         let key = ObjectKey::of(desired, &input.namespace);
-        let Some(live_obj) = live.get(&key) else {
+        let Some(live_obj) = live.get(&key)? else {
             out.push(Reconciled { key, live: None, merged: desired.clone() });
             continue;
         };
-        let merged = update_object(input, rendered, &key, live_obj, desired, warnings)?;
-        out.push(Reconciled { key, live: Some(live_obj.clone()), merged });
+        let merged = update_object(input, rendered, &key, &live_obj, desired, warnings)?;
+        out.push(Reconciled { key, live: Some(live_obj), merged });
     }
     Ok(out)
 }

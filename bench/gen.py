@@ -1,0 +1,353 @@
+#!/usr/bin/env python3
+"""Input generator for the routerctl benchmark (stdlib only).
+
+Sub-commands:
+
+  gen.py routers N OUT.yaml
+      N ModelRouters with spec.proxy.podLabels / podAnnotations, spread over
+      namespaces of at most 1,000 routers each (team-000, team-001, ...), plus
+      one InferenceService per namespace for their local backend.
+
+  gen.py live RENDERED.json OUTDIR
+      Turns `routerctl render -o json` output (a v1 List) into what
+      `kubectl get deploy,svc,cm -n NS -o yaml` prints for those objects: one
+      `kind: List` file per namespace in OUTDIR, with the fields the API server
+      and the controllers add (uid, resourceVersion, creationTimestamp,
+      generation, managedFields, ownerReferences, defaults, status). Exactly
+      one pod-template label is changed (on the last router's Deployment) so
+      `routerctl diff` has one change to find among all the objects.
+
+  gen.py kustomize RENDERED.json OUTDIR
+      Writes OUTDIR/deployments.yaml (the rendered Deployments, one YAML stream)
+      and OUTDIR/kustomization.yaml, which adds pod labels (labels: with
+      includeTemplates: true) and annotations (commonAnnotations) to all of
+      them: kustomize's offline equivalent of merging podLabels and
+      podAnnotations into N Deployments.
+
+Live files are split per namespace (at most 1,000 routers, about 7 MB each)
+because routerctl refuses a single input file larger than 32 MiB.
+"""
+
+import hashlib
+import json
+import os
+import re
+import sys
+
+ROUTERS_PER_NAMESPACE = 1000
+CHANGED_LABEL = "team"
+
+# ---------------------------------------------------------------------------
+# A small YAML emitter for JSON-shaped data, in the style of `kubectl -o yaml`
+# (sorted keys, sequences not indented under their key). Strings are written
+# plain only when no YAML 1.1 or 1.2 reader can take them for anything but a
+# string; multi-line strings become literal blocks; everything else is
+# double-quoted with JSON escapes, which YAML's double-quoted style accepts.
+
+_PLAIN = re.compile(r"^[A-Za-z_/][A-Za-z0-9_./-]*$")
+_RESERVED = {"y", "yes", "n", "no", "true", "false", "on", "off", "null"}
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _scalar(v):
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, (int, float)):
+        return json.dumps(v)
+    if _PLAIN.match(v) and v.lower() not in _RESERVED:
+        return v
+    return json.dumps(v)
+
+
+def _literal_ok(s):
+    if "\n" not in s or s.endswith("\n\n") or s[:1] in (" ", "\n"):
+        return False
+    if _CONTROL.search(s) or "\t" in s:
+        return False
+    return all(line == line.rstrip(" ") for line in s.split("\n"))
+
+
+def _emit(out, v, indent):
+    """Writes the value v of a mapping key or sequence item; the caller
+    has written the key (or '- ') without a trailing newline."""
+    pad = " " * indent
+    if isinstance(v, dict):
+        if not v:
+            out.append(" {}\n")
+            return
+        out.append("\n")
+        _emit_map(out, v, indent)
+    elif isinstance(v, list):
+        if not v:
+            out.append(" []\n")
+            return
+        out.append("\n")
+        _emit_seq(out, v, indent)
+    elif isinstance(v, str) and _literal_ok(v):
+        out.append(" |\n" if v.endswith("\n") else " |-\n")
+        body = v[:-1] if v.endswith("\n") else v
+        for line in body.split("\n"):
+            out.append((pad + "  " + line if line else "") + "\n")
+    else:
+        out.append(" " + _scalar(v) + "\n")
+
+
+def _emit_map(out, m, indent):
+    pad = " " * indent
+    for k in sorted(m):
+        out.append(pad + _scalar(k) + ":")
+        v = m[k]
+        # kubectl style: a sequence under a key is not indented further.
+        _emit(out, v, indent if isinstance(v, list) else indent + 2)
+
+
+def _emit_seq(out, s, indent):
+    pad = " " * indent
+    for item in s:
+        if isinstance(item, dict) and item:
+            # First key on the dash line, the rest aligned under it.
+            keys = sorted(item)
+            first = True
+            for k in keys:
+                out.append((pad + "- " if first else pad + "  ") + _scalar(k) + ":")
+                v = item[k]
+                _emit(out, v, indent + 2 if isinstance(v, list) else indent + 4)
+                first = False
+        elif isinstance(item, list) and item:
+            out.append(pad + "-")
+            _emit(out, item, indent + 2)
+        else:
+            out.append(pad + "-")
+            _emit(out, item, indent + 2)
+
+
+def to_yaml(doc):
+    out = []
+    _emit_map(out, doc, 0)
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------
+
+
+def namespace_of(i):
+    return "team-%03d" % (i // ROUTERS_PER_NAMESPACE)
+
+
+def router_yaml(i):
+    ns = namespace_of(i)
+    return f"""apiVersion: inference.llmkube.dev/v1alpha1
+kind: ModelRouter
+metadata:
+  name: router-{i:05d}
+  namespace: {ns}
+spec:
+  backends:
+  - name: local-qwen
+    tier: local
+    inferenceServiceRef: {{name: qwen3-coder}}
+    capabilities: [code, tools]
+  - name: cloud-opus
+    tier: cloud
+    external:
+      provider: anthropic
+      model: claude-opus-4-7
+      credentialsSecretRef: {{name: anthropic-key}}
+  rules:
+  - name: pii-stays-local
+    match: {{dataClassification: [pii, phi]}}
+    route: {{backends: [local-qwen]}}
+    failClosed: true
+  defaultRoute: local-qwen
+  policy:
+    classification: {{headerKey: x-llmkube-classification}}
+  proxy:
+    replicas: {1 + i % 3}
+    podLabels:
+      team: t{i % 17}
+      cost-center: cc-{i:05d}
+      sidecar.istio.io/inject: "false"
+    podAnnotations:
+      example.com/owner: owner-{i % 101}@example.com
+      prometheus.io/path: /metrics
+"""
+
+
+def inference_service_yaml(ns):
+    return f"""apiVersion: inference.llmkube.dev/v1alpha1
+kind: InferenceService
+metadata:
+  name: qwen3-coder
+  namespace: {ns}
+spec:
+  modelRef: qwen3-coder
+  endpoint:
+    port: 8080
+"""
+
+
+def gen_routers(n, path):
+    docs = []
+    for i in range(n):
+        if i % ROUTERS_PER_NAMESPACE == 0:
+            docs.append(inference_service_yaml(namespace_of(i)))
+        docs.append(router_yaml(i))
+    with open(path, "w") as f:
+        f.write("---\n".join(docs))
+
+
+def _uid(*parts):
+    h = hashlib.sha1("/".join(parts).encode()).hexdigest()
+    return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-8{h[17:20]}-{h[20:32]}"
+
+
+def _owner_name(obj):
+    return obj["metadata"]["labels"]["inference.llmkube.dev/model-router"]
+
+
+def add_server_fields(obj, seq):
+    md = obj["metadata"]
+    kind = obj["kind"]
+    router = _owner_name(obj)
+    ts = "2026-11-30T09:12:44Z"
+    md["creationTimestamp"] = ts
+    md["resourceVersion"] = str(184000 + seq)
+    md["uid"] = _uid(kind, md["namespace"], md["name"])
+    md["managedFields"] = [
+        {
+            "apiVersion": obj["apiVersion"],
+            "fieldsType": "FieldsV1",
+            "fieldsV1": {"f:metadata": {"f:labels": {".": {}, "f:app": {}}}},
+            "manager": "manager",
+            "operation": "Update",
+            "time": ts,
+        }
+    ]
+    md.setdefault("ownerReferences", [
+        {
+            "apiVersion": "inference.llmkube.dev/v1alpha1",
+            "blockOwnerDeletion": False,
+            "controller": True,
+            "kind": "ModelRouter",
+            "name": router,
+            "uid": _uid("ModelRouter", md["namespace"], router),
+        }
+    ])
+    if kind == "Deployment":
+        md["generation"] = 1
+        md.setdefault("annotations", {})["deployment.kubernetes.io/revision"] = "1"
+        spec = obj["spec"]
+        spec.setdefault("progressDeadlineSeconds", 600)
+        spec.setdefault("revisionHistoryLimit", 10)
+        spec.setdefault("strategy", {
+            "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"},
+            "type": "RollingUpdate",
+        })
+        pod = spec["template"]["spec"]
+        pod.setdefault("dnsPolicy", "ClusterFirst")
+        pod.setdefault("restartPolicy", "Always")
+        pod.setdefault("schedulerName", "default-scheduler")
+        pod.setdefault("terminationGracePeriodSeconds", 30)
+        for c in pod.get("containers", []):
+            c.setdefault("terminationMessagePath", "/dev/termination-log")
+            c.setdefault("terminationMessagePolicy", "File")
+        for v in pod.get("volumes", []):
+            if "configMap" in v:
+                v["configMap"].setdefault("defaultMode", 420)
+        replicas = spec.get("replicas", 1)
+        obj["status"] = {
+            "availableReplicas": replicas,
+            "conditions": [{
+                "lastTransitionTime": "2026-11-30T09:13:02Z",
+                "lastUpdateTime": "2026-11-30T09:13:02Z",
+                "message": "Deployment has minimum availability.",
+                "reason": "MinimumReplicasAvailable",
+                "status": "True",
+                "type": "Available",
+            }],
+            "observedGeneration": 1,
+            "readyReplicas": replicas,
+            "replicas": replicas,
+            "updatedReplicas": replicas,
+        }
+    elif kind == "Service":
+        spec = obj["spec"]
+        ip = "10.96.%d.%d" % ((seq // 250) % 250, seq % 250 + 2)
+        spec.setdefault("clusterIP", ip)
+        spec.setdefault("clusterIPs", [ip])
+        spec.setdefault("internalTrafficPolicy", "Cluster")
+        spec.setdefault("ipFamilies", ["IPv4"])
+        spec.setdefault("ipFamilyPolicy", "SingleStack")
+        spec.setdefault("sessionAffinity", "None")
+        obj["status"] = {"loadBalancer": {}}
+
+
+def load_rendered(path):
+    with open(path) as f:
+        doc = json.load(f)
+    if doc.get("kind") != "List":
+        sys.exit(f"gen.py: {path}: expected a v1 List from `routerctl render -o json`")
+    return doc["items"]
+
+
+def gen_live(rendered, outdir):
+    items = load_rendered(rendered)
+    os.makedirs(outdir, exist_ok=True)
+    by_ns = {}
+    for seq, obj in enumerate(items):
+        add_server_fields(obj, seq)
+        by_ns.setdefault(obj["metadata"]["namespace"], []).append(obj)
+    deployments = [o for o in items if o["kind"] == "Deployment"]
+    if not deployments:
+        sys.exit("gen.py: no Deployment rendered")
+    labels = deployments[-1]["spec"]["template"]["metadata"]["labels"]
+    labels[CHANGED_LABEL] = labels.get(CHANGED_LABEL, "") + "-drifted"
+    for ns, objs in by_ns.items():
+        doc = {"apiVersion": "v1", "items": objs, "kind": "List",
+               "metadata": {"resourceVersion": ""}}
+        with open(os.path.join(outdir, ns + ".yaml"), "w") as f:
+            f.write(to_yaml(doc))
+
+
+def gen_kustomize(rendered, outdir):
+    items = load_rendered(rendered)
+    os.makedirs(outdir, exist_ok=True)
+    deployments = [o for o in items if o["kind"] == "Deployment"]
+    with open(os.path.join(outdir, "deployments.yaml"), "w") as f:
+        f.write("---\n".join(to_yaml(d) for d in deployments))
+    with open(os.path.join(outdir, "kustomization.yaml"), "w") as f:
+        f.write("""apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+- deployments.yaml
+labels:
+- pairs:
+    team: platform
+    cost-center: cc-00001
+    sidecar.istio.io/inject: "false"
+  includeTemplates: true
+  includeSelectors: false
+commonAnnotations:
+  example.com/owner: owner-1@example.com
+  prometheus.io/path: /metrics
+""")
+
+
+def main(argv):
+    if len(argv) != 4 or argv[1] not in ("routers", "live", "kustomize"):
+        sys.exit(__doc__)
+    cmd, a, b = argv[1], argv[2], argv[3]
+    if cmd == "routers":
+        gen_routers(int(a), b)
+    elif cmd == "live":
+        gen_live(a, b)
+    else:
+        gen_kustomize(a, b)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,413 @@
+//! Live objects (`--live`): indexed by identity in one pass that holds one
+//! object at a time, then read back from their source when a rendered object
+//! needs them. Memory stays bounded by the largest object, not by the size of
+//! a `kubectl get -o yaml` dump of a whole fleet.
+//!
+//! kubectl prints a `List` with its items as `- ` entries at column 0 under
+//! `items:`; each such entry is indexed as its own byte range. Any other
+//! layout of a List (JSON, flow style) is parsed whole.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail, Context as _, Result};
+use serde_json::Value;
+
+use crate::input::{
+    describe, directory_files, is_document_marker, parse_value, Origin, Source, MAX_DOCUMENTS, MAX_LIVE_SOURCE_BYTES,
+    STDIN_NAME,
+};
+use crate::reconcile::{LiveObjects, ObjectKey};
+
+/// Where a source's bytes can be read again.
+enum Backing {
+    Text(String),
+    File(RefCell<File>),
+}
+
+/// Where one live object is.
+enum Slot {
+    /// A byte range of a backing; `item` when it is a `- ` entry of a List.
+    Range { backing: usize, start: u64, end: u64, item: bool, origin: Origin },
+    /// Objects of a List laid out in a way that could not be split by lines.
+    Parsed(Value),
+}
+
+/// The live objects, by identity.
+#[derive(Default)]
+pub struct LiveStore {
+    backings: Vec<Backing>,
+    index: HashMap<ObjectKey, Slot>,
+}
+
+impl LiveStore {
+    /// Indexes sources already in memory.
+    pub fn from_sources(sources: &[Source], default_namespace: &str) -> Result<LiveStore> {
+        let mut store = LiveStore::default();
+        for source in sources {
+            let id = store.backings.len();
+            store.index_reader(id, &source.name, &mut source.text.as_bytes(), default_namespace)?;
+            store.backings.push(Backing::Text(source.text.clone()));
+        }
+        Ok(store)
+    }
+
+    /// Indexes `--live` arguments: files, directories and `-` (stdin is
+    /// spooled to an anonymous temporary file so it can be read back).
+    pub fn from_paths(
+        paths: &[PathBuf],
+        stdin: &mut dyn Read,
+        stdin_used: &mut bool,
+        default_namespace: &str,
+    ) -> Result<LiveStore> {
+        let mut store = LiveStore::default();
+        for path in paths {
+            if path.as_os_str() == "-" {
+                if *stdin_used {
+                    bail!("stdin (`-`) can be given only once across -f and --live");
+                }
+                *stdin_used = true;
+                let mut spool = tempfile::tempfile().context("cannot create a temporary file for stdin")?;
+                let copied = std::io::copy(&mut stdin.take(MAX_LIVE_SOURCE_BYTES + 1), &mut spool)
+                    .map_err(|e| anyhow!("{STDIN_NAME}: cannot read: {e}"))?;
+                if copied > MAX_LIVE_SOURCE_BYTES {
+                    bail!("{STDIN_NAME}: larger than {} GiB of live objects", MAX_LIVE_SOURCE_BYTES >> 30);
+                }
+                spool.seek(SeekFrom::Start(0)).context("cannot rewind the stdin spool")?;
+                store.add_file(STDIN_NAME, spool, default_namespace)?;
+            } else if path.is_dir() {
+                let files = directory_files(path)?;
+                if files.is_empty() {
+                    bail!("{}: directory holds no *.yaml, *.yml or *.json files", path.display());
+                }
+                for file in files {
+                    store.open_file(&file, default_namespace)?;
+                }
+            } else {
+                store.open_file(path, default_namespace)?;
+            }
+        }
+        Ok(store)
+    }
+
+    fn open_file(&mut self, path: &std::path::Path, default_namespace: &str) -> Result<()> {
+        let name = path.display().to_string();
+        let file = File::open(path).map_err(|e| anyhow!("{name}: cannot read file: {e}"))?;
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        if len > MAX_LIVE_SOURCE_BYTES {
+            bail!("{name}: larger than {} GiB of live objects", MAX_LIVE_SOURCE_BYTES >> 30);
+        }
+        self.add_file(&name, file, default_namespace)
+    }
+
+    fn add_file(&mut self, name: &str, file: File, default_namespace: &str) -> Result<()> {
+        let id = self.backings.len();
+        let mut reader = BufReader::new(file);
+        self.index_reader(id, name, &mut reader, default_namespace)?;
+        self.backings.push(Backing::File(RefCell::new(reader.into_inner())));
+        Ok(())
+    }
+
+    /// Scans a source line by line, indexing each object by its identity.
+    fn index_reader(&mut self, backing: usize, name: &str, reader: &mut dyn BufRead, ns: &str) -> Result<()> {
+        let mut scan = Scan::new(backing, name);
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = reader.read_line(&mut line).map_err(|e| match e.kind() {
+                std::io::ErrorKind::InvalidData => {
+                    anyhow!("{name}: not UTF-8 text (near line {}); live objects are YAML or JSON", scan.line_no)
+                }
+                _ => anyhow!("{name}: cannot read: {e}"),
+            })?;
+            if n == 0 {
+                break;
+            }
+            scan.line(&line, self, ns)?;
+        }
+        let end = scan.offset;
+        scan.finish_document(end, self, ns)
+    }
+
+    fn insert(&mut self, key: ObjectKey, slot: Slot) {
+        self.index.insert(key, slot);
+    }
+
+    fn read_range(&self, backing: usize, start: u64, end: u64) -> Result<String> {
+        let len = usize::try_from(end - start).context("a live object too large to read")?;
+        match self.backings.get(backing) {
+            Some(Backing::Text(text)) => {
+                let (s, e) = (start as usize, end as usize);
+                text.get(s..e).map(str::to_string).ok_or_else(|| anyhow!("a live object's range is out of bounds"))
+            }
+            Some(Backing::File(file)) => {
+                let mut file = file.borrow_mut();
+                let mut buf = vec![0; len];
+                file.seek(SeekFrom::Start(start))
+                    .and_then(|_| file.read_exact(&mut buf))
+                    .context("cannot re-read live objects")?;
+                String::from_utf8(buf).map_err(|_| anyhow!("live objects changed while routerctl read them"))
+            }
+            None => bail!("a live object points at no source"),
+        }
+    }
+}
+
+impl LiveObjects for LiveStore {
+    fn get(&self, key: &ObjectKey) -> Result<Option<Value>> {
+        match self.index.get(key) {
+            None => Ok(None),
+            Some(Slot::Parsed(v)) => Ok(Some(v.clone())),
+            Some(Slot::Range { backing, start, end, item, origin }) => {
+                let mut text = self.read_range(*backing, *start, *end)?;
+                if *item {
+                    // `- apiVersion: ...` → `  apiVersion: ...`: the entry as
+                    // a mapping indented like the rest of its lines.
+                    text.replace_range(0..1, " ");
+                }
+                parse_value(&text, origin, origin.line).map(Some)
+            }
+        }
+    }
+}
+
+/// The state of a line scan through one source.
+struct Scan<'a> {
+    backing: usize,
+    name: &'a str,
+    /// Byte offset of the next line.
+    offset: u64,
+    /// 1-based number of the next line.
+    line_no: usize,
+    documents: usize,
+    doc_start: u64,
+    doc_line: usize,
+    /// The document without its list entries.
+    doc_text: String,
+    in_items: bool,
+    items: usize,
+    item: Option<(u64, usize, String)>,
+}
+
+impl<'a> Scan<'a> {
+    fn new(backing: usize, name: &'a str) -> Scan<'a> {
+        Scan {
+            backing,
+            name,
+            offset: 0,
+            line_no: 1,
+            documents: 0,
+            doc_start: 0,
+            doc_line: 1,
+            doc_text: String::new(),
+            in_items: false,
+            items: 0,
+            item: None,
+        }
+    }
+
+    fn origin(&self, line: usize, item: Option<usize>) -> Origin {
+        Origin { source: self.name.to_string(), document: self.documents, line, item }
+    }
+
+    fn line(&mut self, line: &str, store: &mut LiveStore, ns: &str) -> Result<()> {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        let start = self.offset;
+        self.offset += line.len() as u64;
+        self.line_no += 1;
+        if is_document_marker(bare) {
+            self.finish_document(start, store, ns)?;
+            self.doc_start = self.offset;
+            self.doc_line = self.line_no;
+            return Ok(());
+        }
+        if self.in_items {
+            if bare == "-" || bare.starts_with("- ") {
+                self.finish_item(start, store, ns)?;
+                self.item = Some((start, self.line_no - 1, line.to_string()));
+                return Ok(());
+            }
+            let top_level_key = bare.starts_with(|c: char| !c.is_whitespace() && c != '#');
+            if !top_level_key {
+                match &mut self.item {
+                    Some((_, _, text)) => text.push_str(line),
+                    None => self.doc_text.push_str(line),
+                }
+                return Ok(());
+            }
+            self.finish_item(start, store, ns)?;
+            self.in_items = false;
+        }
+        if bare.trim_end() == "items:" {
+            self.in_items = true;
+            self.doc_text.push_str("items: []\n");
+        } else {
+            self.doc_text.push_str(line);
+        }
+        Ok(())
+    }
+
+    fn finish_item(&mut self, end: u64, store: &mut LiveStore, ns: &str) -> Result<()> {
+        let Some((start, line, mut text)) = self.item.take() else { return Ok(()) };
+        if self.items == 0 {
+            self.documents += 1;
+        }
+        let origin = self.origin(line, Some(self.items));
+        self.items += 1;
+        text.replace_range(0..1, " ");
+        let value = parse_value(&text, &origin, line)?;
+        if !value.is_object() {
+            bail!("{origin}: expected a Kubernetes object, found {}", describe(&value));
+        }
+        let key = ObjectKey::of(&value, ns);
+        store.insert(key, Slot::Range { backing: self.backing, start, end, item: true, origin });
+        Ok(())
+    }
+
+    /// Ends the document whose last byte is before `end`.
+    fn finish_document(&mut self, end: u64, store: &mut LiveStore, ns: &str) -> Result<()> {
+        self.finish_item(end, store, ns)?;
+        let text = std::mem::take(&mut self.doc_text);
+        let had_items = self.items > 0;
+        let (doc_start, doc_line) = (self.doc_start, self.doc_line);
+        self.in_items = false;
+        self.items = 0;
+        if text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
+            return Ok(());
+        }
+        if !had_items {
+            self.documents += 1;
+        }
+        if self.documents > MAX_DOCUMENTS {
+            bail!("{}: more than {MAX_DOCUMENTS} documents; split the input into several files", self.name);
+        }
+        let origin = self.origin(doc_line, None);
+        let value = parse_value(&text, &origin, doc_line)?;
+        let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
+        let is_list = kind.ends_with("List") && value.get("items").is_some_and(Value::is_array);
+        if had_items && !is_list {
+            bail!("{origin}: a top-level `items:` list in an object that is not a List ({kind:?}); live objects are Kubernetes objects or Lists of them");
+        }
+        match value {
+            Value::Null => {}
+            Value::Object(_) if is_list => {
+                // A List whose items were not split by lines (JSON, flow style).
+                let items = value.get("items").and_then(Value::as_array).cloned().unwrap_or_default();
+                for (i, item) in items.into_iter().enumerate() {
+                    if !item.is_object() {
+                        bail!(
+                            "{}: expected a Kubernetes object, found {}",
+                            self.origin(doc_line, Some(i)),
+                            describe(&item)
+                        );
+                    }
+                    store.insert(ObjectKey::of(&item, ns), Slot::Parsed(item));
+                }
+            }
+            Value::Object(_) => {
+                let slot = Slot::Range { backing: self.backing, start: doc_start, end, item: false, origin };
+                store.insert(ObjectKey::of(&value, ns), slot);
+            }
+            other => bail!("{origin}: expected a Kubernetes object (a mapping), found {}", describe(&other)),
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn store(text: &str) -> LiveStore {
+        LiveStore::from_sources(&[Source { name: "live.yaml".into(), text: text.into() }], "default").expect("indexes")
+    }
+
+    fn key(kind: &str, name: &str) -> ObjectKey {
+        let api_version = if kind == "Deployment" { "apps/v1" } else { "v1" };
+        ObjectKey { api_version: api_version.into(), kind: kind.into(), namespace: "ml".into(), name: name.into() }
+    }
+
+    const LIST: &str = "\
+apiVersion: v1
+items:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: a
+    namespace: ml
+  spec:
+    template:
+      metadata:
+        annotations:
+          note: |-
+            - not an item
+            items:
+  status: {}
+# a comment between items
+- apiVersion: v1
+  kind: Service
+  metadata: {name: a, namespace: ml}
+kind: List
+metadata:
+  resourceVersion: \"\"
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: a, namespace: ml}
+data: {k: v}
+";
+
+    #[test]
+    fn kubectl_lists_are_split_into_items() {
+        let s = store(LIST);
+        let d = s.get(&key("Deployment", "a")).expect("reads").expect("present");
+        assert_eq!(d["spec"]["template"]["metadata"]["annotations"]["note"], "- not an item\nitems:");
+        assert_eq!(d["status"], json!({}));
+        let svc = s.get(&key("Service", "a")).expect("reads").expect("present");
+        assert_eq!(svc["metadata"]["name"], "a");
+        let cm = s.get(&key("ConfigMap", "a")).expect("reads").expect("present");
+        assert_eq!(cm["data"]["k"], "v");
+        assert!(s.get(&key("Service", "b")).expect("reads").is_none());
+    }
+
+    #[test]
+    fn plain_documents_end_before_the_next_marker() {
+        let s = store("kind: Service\napiVersion: v1\nmetadata: {name: a, namespace: ml}\n---\nkind: Service\napiVersion: v1\nmetadata: {name: b, namespace: ml}\n");
+        assert_eq!(s.get(&key("Service", "a")).expect("reads").expect("present")["metadata"]["name"], "a");
+        assert_eq!(s.get(&key("Service", "b")).expect("reads").expect("present")["metadata"]["name"], "b");
+    }
+
+    #[test]
+    fn json_lists_are_read_whole() {
+        let text = r#"{"apiVersion": "v1", "kind": "List", "items": [
+            {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a", "namespace": "ml"}}
+        ]}"#;
+        let s = store(text);
+        assert!(s.get(&key("Service", "a")).expect("reads").is_some());
+    }
+
+    #[test]
+    fn file_backed_sources_read_back_the_same_objects() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("live.yaml");
+        std::fs::write(&path, LIST).expect("writes");
+        let from_file = LiveStore::from_paths(&[path], &mut std::io::empty(), &mut false, "default").expect("indexes");
+        let in_memory = store(LIST);
+        for k in [key("Deployment", "a"), key("Service", "a"), key("ConfigMap", "a")] {
+            assert_eq!(from_file.get(&k).expect("reads"), in_memory.get(&k).expect("reads"));
+        }
+    }
+
+    #[test]
+    fn broken_items_name_their_place() {
+        let text = "apiVersion: v1\nitems:\n- kind: A\n  metadata: {name: x\nkind: List\n";
+        let err = LiveStore::from_sources(&[Source { name: "live.yaml".into(), text: text.into() }], "default")
+            .err()
+            .expect("refused");
+        assert!(err.to_string().starts_with("live.yaml: document 1, line "), "{err}");
+    }
+}
