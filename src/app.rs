@@ -23,6 +23,7 @@ use crate::reconcile::server_fields::strip;
 use crate::reconcile::{controller_uid, reconcile_router, LiveObjects, ObjectKey, Reconciled};
 use crate::render::names::resource_name;
 use crate::render::{render_router, Inventory, OperatorFlags, RouterInput};
+use crate::report::Reporter;
 use crate::validate::operator::validate_model_router;
 use crate::validate::output::check_object;
 use crate::validate::schema::{check_model_router, suggest};
@@ -39,6 +40,7 @@ pub struct Outcome {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Terminal {
     pub stdout_is_tty: bool,
+    pub stderr_is_tty: bool,
     /// `NO_COLOR` is set to a non-empty value.
     pub no_color: bool,
 }
@@ -46,13 +48,30 @@ pub struct Terminal {
 /// Runs one command. Warnings go to `stderr` as they arise; stdout is
 /// spooled and handed back, so a failing run prints nothing there.
 pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write, terminal: Terminal) -> Result<Outcome> {
+    let reporter = &mut Reporter::new(stderr, cli.quiet, cli.verbose, terminal.stderr_is_tty);
+    let outcome = run_command(cli, stdin, reporter, terminal);
+    reporter.finish();
+    outcome
+}
+
+fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, terminal: Terminal) -> Result<Outcome> {
     match &cli.command {
         Command::Render(args) => {
             let mut printer = Printer::new(args.output, Spool::new());
-            stream(&args.common, &args.live, stdin, stderr, &mut |item| {
+            stream(&args.common, &args.live, stdin, reporter, &mut |item| {
                 printer.object(&apply_ready(item.merged)).context("cannot spool output")
             })?;
             Ok(Outcome { stdout: printer.finish().context("cannot spool output")?, code: 0 })
+        }
+        Command::Completions { shell } => {
+            let mut spool = Spool::new();
+            spool.write_all(crate::generated::completions(*shell).as_bytes())?;
+            Ok(Outcome { stdout: spool, code: 0 })
+        }
+        Command::Man { command } => {
+            let mut spool = Spool::new();
+            spool.write_all(crate::generated::man_page(command.as_deref())?.as_bytes())?;
+            Ok(Outcome { stdout: spool, code: 0 })
         }
         Command::Diff(args) => {
             let palette = Palette {
@@ -64,7 +83,7 @@ pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write, terminal: Te
             };
             let mut spool = Spool::new();
             let mut changed = false;
-            stream(&args.common, &args.live, stdin, stderr, &mut |item| {
+            stream(&args.common, &args.live, stdin, reporter, &mut |item| {
                 if let Some(diff) = diff_object(&item, palette) {
                     changed = true;
                     spool.write_all(diff.as_bytes()).context("cannot spool output")?;
@@ -86,13 +105,13 @@ fn stream(
     common: &CommonArgs,
     live_paths: &[PathBuf],
     stdin: &mut dyn Read,
-    stderr: &mut dyn Write,
+    reporter: &mut Reporter,
     sink: &mut dyn FnMut(Reconciled) -> Result<()>,
 ) -> Result<()> {
     let mut stdin_used = false;
     let router_sources = read_sources(&common.files, stdin, &mut stdin_used)?;
     let live = LiveStore::from_paths(live_paths, stdin, &mut stdin_used, default_namespace(common))?;
-    pipeline(common, &router_sources, &live, stderr, sink)
+    pipeline(common, &router_sources, &live, reporter, sink)
 }
 
 fn default_namespace(common: &CommonArgs) -> &str {
@@ -110,7 +129,7 @@ pub fn reconcile_sources(
 ) -> Result<Vec<Reconciled>> {
     let live = LiveStore::from_sources(live_sources, default_namespace(common))?;
     let mut items = Vec::new();
-    pipeline(common, router_sources, &live, stderr, &mut |item| {
+    pipeline(common, router_sources, &live, &mut Reporter::plain(stderr), &mut |item| {
         items.push(item);
         Ok(())
     })?;
@@ -123,7 +142,7 @@ fn pipeline(
     common: &CommonArgs,
     router_sources: &[Source],
     live: &dyn LiveObjects,
-    stderr: &mut dyn Write,
+    reporter: &mut Reporter,
     sink: &mut dyn FnMut(Reconciled) -> Result<()>,
 ) -> Result<()> {
     let inventory = scan_inventory(common, router_sources)?;
@@ -131,8 +150,11 @@ fn pipeline(
     for source in router_sources {
         for_each_document(source, |doc| {
             if let Some(("ModelRouter", namespace)) = classify(&doc, common)? {
-                let (origin, router) = router_input(&doc, namespace, common, stderr)?;
-                for item in reconcile_one(&origin, router, &inventory, live, &flags, stderr)? {
+                let (origin, router) = router_input(&doc, namespace, common, reporter)?;
+                let name = format!("{}/{}", router.namespace, router.name);
+                let items = reconcile_one(&origin, router, &inventory, live, &flags, reporter)?;
+                reporter.router_done(&name, items.len());
+                for item in items {
                     sink(item)?;
                 }
             }
@@ -149,7 +171,7 @@ fn reconcile_one(
     inventory: &Inventory,
     live: &dyn LiveObjects,
     flags: &OperatorFlags,
-    stderr: &mut dyn Write,
+    reporter: &mut Reporter,
 ) -> Result<Vec<Reconciled>> {
     let context = format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
     let findings = validate_model_router(&router.router);
@@ -157,13 +179,10 @@ fn reconcile_one(
         bail!("{context}: the operator refuses this ModelRouter:\n{}", bullet_list(&findings));
     }
     if router.router.spec.data_plane.as_deref() == Some("Gateway") {
-        warn(
-            stderr,
-            &format!(
-                "ModelRouter {}/{} uses dataPlane: Gateway; the operator provisions no router-proxy objects for it",
-                router.namespace, router.name
-            ),
-        );
+        reporter.warn(&format!(
+            "ModelRouter {}/{} uses dataPlane: Gateway; the operator provisions no router-proxy objects for it",
+            router.namespace, router.name
+        ));
         return Ok(Vec::new());
     }
     if router.uid.is_none() {
@@ -173,7 +192,7 @@ fn reconcile_one(
     let mut warnings = rendered.warnings.clone();
     let reconciled = reconcile_router(&router, &rendered, live, &mut warnings).with_context(|| context.clone())?;
     for w in &warnings {
-        warn(stderr, w);
+        reporter.warn(w);
     }
     for item in &reconciled {
         let findings = check_object(&item.merged);
@@ -215,11 +234,6 @@ const OWNED_KINDS: [(&str, &str); 6] = [
 /// Findings one per line, indented under the message that introduces them.
 fn bullet_list<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> String {
     findings.into_iter().map(|f| format!("  {f}")).collect::<Vec<_>>().join("\n")
-}
-
-fn warn(stderr: &mut dyn Write, message: &str) {
-    // A closed stderr must not turn a good run into a failed one.
-    let _ = writeln!(stderr, "warning: {message}");
 }
 
 fn operator_flags(common: &CommonArgs) -> OperatorFlags {
@@ -296,7 +310,7 @@ fn router_input(
     doc: &Document,
     namespace: String,
     common: &CommonArgs,
-    stderr: &mut dyn Write,
+    reporter: &mut Reporter,
 ) -> Result<(String, RouterInput)> {
     let name = match doc.metadata_str("name") {
         Some(n) if !n.is_empty() => format!("{n:?}"),
@@ -319,7 +333,7 @@ fn router_input(
         );
     }
     for w in unknown {
-        warn(stderr, &format!("{}: {w} (the API server drops unknown fields)", doc.origin));
+        reporter.warn(&format!("{}: {w} (the API server drops unknown fields)", doc.origin));
     }
     let mut router: ModelRouter = typed(doc)?;
     let name = object_name(doc)?;

@@ -16,6 +16,14 @@ use crate::output::Format;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+
+    /// Print no warnings and no progress (errors still go to stderr).
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Say what is being done: each router rendered, and the time taken.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -31,6 +39,20 @@ pub enum Command {
     /// Exit status as `kubectl diff`: 0 when nothing would change, 1 when
     /// something would, 2 on error.
     Diff(DiffArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    ///
+    /// For example: `routerctl completions bash > /etc/bash_completion.d/routerctl`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), of routerctl or of one of its commands.
+    ///
+    /// For example: `routerctl man | man -l -`.
+    Man {
+        /// A command, for its own page (e.g. `render`).
+        command: Option<String>,
+    },
 }
 
 /// Inputs and operator settings shared by every command.

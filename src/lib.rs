@@ -7,10 +7,12 @@
 pub mod app;
 pub mod cli;
 pub mod diff;
+pub mod generated;
 pub mod input;
 pub mod live;
 pub mod model;
 pub mod output;
 pub mod reconcile;
 pub mod render;
+pub mod report;
 pub mod validate;

@@ -12,6 +12,7 @@ fn main() -> ExitCode {
     let mut stderr = std::io::stderr();
     let terminal = Terminal {
         stdout_is_tty: std::io::stdout().is_terminal(),
+        stderr_is_tty: std::io::stderr().is_terminal(),
         no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
     };
     match routerctl::app::run(&cli, &mut std::io::stdin().lock(), &mut stderr, terminal) {

@@ -1,0 +1,115 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[routerctl] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'routerctl'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'routerctl'= {
+            cand -q 'Print no warnings and no progress (errors still go to stderr)'
+            cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
+            cand -v 'Say what is being done: each router rendered, and the time taken'
+            cand --verbose 'Say what is being done: each router rendered, and the time taken'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand render 'Print the objects the operator would write, ready for `kubectl apply -f -`'
+            cand diff 'Show what the operator would change on the live objects'
+            cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+            cand man 'Print the man page (roff), of routerctl or of one of its commands'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'routerctl;render'= {
+            cand -f 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable'
+            cand --filename 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable'
+            cand -n 'Namespace for objects that do not name one (default: `default`)'
+            cand --namespace 'Namespace for objects that do not name one (default: `default`)'
+            cand --router-proxy-image 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image'
+            cand --default-litellm-url 'The operator''s --default-litellm-url: the address of litellm backends that set no url'
+            cand --live 'Live objects (`kubectl get deploy,svc,cm -o yaml`, a YAML stream, a single object, a directory or `-`) to merge into. Repeatable'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --emit-scrape-annotations 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
+            cand --strict 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs) as an error'
+            cand -q 'Print no warnings and no progress (errors still go to stderr)'
+            cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
+            cand -v 'Say what is being done: each router rendered, and the time taken'
+            cand --verbose 'Say what is being done: each router rendered, and the time taken'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'routerctl;diff'= {
+            cand -f 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable'
+            cand --filename 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable'
+            cand -n 'Namespace for objects that do not name one (default: `default`)'
+            cand --namespace 'Namespace for objects that do not name one (default: `default`)'
+            cand --router-proxy-image 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image'
+            cand --default-litellm-url 'The operator''s --default-litellm-url: the address of litellm backends that set no url'
+            cand --live 'Live objects to compare with (as for `render --live`). Repeatable'
+            cand --color 'When to colour the diff'
+            cand --emit-scrape-annotations 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
+            cand --strict 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs) as an error'
+            cand -q 'Print no warnings and no progress (errors still go to stderr)'
+            cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
+            cand -v 'Say what is being done: each router rendered, and the time taken'
+            cand --verbose 'Say what is being done: each router rendered, and the time taken'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'routerctl;completions'= {
+            cand -q 'Print no warnings and no progress (errors still go to stderr)'
+            cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
+            cand -v 'Say what is being done: each router rendered, and the time taken'
+            cand --verbose 'Say what is being done: each router rendered, and the time taken'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'routerctl;man'= {
+            cand -q 'Print no warnings and no progress (errors still go to stderr)'
+            cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
+            cand -v 'Say what is being done: each router rendered, and the time taken'
+            cand --verbose 'Say what is being done: each router rendered, and the time taken'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'routerctl;help'= {
+            cand render 'Print the objects the operator would write, ready for `kubectl apply -f -`'
+            cand diff 'Show what the operator would change on the live objects'
+            cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+            cand man 'Print the man page (roff), of routerctl or of one of its commands'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'routerctl;help;render'= {
+        }
+        &'routerctl;help;diff'= {
+        }
+        &'routerctl;help;completions'= {
+        }
+        &'routerctl;help;man'= {
+        }
+        &'routerctl;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

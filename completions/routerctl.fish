@@ -1,0 +1,75 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_routerctl_global_optspecs
+    string join \n q/quiet v/verbose h/help V/version
+end
+
+function __fish_routerctl_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_routerctl_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_routerctl_using_subcommand
+    set -l cmd (__fish_routerctl_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c routerctl -n "__fish_routerctl_needs_command" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
+complete -c routerctl -n "__fish_routerctl_needs_command" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
+complete -c routerctl -n "__fish_routerctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c routerctl -n "__fish_routerctl_needs_command" -s V -l version -d 'Print version'
+complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "render" -d 'Print the objects the operator would write, ready for `kubectl apply -f -`'
+complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "diff" -d 'Show what the operator would change on the live objects'
+complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "man" -d 'Print the man page (roff), of routerctl or of one of its commands'
+complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s f -l filename -d 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l live -d 'Live objects (`kubectl get deploy,svc,cm -o yaml`, a YAML stream, a single object, a directory or `-`) to merge into. Repeatable' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s o -l output -d 'Output format' -r -f -a "yaml\t''
+json\t''"
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l emit-scrape-annotations -d 'The operator\'s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs) as an error'
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s V -l version -d 'Print version'
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s f -l filename -d 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l live -d 'Live objects to compare with (as for `render --live`). Repeatable' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l color -d 'When to colour the diff' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l emit-scrape-annotations -d 'The operator\'s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs) as an error'
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s V -l version -d 'Print version'
+complete -c routerctl -n "__fish_routerctl_using_subcommand completions" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand completions" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
+complete -c routerctl -n "__fish_routerctl_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c routerctl -n "__fish_routerctl_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c routerctl -n "__fish_routerctl_using_subcommand man" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand man" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
+complete -c routerctl -n "__fish_routerctl_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c routerctl -n "__fish_routerctl_using_subcommand man" -s V -l version -d 'Print version'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff completions man help" -f -a "render" -d 'Print the objects the operator would write, ready for `kubectl apply -f -`'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff completions man help" -f -a "diff" -d 'Show what the operator would change on the live objects'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff completions man help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff completions man help" -f -a "man" -d 'Print the man page (roff), of routerctl or of one of its commands'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
