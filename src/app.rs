@@ -20,7 +20,7 @@ use crate::model::{apply_router_defaults, InferenceService, ModelPool, ModelRout
 use crate::output::spool::Spool;
 use crate::output::{print_objects, Format, Printer};
 use crate::reconcile::server_fields::strip;
-use crate::reconcile::{controller_uid, reconcile_router, LiveObjects, ObjectKey, Reconciled};
+use crate::reconcile::{controller_uid, reconcile_router, LiveIndex, LiveObjects, ObjectKey, Reconciled};
 use crate::render::names::resource_name;
 use crate::render::{render_router, Inventory, OperatorFlags, RouterInput};
 use crate::report::Reporter;
@@ -185,12 +185,14 @@ fn reconcile_one(
         ));
         return Ok(Vec::new());
     }
+    // Every live object this router can own, read (and parsed) once.
+    let (live, live_uid) = owned_live_objects(&router, live)?;
     if router.uid.is_none() {
-        router.uid = live_uid(&router, live)?;
+        router.uid = live_uid;
     }
     let rendered = render_router(&router, inventory, flags).with_context(|| context.clone())?;
     let mut warnings = rendered.warnings.clone();
-    let reconciled = reconcile_router(&router, &rendered, live, &mut warnings).with_context(|| context.clone())?;
+    let reconciled = reconcile_router(&router, &rendered, &live, &mut warnings).with_context(|| context.clone())?;
     for w in &warnings {
         reporter.warn(w);
     }
@@ -203,10 +205,13 @@ fn reconcile_one(
     Ok(reconciled)
 }
 
-/// A ModelRouter read from git has no uid; its owned live objects carry it
-/// in their controller reference.
-fn live_uid(router: &RouterInput, live: &dyn LiveObjects) -> Result<Option<String>> {
+/// The live objects with the names and kinds the operator owns for `router`.
+/// A ModelRouter read from git has no uid; these carry it in their
+/// controller reference.
+fn owned_live_objects(router: &RouterInput, live: &dyn LiveObjects) -> Result<(LiveIndex, Option<String>)> {
     let name = resource_name(&router.name);
+    let mut owned = LiveIndex::default();
+    let mut uid = None;
     for (api_version, kind) in OWNED_KINDS {
         let key = ObjectKey {
             api_version: api_version.to_string(),
@@ -214,11 +219,12 @@ fn live_uid(router: &RouterInput, live: &dyn LiveObjects) -> Result<Option<Strin
             namespace: router.namespace.clone(),
             name: name.clone(),
         };
-        if let Some(uid) = live.get(&key)?.and_then(|obj| controller_uid(&obj, &router.name)) {
-            return Ok(Some(uid));
+        if let Some(obj) = live.get(&key)? {
+            uid = uid.or_else(|| controller_uid(&obj, &router.name));
+            owned.insert_keyed(key, obj);
         }
     }
-    Ok(None)
+    Ok((owned, uid))
 }
 
 /// The kinds the operator owns for a ModelRouter.

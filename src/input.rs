@@ -244,6 +244,13 @@ pub fn for_each_document(source: &Source, mut f: impl FnMut(Document) -> Result<
     Ok(())
 }
 
+/// Parses machine-written text (live objects from kubectl) straight into a
+/// JSON tree: one tree fewer than `parse_value`, without its duplicate-key
+/// check, which only hand-written input needs.
+pub fn parse_value_fast(text: &str, origin: &Origin, text_line: usize) -> Result<Value> {
+    serde_yaml::from_str(text).map_err(|e| yaml_error(origin, text_line, &e))
+}
+
 /// Parses one document's text. Through a YAML value first: it refuses
 /// duplicate keys, which a direct parse into JSON would silently overwrite.
 /// `text_line` is the source line the text starts on.

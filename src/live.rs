@@ -17,8 +17,8 @@ use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
 use crate::input::{
-    describe, directory_files, is_document_marker, parse_value, Origin, Source, MAX_DOCUMENTS, MAX_LIVE_SOURCE_BYTES,
-    STDIN_NAME,
+    describe, directory_files, is_document_marker, parse_value, parse_value_fast, Origin, Source, MAX_DOCUMENTS,
+    MAX_LIVE_SOURCE_BYTES, STDIN_NAME,
 };
 use crate::reconcile::{LiveObjects, ObjectKey};
 
@@ -168,10 +168,90 @@ impl LiveObjects for LiveStore {
                     // a mapping indented like the rest of its lines.
                     text.replace_range(0..1, " ");
                 }
-                parse_value(&text, origin, origin.line).map(Some)
+                let value = parse_value_fast(&text, origin, origin.line)?;
+                if ObjectKey::of(&value, &key.namespace) != *key {
+                    bail!("{origin}: the object read back is not {key}; was the file changed while routerctl ran?");
+                }
+                Ok(Some(value))
             }
         }
     }
+}
+
+/// An object's identity read straight off its lines, without parsing the
+/// YAML: `apiVersion`, `kind` and `metadata.name` / `.namespace` as kubectl
+/// prints them, at `indent` (the object's own keys) and `indent + 2`.
+/// `None` — and a full parse — whenever the layout is anything less plain.
+fn quick_key(text: &str, indent: usize, default_namespace: &str) -> Option<ObjectKey> {
+    let (mut api_version, mut kind, mut name, mut namespace) = (None, None, None, None);
+    let mut in_metadata = false;
+    let mut seen_metadata = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start_matches(' ');
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let depth = line.len() - trimmed.len();
+        if depth < indent || trimmed.starts_with('\t') {
+            return None;
+        }
+        if depth == indent {
+            in_metadata = false;
+            let (k, v) = trimmed.split_once(':')?;
+            let slot = match k {
+                "apiVersion" => &mut api_version,
+                "kind" => &mut kind,
+                "metadata" if v.trim().is_empty() => {
+                    if seen_metadata {
+                        return None;
+                    }
+                    (in_metadata, seen_metadata) = (true, true);
+                    continue;
+                }
+                "metadata" => return None,
+                _ => continue,
+            };
+            if slot.replace(plain_scalar(v)?).is_some() {
+                return None;
+            }
+        } else if in_metadata && depth == indent + 2 {
+            let Some((k, v)) = trimmed.split_once(':') else { continue };
+            let slot = match k {
+                "name" => &mut name,
+                "namespace" => &mut namespace,
+                _ => continue,
+            };
+            if slot.replace(plain_scalar(v)?).is_some() {
+                return None;
+            }
+        }
+    }
+    let namespace: String = namespace.unwrap_or_default();
+    Some(ObjectKey {
+        api_version: api_version?,
+        kind: kind?,
+        namespace: if namespace.is_empty() { default_namespace.to_string() } else { namespace },
+        name: name?,
+    })
+}
+
+/// The text of a simple one-line scalar after `key:`; `None` for anything
+/// that needs a real YAML parser (escapes, flow collections, anchors, tags,
+/// block scalars, comments).
+fn plain_scalar(v: &str) -> Option<String> {
+    let v = v.strip_prefix(' ')?.trim_end();
+    if let Some(inner) = v.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')) {
+        return (!inner.contains('\'')).then(|| inner.to_string());
+    }
+    if let Some(inner) = v.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        return (!inner.contains(['"', '\\'])).then(|| inner.to_string());
+    }
+    let special = v.is_empty()
+        || v.starts_with(['[', '{', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`'])
+        || v.contains(" #")
+        || v == "~"
+        || v == "null";
+    (!special).then(|| v.to_string())
 }
 
 /// The state of a line scan through one source.
@@ -258,11 +338,16 @@ impl<'a> Scan<'a> {
         let origin = self.origin(line, Some(self.items));
         self.items += 1;
         text.replace_range(0..1, " ");
-        let value = parse_value(&text, &origin, line)?;
-        if !value.is_object() {
-            bail!("{origin}: expected a Kubernetes object, found {}", describe(&value));
-        }
-        let key = ObjectKey::of(&value, ns);
+        let key = match quick_key(&text, 2, ns) {
+            Some(key) => key,
+            None => {
+                let value = parse_value(&text, &origin, line)?;
+                if !value.is_object() {
+                    bail!("{origin}: expected a Kubernetes object, found {}", describe(&value));
+                }
+                ObjectKey::of(&value, ns)
+            }
+        };
         store.insert(key, Slot::Range { backing: self.backing, start, end, item: true, origin });
         Ok(())
     }
@@ -285,6 +370,13 @@ impl<'a> Scan<'a> {
             bail!("{}: more than {MAX_DOCUMENTS} documents; split the input into several files", self.name);
         }
         let origin = self.origin(doc_line, None);
+        if !had_items {
+            if let Some(key) = quick_key(&text, 0, ns) {
+                let slot = Slot::Range { backing: self.backing, start: doc_start, end, item: false, origin };
+                store.insert(key, slot);
+                return Ok(());
+            }
+        }
         let value = parse_value(&text, &origin, doc_line)?;
         let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
         let is_list = kind.ends_with("List") && value.get("items").is_some_and(Value::is_array);
@@ -379,6 +471,22 @@ data: {k: v}
         let s = store("kind: Service\napiVersion: v1\nmetadata: {name: a, namespace: ml}\n---\nkind: Service\napiVersion: v1\nmetadata: {name: b, namespace: ml}\n");
         assert_eq!(s.get(&key("Service", "a")).expect("reads").expect("present")["metadata"]["name"], "a");
         assert_eq!(s.get(&key("Service", "b")).expect("reads").expect("present")["metadata"]["name"], "b");
+    }
+
+    #[test]
+    fn quick_keys_agree_with_a_full_parse_or_step_aside() {
+        let plain = "apiVersion: v1\nkind: Service\nmetadata:\n  labels:\n    name: not-this\n  name: a\n  namespace: 'ml'\nspec: {}\n";
+        let key = quick_key(plain, 0, "default").expect("plain layout");
+        assert_eq!(key, ObjectKey::of(&serde_yaml::from_str::<Value>(plain).expect("parses"), "default"));
+        for odd in [
+            "apiVersion: v1\nkind: Service\nmetadata: {name: a}\n",
+            "apiVersion: v1\nkind: Service\nmetadata:\n  name: \"a\\u0041\"\n",
+            "apiVersion: v1\nkind: &k Service\nmetadata:\n  name: a\n",
+            "apiVersion: v1\nkind: Service\nkind: Pod\nmetadata:\n  name: a\n",
+            "apiVersion: v1\nkind: Service # comment\nmetadata:\n  name: a\n",
+        ] {
+            assert_eq!(quick_key(odd, 0, "default"), None, "{odd}");
+        }
     }
 
     #[test]

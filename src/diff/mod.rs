@@ -38,16 +38,19 @@ impl Palette {
 
 /// The unified diff of one object, or `None` when nothing would change.
 pub fn diff_object(item: &Reconciled, palette: Palette) -> Option<String> {
-    let old = match &item.live {
-        Some(live) => to_yaml(&normalize(live, Some(live))),
-        None => String::new(),
-    };
-    let new = match &item.live {
-        Some(live) => to_yaml(&normalize(&item.merged, Some(live))),
+    let (old, new) = match &item.live {
+        Some(live) => {
+            let (before, after) = (normalize(live, Some(live)), normalize(&item.merged, Some(live)));
+            // Comparing trees first spares printing the objects that did not change.
+            if before == after {
+                return None;
+            }
+            (to_yaml(&before), to_yaml(&after))
+        }
         None => {
             let mut v = item.merged.clone();
             strip(&mut v);
-            to_yaml(&v)
+            (String::new(), to_yaml(&v))
         }
     };
     if old == new {

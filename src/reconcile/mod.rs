@@ -66,6 +66,10 @@ impl LiveIndex {
         let key = ObjectKey::of(&obj, default_namespace);
         self.objects.insert(key, obj);
     }
+
+    pub fn insert_keyed(&mut self, key: ObjectKey, obj: Value) {
+        self.objects.insert(key, obj);
+    }
 }
 
 impl LiveObjects for LiveIndex {
