@@ -22,8 +22,14 @@ _routerctl() {
             routerctl,diff)
                 cmd="routerctl__subcmd__diff"
                 ;;
+            routerctl,explain)
+                cmd="routerctl__subcmd__explain"
+                ;;
             routerctl,help)
                 cmd="routerctl__subcmd__help"
+                ;;
+            routerctl,krm)
+                cmd="routerctl__subcmd__krm"
                 ;;
             routerctl,man)
                 cmd="routerctl__subcmd__man"
@@ -37,8 +43,14 @@ _routerctl() {
             routerctl__subcmd__help,diff)
                 cmd="routerctl__subcmd__help__subcmd__diff"
                 ;;
+            routerctl__subcmd__help,explain)
+                cmd="routerctl__subcmd__help__subcmd__explain"
+                ;;
             routerctl__subcmd__help,help)
                 cmd="routerctl__subcmd__help__subcmd__help"
+                ;;
+            routerctl__subcmd__help,krm)
+                cmd="routerctl__subcmd__help__subcmd__krm"
                 ;;
             routerctl__subcmd__help,man)
                 cmd="routerctl__subcmd__help__subcmd__man"
@@ -53,7 +65,7 @@ _routerctl() {
 
     case "${cmd}" in
         routerctl)
-            opts="-q -v -h -V --quiet --verbose --help --version render diff completions man help"
+            opts="-q -v -h -V --quiet --verbose --help --version render diff explain krm completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -81,7 +93,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__diff)
-            opts="-f -n -q -v -h -V --filename --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --live --color --quiet --verbose --help --version"
+            opts="-f -n -q -v -h -V --filename --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --crd --live --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -111,6 +123,10 @@ _routerctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --crd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --live)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -126,8 +142,62 @@ _routerctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        routerctl__subcmd__explain)
+            opts="-f -n -o -q -v -h -V --filename --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --crd --live --output --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --router-proxy-image)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --default-litellm-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --live)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         routerctl__subcmd__help)
-            opts="render diff completions man help"
+            opts="render diff explain krm completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -168,7 +238,35 @@ _routerctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        routerctl__subcmd__help__subcmd__explain)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         routerctl__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        routerctl__subcmd__help__subcmd__krm)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -210,6 +308,20 @@ _routerctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        routerctl__subcmd__krm)
+            opts="-q -v -h -V --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         routerctl__subcmd__man)
             opts="-q -v -h -V --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -225,7 +337,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__render)
-            opts="-f -n -o -q -v -h -V --filename --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --live --output --quiet --verbose --help --version"
+            opts="-f -n -o -q -v -h -V --filename --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --crd --live --output --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -252,6 +364,10 @@ _routerctl() {
                     return 0
                     ;;
                 --default-litellm-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crd)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -28,6 +28,8 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand --version 'Print version'
             cand render 'Print the objects the operator would write, ready for `kubectl apply -f -`'
             cand diff 'Show what the operator would change on the live objects'
+            cand explain 'Explain every pod-template label and annotation and each record annotation: who owns it and what this reconcile does to it'
+            cand krm 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back'
             cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand man 'Print the man page (roff), of routerctl or of one of its commands'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -39,11 +41,12 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand --namespace 'Namespace for objects that do not name one (default: `default`)'
             cand --router-proxy-image 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image'
             cand --default-litellm-url 'The operator''s --default-litellm-url: the address of litellm backends that set no url'
+            cand --crd 'The cluster''s ModelRouter CRD (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`): apply its schema''s defaults instead of the built-in ones'
             cand --live 'Live objects (`kubectl get deploy,svc,cm -o yaml`, a YAML stream, a single object, a directory or `-`) to merge into. Repeatable'
             cand -o 'Output format'
             cand --output 'Output format'
             cand --emit-scrape-annotations 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
-            cand --strict 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs) as an error'
+            cand --strict 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs) and unknown fields as errors'
             cand -q 'Print no warnings and no progress (errors still go to stderr)'
             cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
             cand -v 'Say what is being done: each router rendered, and the time taken'
@@ -60,10 +63,43 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand --namespace 'Namespace for objects that do not name one (default: `default`)'
             cand --router-proxy-image 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image'
             cand --default-litellm-url 'The operator''s --default-litellm-url: the address of litellm backends that set no url'
+            cand --crd 'The cluster''s ModelRouter CRD (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`): apply its schema''s defaults instead of the built-in ones'
             cand --live 'Live objects to compare with (as for `render --live`). Repeatable'
             cand --color 'When to colour the diff'
             cand --emit-scrape-annotations 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
-            cand --strict 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs) as an error'
+            cand --strict 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs) and unknown fields as errors'
+            cand -q 'Print no warnings and no progress (errors still go to stderr)'
+            cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
+            cand -v 'Say what is being done: each router rendered, and the time taken'
+            cand --verbose 'Say what is being done: each router rendered, and the time taken'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'routerctl;explain'= {
+            cand -f 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable'
+            cand --filename 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable'
+            cand -n 'Namespace for objects that do not name one (default: `default`)'
+            cand --namespace 'Namespace for objects that do not name one (default: `default`)'
+            cand --router-proxy-image 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image'
+            cand --default-litellm-url 'The operator''s --default-litellm-url: the address of litellm backends that set no url'
+            cand --crd 'The cluster''s ModelRouter CRD (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`): apply its schema''s defaults instead of the built-in ones'
+            cand --live 'Live objects, as for `render --live`. Repeatable'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --emit-scrape-annotations 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
+            cand --strict 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs) and unknown fields as errors'
+            cand -q 'Print no warnings and no progress (errors still go to stderr)'
+            cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
+            cand -v 'Say what is being done: each router rendered, and the time taken'
+            cand --verbose 'Say what is being done: each router rendered, and the time taken'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'routerctl;krm'= {
             cand -q 'Print no warnings and no progress (errors still go to stderr)'
             cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
             cand -v 'Say what is being done: each router rendered, and the time taken'
@@ -96,6 +132,8 @@ set edit:completion:arg-completer[routerctl] = {|@words|
         &'routerctl;help'= {
             cand render 'Print the objects the operator would write, ready for `kubectl apply -f -`'
             cand diff 'Show what the operator would change on the live objects'
+            cand explain 'Explain every pod-template label and annotation and each record annotation: who owns it and what this reconcile does to it'
+            cand krm 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back'
             cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand man 'Print the man page (roff), of routerctl or of one of its commands'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -103,6 +141,10 @@ set edit:completion:arg-completer[routerctl] = {|@words|
         &'routerctl;help;render'= {
         }
         &'routerctl;help;diff'= {
+        }
+        &'routerctl;help;explain'= {
+        }
+        &'routerctl;help;krm'= {
         }
         &'routerctl;help;completions'= {
         }

@@ -9,11 +9,13 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
-use crate::cli::{Cli, ColorChoice, Command, CommonArgs};
+use crate::cli::{Cli, ColorChoice, Command, CommonArgs, ExplainFormat};
+use crate::crd_defaults::CrdDefaults;
 use crate::diff::{diff_object, Palette};
+use crate::explain::{explain, Explanation};
 use crate::input::{for_each_document, read_sources, Document, Source};
 use crate::live::LiveStore;
 use crate::model::{apply_router_defaults, InferenceService, ModelPool, ModelRouter, GROUP, GROUP_VERSION};
@@ -21,8 +23,9 @@ use crate::output::spool::Spool;
 use crate::output::{print_objects, Format, Printer};
 use crate::reconcile::server_fields::strip;
 use crate::reconcile::{controller_uid, reconcile_router, LiveIndex, LiveObjects, ObjectKey, Reconciled};
+use crate::render::gojson::{marshal_indent, GoJson};
 use crate::render::names::resource_name;
-use crate::render::{render_router, Inventory, OperatorFlags, RouterInput};
+use crate::render::{render_router, Inventory, OperatorFlags, RenderedRouter, RouterInput};
 use crate::report::Reporter;
 use crate::validate::operator::validate_model_router;
 use crate::validate::output::check_object;
@@ -58,10 +61,42 @@ fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, termina
     match &cli.command {
         Command::Render(args) => {
             let mut printer = Printer::new(args.output, Spool::new());
-            stream(&args.common, &args.live, stdin, reporter, &mut |item| {
+            stream_objects(&args.common, &args.live, stdin, reporter, &mut |item| {
                 printer.object(&apply_ready(item.merged)).context("cannot spool output")
             })?;
             Ok(Outcome { stdout: printer.finish().context("cannot spool output")?, code: 0 })
+        }
+        Command::Explain(args) => {
+            let mut tables = Vec::new();
+            stream(&args.common, &args.live, stdin, reporter, &mut |result| {
+                let live_deployment =
+                    result.items.iter().find(|i| i.key.kind == "Deployment").and_then(|i| i.live.clone());
+                tables.push(explain(&result.rendered, &result.router, live_deployment.as_ref()));
+                Ok(())
+            })?;
+            let mut spool = Spool::new();
+            match args.output {
+                ExplainFormat::Table => {
+                    let text: Vec<String> = tables.iter().map(Explanation::to_table).collect();
+                    spool.write_all(text.join("\n").as_bytes())?;
+                }
+                ExplainFormat::Json => {
+                    let list = Value::Array(tables.iter().map(Explanation::to_json).collect());
+                    let text = marshal_indent(&GoJson::from(&list), "", "    ");
+                    spool.write_all(text.as_bytes())?;
+                    spool.write_all(b"\n")?;
+                }
+            }
+            Ok(Outcome { stdout: spool, code: 0 })
+        }
+        Command::Krm => {
+            let mut input = String::new();
+            stdin.read_to_string(&mut input).context("cannot read the ResourceList from stdin")?;
+            let outcome = crate::krm::run(&input);
+            reporter.raw(&outcome.stderr);
+            let mut spool = Spool::new();
+            spool.write_all(outcome.output.as_bytes())?;
+            Ok(Outcome { stdout: spool, code: if outcome.failed { 1 } else { 0 } })
         }
         Command::Completions { shell } => {
             let mut spool = Spool::new();
@@ -83,7 +118,7 @@ fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, termina
             };
             let mut spool = Spool::new();
             let mut changed = false;
-            stream(&args.common, &args.live, stdin, reporter, &mut |item| {
+            stream_objects(&args.common, &args.live, stdin, reporter, &mut |item| {
                 if let Some(diff) = diff_object(&item, palette) {
                     changed = true;
                     spool.write_all(diff.as_bytes()).context("cannot spool output")?;
@@ -100,18 +135,39 @@ fn apply_ready(mut obj: Value) -> Value {
     obj
 }
 
-/// Reads the inputs of a command and streams every reconciled object to `sink`.
+/// Everything known about one ModelRouter after its reconcile.
+pub struct RouterResult {
+    pub router: RouterInput,
+    pub rendered: RenderedRouter,
+    /// The live objects the operator owns for it, by identity.
+    pub live: LiveIndex,
+    /// Its objects, rendered and merged, in the operator's order.
+    pub items: Vec<Reconciled>,
+}
+
+/// Reads the inputs of a command and streams every router's result to `sink`.
 fn stream(
+    common: &CommonArgs,
+    live_paths: &[PathBuf],
+    stdin: &mut dyn Read,
+    reporter: &mut Reporter,
+    sink: &mut dyn FnMut(RouterResult) -> Result<()>,
+) -> Result<()> {
+    let mut stdin_used = false;
+    let router_sources = read_sources(&common.files, stdin, &mut stdin_used)?;
+    let live = LiveStore::from_paths(live_paths, stdin, &mut stdin_used, default_namespace(common))?;
+    pipeline(common, &router_sources, &live, reporter, sink)
+}
+
+/// Streams only the reconciled objects.
+fn stream_objects(
     common: &CommonArgs,
     live_paths: &[PathBuf],
     stdin: &mut dyn Read,
     reporter: &mut Reporter,
     sink: &mut dyn FnMut(Reconciled) -> Result<()>,
 ) -> Result<()> {
-    let mut stdin_used = false;
-    let router_sources = read_sources(&common.files, stdin, &mut stdin_used)?;
-    let live = LiveStore::from_paths(live_paths, stdin, &mut stdin_used, default_namespace(common))?;
-    pipeline(common, &router_sources, &live, reporter, sink)
+    stream(common, live_paths, stdin, reporter, &mut |result| result.items.into_iter().try_for_each(&mut *sink))
 }
 
 fn default_namespace(common: &CommonArgs) -> &str {
@@ -129,33 +185,47 @@ pub fn reconcile_sources(
 ) -> Result<Vec<Reconciled>> {
     let live = LiveStore::from_sources(live_sources, default_namespace(common))?;
     let mut items = Vec::new();
-    pipeline(common, router_sources, &live, &mut Reporter::plain(stderr), &mut |item| {
-        items.push(item);
+    pipeline(common, router_sources, &live, &mut Reporter::plain(stderr), &mut |result| {
+        items.extend(result.items);
         Ok(())
     })?;
     Ok(items)
 }
 
 /// Pass 1 collects the inventory; pass 2 renders each ModelRouter in input
-/// order and hands its reconciled objects to `sink`.
+/// order and hands its result to `sink`.
 fn pipeline(
     common: &CommonArgs,
     router_sources: &[Source],
     live: &dyn LiveObjects,
     reporter: &mut Reporter,
-    sink: &mut dyn FnMut(Reconciled) -> Result<()>,
+    sink: &mut dyn FnMut(RouterResult) -> Result<()>,
 ) -> Result<()> {
+    let crd = match &common.crd {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| anyhow!("{}: cannot read file: {e}", path.display()))?;
+            let crd = CrdDefaults::from_yaml(&text).with_context(|| format!("{}", path.display()))?;
+            if let Some(w) = crd.compatibility_warning() {
+                reporter.warn(&format!("{}: {w}", path.display()));
+            }
+            Some(crd)
+        }
+        None => None,
+    };
     let inventory = scan_inventory(common, router_sources)?;
     let flags = operator_flags(common);
     for source in router_sources {
         for_each_document(source, |doc| {
             if let Some(("ModelRouter", namespace)) = classify(&doc, common)? {
-                let (origin, router) = router_input(&doc, namespace, common, reporter)?;
+                let (origin, router) = router_input(&doc, namespace, common, crd.as_ref(), reporter)?;
                 let name = format!("{}/{}", router.namespace, router.name);
-                let items = reconcile_one(&origin, router, &inventory, live, &flags, reporter)?;
-                reporter.router_done(&name, items.len());
-                for item in items {
-                    sink(item)?;
+                match reconcile_one(&origin, router, &inventory, live, &flags, reporter)? {
+                    Some(result) => {
+                        reporter.router_done(&name, result.items.len());
+                        sink(result)?;
+                    }
+                    None => reporter.router_done(&name, 0),
                 }
             }
             Ok(())
@@ -172,7 +242,7 @@ fn reconcile_one(
     live: &dyn LiveObjects,
     flags: &OperatorFlags,
     reporter: &mut Reporter,
-) -> Result<Vec<Reconciled>> {
+) -> Result<Option<RouterResult>> {
     let context = format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
     let findings = validate_model_router(&router.router);
     if !findings.is_empty() {
@@ -183,7 +253,7 @@ fn reconcile_one(
             "ModelRouter {}/{} uses dataPlane: Gateway; the operator provisions no router-proxy objects for it",
             router.namespace, router.name
         ));
-        return Ok(Vec::new());
+        return Ok(None);
     }
     // Every live object this router can own, read (and parsed) once.
     let (live, live_uid) = owned_live_objects(&router, live)?;
@@ -202,7 +272,7 @@ fn reconcile_one(
             bail!("{context}: {}: the API server would refuse the result:\n{}", item.key, bullet_list(&findings));
         }
     }
-    Ok(reconciled)
+    Ok(Some(RouterResult { router, rendered, live, items: reconciled }))
 }
 
 /// The live objects with the names and kinds the operator owns for `router`.
@@ -316,6 +386,7 @@ fn router_input(
     doc: &Document,
     namespace: String,
     common: &CommonArgs,
+    crd: Option<&CrdDefaults>,
     reporter: &mut Reporter,
 ) -> Result<(String, RouterInput)> {
     let name = match doc.metadata_str("name") {
@@ -341,9 +412,21 @@ fn router_input(
     for w in unknown {
         reporter.warn(&format!("{}: {w} (the API server drops unknown fields)", doc.origin));
     }
-    let mut router: ModelRouter = typed(doc)?;
     let name = object_name(doc)?;
-    apply_router_defaults(&mut router);
+    // The API server's defaults: those of the cluster's CRD when given,
+    // else the ones built in.
+    let router: ModelRouter = match crd {
+        Some(crd) => {
+            let mut value = doc.value.clone();
+            crd.apply(&mut value);
+            typed(&Document { origin: doc.origin.clone(), value })?
+        }
+        None => {
+            let mut router: ModelRouter = typed(doc)?;
+            apply_router_defaults(&mut router);
+            router
+        }
+    };
     let uid = router.metadata.uid.clone().filter(|u| !u.is_empty());
     Ok((doc.origin.to_string(), RouterInput { router, name, namespace, uid }))
 }
@@ -398,6 +481,7 @@ pub fn exercise(data: &[u8]) {
             default_litellm_url: Some("http://litellm:4000".into()),
             emit_scrape_annotations,
             strict: false,
+            crd: None,
         };
         let Ok(items) = reconcile_sources(&common, &[source("routers", routers)], &live_sources, &mut std::io::sink())
         else {

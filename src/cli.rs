@@ -39,6 +39,23 @@ pub enum Command {
     /// Exit status as `kubectl diff`: 0 when nothing would change, 1 when
     /// something would, 2 on error.
     Diff(DiffArgs),
+    /// Explain every pod-template label and annotation and each record
+    /// annotation: who owns it and what this reconcile does to it.
+    ///
+    /// Answers "why is this label on my pods?": the owner (operator, user,
+    /// other tool) and the action (kept, added, changed, pruned, overridden by
+    /// the operator, scrape cleanup), plus the selector and whether it can
+    /// change.
+    Explain(ExplainArgs),
+    /// Run as a KRM function: read a ResourceList on stdin, append the
+    /// rendered objects of every ModelRouter among its items, write it back.
+    ///
+    /// For kustomize (`generators:`/`transformers:` with an exec function)
+    /// and kpt. Operator settings come from the functionConfig's `data`
+    /// (a ConfigMap) or `spec`: routerProxyImage, defaultLitellmUrl,
+    /// emitScrapeAnnotations, namespace, strict. Errors are reported as
+    /// `results`; the exit status is 1 when any is an error.
+    Krm,
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     ///
     /// For example: `routerctl completions bash > /etc/bash_completion.d/routerctl`.
@@ -84,9 +101,35 @@ pub struct CommonArgs {
     pub emit_scrape_annotations: bool,
 
     /// Treat what can only be assumed offline (a referenced InferenceService
-    /// missing from the inputs) as an error.
+    /// missing from the inputs) and unknown fields as errors.
     #[arg(long)]
     pub strict: bool,
+
+    /// The cluster's ModelRouter CRD (`kubectl get crd
+    /// modelrouters.inference.llmkube.dev -o yaml`): apply its schema's
+    /// defaults instead of the built-in ones.
+    #[arg(long, value_name = "FILE")]
+    pub crd: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    /// Live objects, as for `render --live`. Repeatable.
+    #[arg(long = "live", value_name = "FILE")]
+    pub live: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = ExplainFormat::Table)]
+    pub output: ExplainFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExplainFormat {
+    Table,
+    Json,
 }
 
 #[derive(Debug, Args)]

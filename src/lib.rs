@@ -6,9 +6,12 @@
 
 pub mod app;
 pub mod cli;
+pub mod crd_defaults;
 pub mod diff;
+pub mod explain;
 pub mod generated;
 pub mod input;
+pub mod krm;
 pub mod live;
 pub mod model;
 pub mod output;

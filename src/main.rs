@@ -8,7 +8,17 @@ use routerctl::app::Terminal;
 use routerctl::cli::Cli;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // kustomize's exec functions take a path and no arguments: a link named
+    // `routerctl-krm` (or anything ending in `-krm`) runs the KRM function.
+    let invoked_as_krm = args
+        .first()
+        .and_then(|a| std::path::Path::new(a).file_stem())
+        .is_some_and(|stem| stem.to_string_lossy().ends_with("-krm"));
+    if invoked_as_krm {
+        args.insert(1, "krm".into());
+    }
+    let cli = Cli::parse_from(args);
     let mut stderr = std::io::stderr();
     let terminal = Terminal {
         stdout_is_tty: std::io::stdout().is_terminal(),

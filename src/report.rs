@@ -45,6 +45,14 @@ impl<'a> Reporter<'a> {
         }
     }
 
+    /// Lines already formatted by someone else (the KRM function's results).
+    pub fn raw(&mut self, text: &str) {
+        if !self.quiet && !text.is_empty() {
+            self.clear_progress();
+            let _ = self.out.write_all(text.as_bytes());
+        }
+    }
+
     /// One ModelRouter done.
     pub fn router_done(&mut self, name: &str, objects: usize) {
         self.routers += 1;

@@ -1,0 +1,513 @@
+//! Defaults taken from a ModelRouter CRD file (`--crd FILE`) instead of the
+//! ones built into routerctl, for clusters whose CRD is older or newer than
+//! the one routerctl was built for.
+//!
+//! The defaults are applied to the document before it is typed, the way the
+//! API server applies a CRD's structural-schema defaults
+//! (k8s.io/apiextensions-apiserver, `pkg/apiserver/schema/defaulting`):
+//!
+//! - a property with a `default` that is absent — or null while the property
+//!   is not `nullable` — gets a copy of the default;
+//! - defaults apply only inside objects that exist: an absent parent is never
+//!   created to hold a default;
+//! - the walk goes through `properties`, `additionalProperties` (each value of
+//!   a map) and `items` (each element of an array), including into values a
+//!   default has just put in place;
+//! - an explicit value always wins.
+
+use std::collections::BTreeMap;
+
+use anyhow::{anyhow, bail, Context as _, Result};
+use serde_json::Value;
+
+use crate::model::GROUP;
+
+/// The CRD routerctl reads defaults from.
+pub const CRD_NAME: &str = "modelrouters.inference.llmkube.dev";
+/// The version of the ModelRouter API routerctl was built for.
+pub const BUILT_FOR_VERSION: &str = "v1alpha1";
+
+/// The defaults routerctl has built in (`model::apply_router_defaults`), by
+/// path; `[]` steps into every element of an array.
+const BUILT_IN_DEFAULTS: [(&str, &str); 9] = [
+    ("spec.dataPlane", "Proxy"),
+    ("spec.defaultRouteStrategy", "Static"),
+    ("spec.backends[].tier", "local"),
+    ("spec.rules[].route.strategy", "primary-fallback"),
+    ("spec.endpoint.port", "8080"),
+    ("spec.endpoint.path", "/v1/chat/completions"),
+    ("spec.endpoint.type", "ClusterIP"),
+    ("spec.policy.classification.mode", "header-only"),
+    ("spec.policy.auditLog.sink", "stdout"),
+];
+
+/// One schema node, reduced to what defaulting reads.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Node {
+    default: Option<Value>,
+    nullable: bool,
+    properties: BTreeMap<String, Node>,
+    items: Option<Box<Node>>,
+    additional_properties: Option<Box<Node>>,
+}
+
+impl Node {
+    /// Reads a `JSONSchemaProps` tree. Parts that are not schemas (a boolean
+    /// `additionalProperties`, a tuple `items`) carry no defaults.
+    fn compile(schema: &Value) -> Node {
+        let Some(m) = schema.as_object() else { return Node::default() };
+        let child = |key: &str| m.get(key).filter(|v| v.is_object()).map(|v| Box::new(Node::compile(v)));
+        Node {
+            default: m.get("default").cloned(),
+            nullable: m.get("nullable").and_then(Value::as_bool).unwrap_or(false),
+            properties: m
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|p| p.iter().map(|(k, v)| (k.clone(), Node::compile(v))).collect())
+                .unwrap_or_default(),
+            items: child("items"),
+            additional_properties: child("additionalProperties"),
+        }
+    }
+
+    /// The node at a `a.b[].c` path.
+    fn at(&self, path: &str) -> Option<&Node> {
+        let mut node = self;
+        for step in path.split('.') {
+            let (name, into_items) = match step.strip_suffix("[]") {
+                Some(name) => (name, true),
+                None => (step, false),
+            };
+            node = node.properties.get(name)?;
+            if into_items {
+                node = node.items.as_deref()?;
+            }
+        }
+        Some(node)
+    }
+}
+
+/// `x` is null where the schema does not allow null.
+fn non_nullable_null(x: &Value, s: &Node) -> bool {
+    x.is_null() && !s.nullable
+}
+
+/// The API server's defaulting walk over `x` with schema `s`.
+fn default_value(x: &mut Value, s: &Node) {
+    match x {
+        Value::Object(m) => {
+            for (key, prop) in &s.properties {
+                let Some(default) = &prop.default else { continue };
+                if m.get(key).is_none_or(|v| non_nullable_null(v, prop)) {
+                    m.insert(key.clone(), default.clone());
+                }
+            }
+            for (key, v) in m.iter_mut() {
+                if let Some(prop) = s.properties.get(key) {
+                    default_value(v, prop);
+                } else if let Some(extra) = s.additional_properties.as_deref() {
+                    if non_nullable_null(v, extra) {
+                        if let Some(default) = &extra.default {
+                            *v = default.clone();
+                        }
+                    }
+                    default_value(v, extra);
+                }
+            }
+        }
+        Value::Array(items) => {
+            let Some(item_schema) = s.items.as_deref() else { return };
+            for v in items {
+                if non_nullable_null(v, item_schema) {
+                    if let Some(default) = &item_schema.default {
+                        *v = default.clone();
+                    }
+                }
+                default_value(v, item_schema);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The defaulting part of the ModelRouter CRD's schema, for one version.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CrdDefaults {
+    /// The version whose schema is used: `v1alpha1` when the CRD serves it,
+    /// else the storage version, else the first served one.
+    pub version: String,
+    schema: Node,
+}
+
+impl CrdDefaults {
+    /// Reads the CRD from YAML (one object, a stream, or a `List`, as the
+    /// chart or `kubectl get crd modelrouters.inference.llmkube.dev -o yaml`
+    /// print it). An error unless it holds the ModelRouter CRD with an
+    /// `openAPIV3Schema`.
+    pub fn from_yaml(text: &str) -> Result<CrdDefaults> {
+        let mut objects = Vec::new();
+        for doc in serde_yaml::Deserializer::from_str(text) {
+            let value: Value = serde::Deserialize::deserialize(doc).context("not a YAML CRD")?;
+            match value {
+                Value::Null => {}
+                Value::Object(ref m)
+                    if m.get("kind").and_then(Value::as_str).is_some_and(|k| k.ends_with("List"))
+                        && m.get("items").is_some_and(Value::is_array) =>
+                {
+                    objects.extend(m["items"].as_array().into_iter().flatten().cloned());
+                }
+                other => objects.push(other),
+            }
+        }
+        let str_at = |obj: &Value, path: &[&str]| -> String {
+            path.iter().try_fold(obj, |v, k| v.get(k)).and_then(Value::as_str).unwrap_or("").to_string()
+        };
+        let describe = |obj: &Value| {
+            let kind = str_at(obj, &["kind"]);
+            let name = str_at(obj, &["metadata", "name"]);
+            match (kind.is_empty(), name.is_empty()) {
+                (true, _) => "an object without a kind".to_string(),
+                (false, true) => kind,
+                (false, false) => format!("{kind} {name}"),
+            }
+        };
+        let Some(crd) = objects.iter().find(|o| {
+            str_at(o, &["kind"]) == "CustomResourceDefinition" && str_at(o, &["metadata", "name"]) == CRD_NAME
+        }) else {
+            let found: Vec<String> = objects.iter().map(describe).collect();
+            let found = if found.is_empty() { "nothing".to_string() } else { found.join(", ") };
+            bail!("expected the ModelRouter CustomResourceDefinition ({CRD_NAME}), found {found}");
+        };
+        let group = str_at(crd, &["spec", "group"]);
+        let kind = str_at(crd, &["spec", "names", "kind"]);
+        if group != GROUP || kind != "ModelRouter" {
+            bail!(
+                "CustomResourceDefinition {CRD_NAME} defines {kind:?} in group {group:?}, not ModelRouter in {GROUP}"
+            );
+        }
+
+        let spec = &crd["spec"];
+        let shared_schema = spec.get("validation").and_then(|v| v.get("openAPIV3Schema"));
+        let versions: Vec<&Value> = match spec.get("versions").and_then(Value::as_array) {
+            Some(vs) => vs.iter().collect(),
+            None => Vec::new(),
+        };
+        let (version, schema) = if versions.is_empty() {
+            // apiextensions.k8s.io/v1beta1: one `spec.version`, one shared schema.
+            let version = str_at(crd, &["spec", "version"]);
+            if version.is_empty() {
+                bail!("CustomResourceDefinition {CRD_NAME} lists no versions");
+            }
+            (version, shared_schema)
+        } else {
+            let served = |v: &Value| v.get("served").and_then(Value::as_bool).unwrap_or(false);
+            let storage = |v: &Value| v.get("storage").and_then(Value::as_bool).unwrap_or(false);
+            let served_versions: Vec<&Value> = versions.iter().copied().filter(|v| served(v)).collect();
+            let chosen = served_versions
+                .iter()
+                .find(|v| str_at(v, &["name"]) == BUILT_FOR_VERSION)
+                .or_else(|| served_versions.iter().find(|v| storage(v)))
+                .or_else(|| served_versions.first())
+                .copied()
+                .ok_or_else(|| anyhow!("CustomResourceDefinition {CRD_NAME} serves no version"))?;
+            let schema = chosen.get("schema").and_then(|s| s.get("openAPIV3Schema")).or(shared_schema);
+            (str_at(chosen, &["name"]), schema)
+        };
+        let schema = schema.filter(|s| s.is_object()).ok_or_else(|| {
+            anyhow!(
+                "CustomResourceDefinition {CRD_NAME}: version {version:?} has no schema.openAPIV3Schema to take defaults from"
+            )
+        })?;
+        Ok(CrdDefaults { version, schema: Node::compile(schema) })
+    }
+
+    /// Applies the defaults to a ModelRouter document (a JSON tree), in place.
+    pub fn apply(&self, doc: &mut serde_json::Value) {
+        default_value(doc, &self.schema);
+    }
+
+    /// A warning when the CRD's version differs from the one routerctl was
+    /// built for (v1alpha1), or it lacks fields the built-in defaults know.
+    pub fn compatibility_warning(&self) -> Option<String> {
+        let mut problems = Vec::new();
+        if self.version != BUILT_FOR_VERSION {
+            problems.push(format!(
+                "its schema is for version {}, routerctl was built for {BUILT_FOR_VERSION}",
+                self.version
+            ));
+        }
+        let mut unknown = Vec::new();
+        let mut undefaulted = Vec::new();
+        for (path, value) in BUILT_IN_DEFAULTS {
+            match self.schema.at(path) {
+                None => unknown.push(format!("{path} (built in: {value})")),
+                Some(node) if node.default.is_none() => undefaulted.push(format!("{path} (built in: {value})")),
+                Some(_) => {}
+            }
+        }
+        if !unknown.is_empty() {
+            problems.push(format!("it has no field {}", unknown.join(", ")));
+        }
+        if !undefaulted.is_empty() {
+            problems.push(format!("it sets no default for {}", undefaulted.join(", ")));
+        }
+        if problems.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "the CRD {CRD_NAME} differs from the one routerctl was built for: {}; its defaults are used as they are, so those fields stay unset as that cluster's API server would leave them",
+            problems.join("; ")
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{apply_router_defaults, ModelRouter};
+    use serde_json::json;
+
+    fn fixture(name: &str) -> String {
+        let path = format!("{}/testdata/crd/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    fn crd(name: &str) -> CrdDefaults {
+        CrdDefaults::from_yaml(&fixture(name)).expect("the fixture is a ModelRouter CRD")
+    }
+
+    fn doc(yaml: &str) -> Value {
+        serde_yaml::from_str(yaml).expect("test document parses")
+    }
+
+    fn defaulted(crd: &CrdDefaults, yaml: &str) -> Value {
+        let mut d = doc(yaml);
+        crd.apply(&mut d);
+        d
+    }
+
+    const FULL: &str = "
+apiVersion: inference.llmkube.dev/v1alpha1
+kind: ModelRouter
+metadata: {name: r}
+spec:
+  backends:
+  - name: a
+    external: {provider: openai, model: m}
+  - name: b
+    tier: cloud
+  rules:
+  - name: r1
+    route: {backends: [a]}
+  - name: r2
+    route: {backends: [a], strategy: shadow}
+  endpoint: {}
+  policy:
+    classification: {}
+    auditLog: {filePath: /x}
+";
+
+    #[test]
+    fn modified_defaults_are_applied() {
+        let crd = crd("modelrouters-modified.yaml");
+        assert_eq!(crd.version, "v1alpha1");
+        let d = defaulted(&crd, FULL);
+        assert_eq!(d["spec"]["dataPlane"], "Gateway");
+        assert_eq!(d["spec"]["rules"][0]["route"]["strategy"], "weighted");
+        assert_eq!(d["spec"]["endpoint"], json!({"port": 9000, "path": "/v1/chat/completions", "type": "ClusterIP"}));
+        assert_eq!(d["spec"]["backends"][0]["weight"], 1);
+        // This CRD has no policy defaults: none are invented.
+        assert_eq!(d["spec"]["policy"], json!({"classification": {}, "auditLog": {"filePath": "/x"}}));
+        let typed: ModelRouter = serde_json::from_value(d).expect("types");
+        assert_eq!(typed.spec.endpoint.and_then(|e| e.port), Some(9000));
+    }
+
+    #[test]
+    fn explicit_values_win() {
+        let d = defaulted(&crd("modelrouters-modified.yaml"), FULL);
+        assert_eq!(d["spec"]["backends"][1]["tier"], "cloud");
+        assert_eq!(d["spec"]["rules"][1]["route"]["strategy"], "shadow");
+        let d = defaulted(
+            &crd("modelrouters-modified.yaml"),
+            "spec: {backends: [], dataPlane: Proxy, endpoint: {port: 1234, type: NodePort}}",
+        );
+        assert_eq!(d["spec"]["dataPlane"], "Proxy");
+        assert_eq!(d["spec"]["endpoint"], json!({"port": 1234, "path": "/v1/chat/completions", "type": "NodePort"}));
+    }
+
+    #[test]
+    fn a_null_where_null_is_not_allowed_takes_the_default() {
+        let d = defaulted(&crd("modelrouters-modified.yaml"), "spec: {backends: [], dataPlane: null}");
+        assert_eq!(d["spec"]["dataPlane"], "Gateway");
+    }
+
+    #[test]
+    fn defaults_apply_only_under_existing_parents() {
+        let crd = crd("modelrouters-builtin.yaml");
+        let d = defaulted(&crd, "spec:\n  backends: []\n");
+        assert_eq!(d, json!({"spec": {"backends": [], "dataPlane": "Proxy", "defaultRouteStrategy": "Static"}}));
+        let d = defaulted(&crd, "spec:\n  backends: []\n  policy: {auditLog: {}}\n");
+        assert_eq!(d["spec"]["policy"], json!({"auditLog": {"sink": "stdout"}}), "no classification invented");
+        // No spec at all: nothing to default into.
+        assert_eq!(defaulted(&crd, "metadata: {name: r}"), json!({"metadata": {"name": "r"}}));
+    }
+
+    /// Maps, nested arrays, and defaults inside a value a default put there.
+    #[test]
+    fn the_walk_covers_additional_properties_items_and_defaulted_values() {
+        let text = format!(
+            "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {{name: {CRD_NAME}}}
+spec:
+  group: inference.llmkube.dev
+  names: {{kind: ModelRouter, plural: modelrouters}}
+  versions:
+  - name: v1alpha1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              byName:
+                type: object
+                additionalProperties:
+                  type: object
+                  default: {{}}
+                  properties:
+                    weight: {{type: integer, default: 5}}
+              matrix:
+                type: array
+                items:
+                  type: array
+                  items:
+                    type: object
+                    properties:
+                      on: {{type: boolean, default: true}}
+              holder:
+                type: object
+                default: {{}}
+                properties:
+                  inner: {{type: string, default: filled}}
+              maybe:
+                type: string
+                nullable: true
+                default: x
+"
+        );
+        let crd = CrdDefaults::from_yaml(&text).expect("parses");
+        let d = defaulted(
+            &crd,
+            "spec: {byName: {a: {}, b: {weight: 1}, c: null}, matrix: [[{}, {on: false}], []], maybe: null}",
+        );
+        assert_eq!(d["spec"]["byName"], json!({"a": {"weight": 5}, "b": {"weight": 1}, "c": {"weight": 5}}));
+        assert_eq!(d["spec"]["matrix"], json!([[{"on": true}, {"on": false}], []]));
+        assert_eq!(d["spec"]["holder"], json!({"inner": "filled"}));
+        assert_eq!(d["spec"]["maybe"], Value::Null, "a nullable null is a value");
+    }
+
+    #[test]
+    fn another_crd_or_another_object_is_an_error() {
+        let err = CrdDefaults::from_yaml(&fixture("inferenceservices.yaml")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "expected the ModelRouter CustomResourceDefinition (modelrouters.inference.llmkube.dev), found CustomResourceDefinition inferenceservices.inference.llmkube.dev"
+        );
+        let err = CrdDefaults::from_yaml("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n").unwrap_err();
+        assert!(err.to_string().ends_with("found ConfigMap x"), "{err}");
+        assert!(CrdDefaults::from_yaml("").unwrap_err().to_string().ends_with("found nothing"));
+        assert!(CrdDefaults::from_yaml("a: [1\n").unwrap_err().to_string().starts_with("not a YAML CRD"));
+
+        let no_schema = fixture("modelrouters-builtin.yaml").replace("schema:", "notASchema:");
+        let err = CrdDefaults::from_yaml(&no_schema).unwrap_err();
+        assert!(err.to_string().contains("has no schema.openAPIV3Schema"), "{err}");
+        let other_kind = fixture("modelrouters-builtin.yaml").replace("kind: ModelRouter", "kind: ModelRoute");
+        let err = CrdDefaults::from_yaml(&other_kind).unwrap_err();
+        assert!(err.to_string().contains("defines \"ModelRoute\""), "{err}");
+    }
+
+    #[test]
+    fn the_crd_is_found_in_a_stream_or_a_list() {
+        let stream = format!("{}\n---\n{}", fixture("inferenceservices.yaml"), fixture("modelrouters-modified.yaml"));
+        assert_eq!(CrdDefaults::from_yaml(&stream).expect("found"), crd("modelrouters-modified.yaml"));
+        let single: Value = serde_yaml::from_str(&fixture("modelrouters-modified.yaml")).expect("yaml");
+        let list =
+            serde_json::to_string(&json!({"apiVersion": "v1", "kind": "List", "items": [single]})).expect("json");
+        assert_eq!(CrdDefaults::from_yaml(&list).expect("found"), crd("modelrouters-modified.yaml"));
+    }
+
+    #[test]
+    fn the_version_routerctl_reads_is_preferred() {
+        let two = fixture("modelrouters-modified.yaml").replace(
+            "  versions:\n",
+            "  versions:\n  - name: v1beta1\n    served: true\n    storage: false\n    schema:\n      openAPIV3Schema: {type: object}\n",
+        );
+        assert_eq!(CrdDefaults::from_yaml(&two).expect("parses").version, "v1alpha1");
+        let renamed = fixture("modelrouters-modified.yaml").replace("name: v1alpha1", "name: v1beta1");
+        let crd = CrdDefaults::from_yaml(&renamed).expect("parses");
+        assert_eq!(crd.version, "v1beta1");
+        let warning = crd.compatibility_warning().expect("a warning");
+        assert!(warning.contains("its schema is for version v1beta1, routerctl was built for v1alpha1"), "{warning}");
+        let unserved = fixture("modelrouters-modified.yaml").replace("served: true", "served: false");
+        assert!(CrdDefaults::from_yaml(&unserved).unwrap_err().to_string().ends_with("serves no version"));
+    }
+
+    #[test]
+    fn compatibility_warnings_name_what_is_missing() {
+        assert_eq!(crd("modelrouters-builtin.yaml").compatibility_warning(), None);
+        let warning = crd("modelrouters-modified.yaml").compatibility_warning().expect("a warning");
+        assert_eq!(
+            warning,
+            "the CRD modelrouters.inference.llmkube.dev differs from the one routerctl was built for: it has no field spec.policy.classification.mode (built in: header-only), spec.policy.auditLog.sink (built in: stdout); its defaults are used as they are, so those fields stay unset as that cluster's API server would leave them"
+        );
+        let undefaulted = fixture("modelrouters-builtin.yaml").replace("default: 8080", "minimum: 1");
+        let warning = CrdDefaults::from_yaml(&undefaulted).expect("parses").compatibility_warning().expect("a warning");
+        assert!(warning.contains("it sets no default for spec.endpoint.port (built in: 8080)"), "{warning}");
+    }
+
+    /// A CRD whose defaults equal the built-in ones gives the same typed
+    /// ModelRouter as `apply_router_defaults`.
+    #[test]
+    fn built_in_equivalent_crd_matches_apply_router_defaults() {
+        let crd = crd("modelrouters-builtin.yaml");
+        let routers = [
+            FULL,
+            "spec:\n  backends:\n  - name: a\n    inferenceServiceRef: {name: m}\n",
+            "spec:\n  dataPlane: Gateway\n  defaultRouteStrategy: Weighted\n  backends: [{name: a, tier: cloud}]\n  endpoint: {type: NodePort, nodePort: 30000}\n",
+            "spec:\n  backends: [{name: a}]\n  rules: [{name: r, route: {backends: [a]}, failClosed: true}]\n  policy: {classification: {mode: classifier}}\n  proxy: {replicas: 2}\n",
+        ];
+        for yaml in routers {
+            let mut builtin: ModelRouter = serde_json::from_value(doc(yaml)).expect("types");
+            apply_router_defaults(&mut builtin);
+            let from_crd: ModelRouter = serde_json::from_value(defaulted(&crd, yaml)).expect("types");
+            assert_eq!(from_crd, builtin, "{yaml}");
+        }
+    }
+
+    /// Every built-in default path is one `apply_router_defaults` fills.
+    #[test]
+    fn the_built_in_table_agrees_with_apply_router_defaults() {
+        let mut builtin: ModelRouter = serde_json::from_value(doc(FULL)).expect("types");
+        apply_router_defaults(&mut builtin);
+        let s = &builtin.spec;
+        let endpoint = s.endpoint.clone().expect("endpoint");
+        let policy = s.policy.clone().expect("policy");
+        let filled = [
+            s.data_plane.clone(),
+            s.default_route_strategy.clone(),
+            s.backends[0].tier.clone(),
+            s.rules.as_ref().and_then(|r| r[0].route.strategy.clone()),
+            endpoint.port.map(|p| p.to_string()),
+            endpoint.path,
+            endpoint.type_,
+            policy.classification.and_then(|c| c.mode),
+            policy.audit_log.and_then(|a| a.sink),
+        ];
+        let table: Vec<Option<String>> = BUILT_IN_DEFAULTS.iter().map(|(_, v)| Some(v.to_string())).collect();
+        assert_eq!(filled.to_vec(), table);
+    }
+}

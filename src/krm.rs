@@ -1,0 +1,909 @@
+//! KRM function mode: a kustomize / kpt `ResourceList` in, the same list
+//! out with every ModelRouter's objects appended.
+//!
+//! Follows the KRM Functions Specification (kubernetes-sigs/kustomize,
+//! `cmd/config/docs/api-conventions/functions-spec.md`):
+//!
+//! - every input item is kept, unchanged and in order — including the
+//!   orchestrator's `config.kubernetes.io/*` and `internal.config.kubernetes.io/*`
+//!   annotations, which kustomize needs to carry comments over;
+//! - the rendered objects are appended, router by router, in the operator's
+//!   reconcile order. Each carries a path annotation
+//!   (`routerctl/<namespace>/<router>.yaml`, one file per ModelRouter, with
+//!   an index per object) so that kpt writes them to a file of their own;
+//!   kustomize strips those annotations from its build output. An item
+//!   already at that path with the identity of a rendered object is the
+//!   previous run's output and is replaced in place, so running the function
+//!   twice gives the same package;
+//! - what goes wrong becomes a `results` entry (severity, message,
+//!   `resourceRef`, `field.path`, `file`) instead of a crash. With any error,
+//!   nothing is appended: like `routerctl render`, a broken ModelRouter never
+//!   yields half an output.
+//!
+//! `functionConfig` is a ConfigMap whose `data` — or any other kind whose
+//! `spec` — carries the operator's settings: `routerProxyImage`,
+//! `defaultLitellmUrl`, `emitScrapeAnnotations` ("true"/"false"),
+//! `namespace` (as `-n`) and `strict` ("true"/"false").
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write as _;
+
+use anyhow::{anyhow, bail, Result};
+use serde_json::{json, Map, Value};
+
+use crate::app::reconcile_sources;
+use crate::cli::CommonArgs;
+use crate::input::Source;
+use crate::model::GROUP;
+use crate::output::yaml::to_yaml;
+use crate::validate::schema::suggest;
+
+/// What the function prints on stdout and whether it failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KrmOutcome {
+    /// The output `ResourceList` as YAML.
+    pub output: String,
+    /// An error result was written: the function exits non-zero.
+    pub failed: bool,
+    /// One `error: ...` / `warning: ...` line per result, for stderr:
+    /// kustomize shows a function's stderr, not its `results`.
+    pub stderr: String,
+}
+
+/// The annotation kpt and kustomize record an item's file in, and its
+/// pre-v1 name (both are written, equal, as the orchestrators expect).
+const PATH_ANNOTATIONS: [&str; 2] = ["internal.config.kubernetes.io/path", "config.kubernetes.io/path"];
+/// The index of an item within its file, and its pre-v1 name.
+const INDEX_ANNOTATIONS: [&str; 2] = ["internal.config.kubernetes.io/index", "config.kubernetes.io/index"];
+/// The directory rendered objects are filed under.
+const OUTPUT_DIR: &str = "routerctl";
+/// The name input items go by in the pipeline's messages.
+const ITEM_SOURCE: &str = "ResourceList.items";
+
+const API_VERSIONS: [&str; 2] = ["config.kubernetes.io/v1", "config.kubernetes.io/v1beta1"];
+const CONFIG_KEYS: [&str; 5] =
+    ["routerProxyImage", "defaultLitellmUrl", "emitScrapeAnnotations", "namespace", "strict"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Severity {
+    Error,
+    Warning,
+    Info,
+}
+
+impl Severity {
+    fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// What a result is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Subject {
+    Nothing,
+    FunctionConfig,
+    Item(usize),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Finding {
+    severity: Severity,
+    subject: Subject,
+    field: Option<String>,
+    message: String,
+}
+
+impl Finding {
+    fn new(severity: Severity, subject: Subject, field: Option<String>, message: impl Into<String>) -> Finding {
+        Finding { severity, subject, field, message: message.into() }
+    }
+}
+
+fn has_error(findings: &[Finding]) -> bool {
+    findings.iter().any(|f| f.severity == Severity::Error)
+}
+
+/// Runs the function on one `ResourceList` (YAML or JSON).
+pub fn run(resource_list_yaml: &str) -> KrmOutcome {
+    let list = match parse(resource_list_yaml) {
+        Ok(list) => list,
+        Err(e) => {
+            let list = json!({"apiVersion": API_VERSIONS[0], "kind": "ResourceList", "items": []});
+            let finding = Finding::new(Severity::Error, Subject::Nothing, None, format!("{e:#}"));
+            return finish(list, Vec::new(), &[], vec![finding]);
+        }
+    };
+    let items: Vec<Value> = list.get("items").and_then(Value::as_array).cloned().unwrap_or_default();
+    let function_config = list.get("functionConfig").filter(|v| !v.is_null());
+    let mut findings = Vec::new();
+    let settings = settings(function_config, &mut findings);
+
+    // The items routerctl reads: ModelRouters (of any group: a wrong group is
+    // reported), and the rest of the LLMKube group (what backends resolve
+    // against, and typos of routerctl's kinds).
+    let mut routers = Vec::new();
+    let mut related = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        if !item.is_object() {
+            let msg = format!("items[{i}] is not a Kubernetes object; the function only passes it through");
+            findings.push(Finding::new(Severity::Warning, Subject::Item(i), None, msg));
+            continue;
+        }
+        let kind = item.get("kind").and_then(Value::as_str).unwrap_or("");
+        if kind == "ModelRouter" {
+            routers.push(i);
+        } else if group_of(item) == GROUP {
+            related.push(i);
+        }
+    }
+    if routers.is_empty() {
+        let msg = "no ModelRouter among the items; nothing to render";
+        findings.push(Finding::new(Severity::Info, Subject::Nothing, None, msg));
+    }
+
+    let default_namespace = settings.namespace.clone().unwrap_or_else(|| "default".to_string());
+    let common = common_args(&settings);
+    let mut rendered: Vec<(usize, Vec<Value>)> = Vec::new();
+    if !has_error(&findings) {
+        for &r in &routers {
+            let sources: Vec<Source> =
+                std::iter::once(r).chain(related.iter().copied()).map(|i| item_source(i, &items[i])).collect();
+            let mut stderr = Vec::new();
+            let result = reconcile_sources(&common, &sources, &[], &mut stderr);
+            for line in warning_messages(&String::from_utf8_lossy(&stderr)) {
+                findings.push(attribute(Severity::Warning, &line, r));
+            }
+            match result {
+                Ok(objects) => rendered.push((r, objects.into_iter().map(|o| o.merged).collect())),
+                Err(e) => findings.extend(error_findings(&e, r)),
+            }
+        }
+    }
+
+    // Nothing is appended unless every router rendered.
+    let mut out_items = items.clone();
+    if !has_error(&findings) {
+        let mut placed = items.clone();
+        let appended = place_objects(&items, rendered, &default_namespace, &mut placed, &mut findings);
+        if !has_error(&findings) {
+            placed.extend(appended);
+            out_items = placed;
+        }
+    }
+
+    let mut out = Map::new();
+    let api_version = list.get("apiVersion").and_then(Value::as_str).unwrap_or(API_VERSIONS[0]);
+    out.insert("apiVersion".into(), json!(api_version));
+    out.insert("kind".into(), json!("ResourceList"));
+    if let Some(fc) = function_config {
+        out.insert("functionConfig".into(), fc.clone());
+    }
+    finish(Value::Object(out), out_items, &items, dedup(findings))
+}
+
+/// Writes the output list: `list` (apiVersion, kind, functionConfig) with
+/// `out_items` and the findings as results. Results point into
+/// `input_items` and the list's functionConfig.
+fn finish(mut list: Value, out_items: Vec<Value>, input_items: &[Value], findings: Vec<Finding>) -> KrmOutcome {
+    let function_config = list.get("functionConfig").cloned();
+    let subject_object = |s: Subject| -> Option<&Value> {
+        match s {
+            Subject::Nothing => None,
+            Subject::FunctionConfig => function_config.as_ref(),
+            Subject::Item(i) => input_items.get(i).filter(|v| v.is_object()),
+        }
+    };
+    let mut results = Vec::new();
+    let mut stderr = String::new();
+    for f in &findings {
+        let mut r = Map::new();
+        r.insert("message".into(), json!(f.message));
+        r.insert("severity".into(), json!(f.severity.as_str()));
+        let object = subject_object(f.subject);
+        if let Some(reference) = object.and_then(resource_ref) {
+            r.insert("resourceRef".into(), reference);
+            if let Some(path) = &f.field {
+                r.insert("field".into(), json!({ "path": path }));
+            }
+        }
+        if let Some(file) = object.and_then(file_ref) {
+            r.insert("file".into(), file);
+        }
+        results.push(Value::Object(r));
+
+        let mut line = format!("{}: ", f.severity.as_str());
+        match (object, f.subject) {
+            (Some(obj), _) => line.push_str(&describe_object(obj)),
+            (None, Subject::Item(i)) => line.push_str(&format!("items[{i}]")),
+            (None, _) => line.push_str("ResourceList"),
+        }
+        if let Some(path) = &f.field {
+            let _ = write!(line, ": {path}");
+        }
+        let _ = writeln!(line, ": {}", f.message);
+        stderr.push_str(&line);
+    }
+    let failed = has_error(&findings);
+    if let Value::Object(m) = &mut list {
+        m.insert("items".into(), Value::Array(out_items));
+        if !results.is_empty() {
+            m.insert("results".into(), Value::Array(results));
+        }
+    }
+    KrmOutcome { output: to_yaml(&list), failed, stderr }
+}
+
+/// Parses the input and checks it is a ResourceList.
+fn parse(text: &str) -> Result<Value> {
+    let mut docs = serde_yaml::Deserializer::from_str(text);
+    let Some(first) = docs.next() else { bail!("the input is empty; expected a ResourceList") };
+    let yaml: serde_yaml::Value =
+        serde::Deserialize::deserialize(first).map_err(|e| anyhow!("the input is not valid YAML: {e}"))?;
+    for more in docs {
+        let extra: serde_yaml::Value = serde::Deserialize::deserialize(more).unwrap_or(serde_yaml::Value::Bool(true));
+        if !extra.is_null() {
+            bail!("the input holds more than one YAML document; a KRM function reads one ResourceList");
+        }
+    }
+    let list = yaml_to_json(yaml)?;
+    if list.is_null() {
+        bail!("the input is empty; expected a ResourceList");
+    }
+    let kind = list.get("kind").and_then(Value::as_str).unwrap_or("");
+    let api_version = list.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    if !list.is_object() {
+        bail!("the input is not a mapping; expected a ResourceList");
+    }
+    if kind != "ResourceList" || !API_VERSIONS.contains(&api_version) {
+        bail!(
+            "the input is apiVersion {api_version:?} kind {kind:?}; a KRM function reads {} ResourceList",
+            API_VERSIONS[0]
+        );
+    }
+    match list.get("items") {
+        None | Some(Value::Null | Value::Array(_)) => Ok(list),
+        Some(_) => bail!("ResourceList.items is not a list"),
+    }
+}
+
+/// A parsed YAML value as a JSON tree: scalar keys become strings, tags go.
+fn yaml_to_json(v: serde_yaml::Value) -> Result<Value> {
+    use serde_yaml::Value as Y;
+    Ok(match v {
+        Y::Null => Value::Null,
+        Y::Bool(b) => Value::Bool(b),
+        Y::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Value::from(i)
+            } else if let Some(u) = n.as_u64() {
+                Value::from(u)
+            } else {
+                n.as_f64()
+                    .and_then(serde_json::Number::from_f64)
+                    .map(Value::Number)
+                    .ok_or_else(|| anyhow!("the number {n} has no JSON form"))?
+            }
+        }
+        Y::String(s) => Value::String(s),
+        Y::Sequence(items) => Value::Array(items.into_iter().map(yaml_to_json).collect::<Result<_>>()?),
+        Y::Mapping(m) => {
+            let mut out = Map::new();
+            for (k, v) in m {
+                let key = match k {
+                    Y::String(s) => s,
+                    Y::Bool(b) => b.to_string(),
+                    Y::Number(n) => n.to_string(),
+                    Y::Null => "null".to_string(),
+                    _ => bail!("a mapping key must be a scalar"),
+                };
+                out.insert(key, yaml_to_json(v)?);
+            }
+            Value::Object(out)
+        }
+        Y::Tagged(t) => yaml_to_json(t.value)?,
+    })
+}
+
+/// The function's settings, from `functionConfig`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Settings {
+    router_proxy_image: Option<String>,
+    default_litellm_url: Option<String>,
+    emit_scrape_annotations: bool,
+    namespace: Option<String>,
+    strict: bool,
+}
+
+fn settings(function_config: Option<&Value>, findings: &mut Vec<Finding>) -> Settings {
+    let mut s = Settings::default();
+    let Some(fc) = function_config else { return s };
+    let subject = Subject::FunctionConfig;
+    let Some(fc_map) = fc.as_object() else {
+        findings.push(Finding::new(Severity::Error, subject, None, "functionConfig is not an object"));
+        return s;
+    };
+    let is_config_map = fc_map.get("kind").and_then(Value::as_str) == Some("ConfigMap")
+        && fc_map.get("apiVersion").and_then(Value::as_str) == Some("v1");
+    let section = if is_config_map { "data" } else { "spec" };
+    let values = match fc_map.get(section) {
+        None | Some(Value::Null) => return s,
+        Some(Value::Object(m)) => m,
+        Some(_) => {
+            let msg = format!("functionConfig {section} is not a mapping");
+            findings.push(Finding::new(Severity::Error, subject, Some(section.into()), msg));
+            return s;
+        }
+    };
+    for (key, value) in values {
+        let field = Some(format!("{section}.{key}"));
+        let string = || -> Result<Option<String>> {
+            match value {
+                Value::String(v) if v.is_empty() => Ok(None),
+                Value::String(v) => Ok(Some(v.clone())),
+                other => Err(anyhow!("must be a string, found {}", describe(other))),
+            }
+        };
+        let boolean = || -> Result<bool> {
+            match value {
+                Value::Bool(b) => Ok(*b),
+                Value::String(v) if v == "true" => Ok(true),
+                Value::String(v) if v == "false" || v.is_empty() => Ok(false),
+                Value::String(v) => Err(anyhow!("must be \"true\" or \"false\", found {v:?}")),
+                other => Err(anyhow!("must be \"true\" or \"false\", found {}", describe(other))),
+            }
+        };
+        let outcome = match key.as_str() {
+            "routerProxyImage" => string().map(|v| s.router_proxy_image = v),
+            "defaultLitellmUrl" => string().map(|v| s.default_litellm_url = v),
+            "namespace" => string().map(|v| s.namespace = v),
+            "emitScrapeAnnotations" => boolean().map(|v| s.emit_scrape_annotations = v),
+            "strict" => boolean().map(|v| s.strict = v),
+            other => {
+                let lower = other.to_lowercase();
+                let near = suggest(other, &CONFIG_KEYS).or_else(|| {
+                    let prefix = |k: &&&str| lower.len() >= 3 && k.to_lowercase().starts_with(&lower);
+                    CONFIG_KEYS.iter().find(prefix).map(|k| k.to_string())
+                });
+                let hint = match near {
+                    Some(near) => format!("did you mean {near}?"),
+                    None => format!("routerctl reads {}", CONFIG_KEYS.join(", ")),
+                };
+                let msg = format!("unknown setting {other:?}; {hint}");
+                findings.push(Finding::new(Severity::Warning, subject, field, msg));
+                continue;
+            }
+        };
+        if let Err(e) = outcome {
+            findings.push(Finding::new(Severity::Error, subject, field, format!("{key} {e}")));
+        }
+    }
+    s
+}
+
+fn describe(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "nothing",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a mapping",
+    }
+}
+
+/// The pipeline's settings. Only this function knows the shape of
+/// `CommonArgs`.
+fn common_args(s: &Settings) -> CommonArgs {
+    CommonArgs {
+        files: Vec::new(),
+        namespace: s.namespace.clone(),
+        router_proxy_image: s.router_proxy_image.clone(),
+        default_litellm_url: s.default_litellm_url.clone(),
+        emit_scrape_annotations: s.emit_scrape_annotations,
+        strict: s.strict,
+        crd: None,
+    }
+}
+
+fn item_source_name(i: usize) -> String {
+    format!("{ITEM_SOURCE}[{i}]")
+}
+
+/// One item as a pipeline source of its own, so that a message names it.
+fn item_source(i: usize, item: &Value) -> Source {
+    // JSON is YAML, and serde_json writes every value back exactly.
+    let text = serde_json::to_string_pretty(item).unwrap_or_default();
+    Source { name: item_source_name(i), text }
+}
+
+/// The input item a pipeline message starts with, and the message without
+/// that origin (positions within routerctl's own re-serialization of the
+/// item would only mislead).
+fn split_origin(message: &str) -> (Option<usize>, &str) {
+    let Some(rest) = message.strip_prefix(ITEM_SOURCE).and_then(|r| r.strip_prefix('[')) else {
+        return (None, message);
+    };
+    let Some((index, rest)) = rest.split_once(']') else { return (None, message) };
+    let Ok(index) = index.parse::<usize>() else { return (None, message) };
+    let Some(rest) = rest.strip_prefix(": ") else { return (Some(index), rest.trim_start_matches(':').trim_start()) };
+    // `document 1 (line 3)` or `document 1, line 3 column 4`, then `: `.
+    let rest = match rest.strip_prefix("document ") {
+        Some(position) => match position.find(": ") {
+            Some(end) if !position[..end].contains('\n') => &position[end + 2..],
+            _ => rest,
+        },
+        None => rest,
+    };
+    (Some(index), rest)
+}
+
+/// `ModelRouter ns/name: ...` without the subject the result names anyway.
+fn strip_router_subject(message: &str) -> &str {
+    if let Some(rest) = message.strip_prefix("ModelRouter ") {
+        if let Some((subject, after)) = rest.split_once(": ") {
+            if !subject.contains(char::is_whitespace) {
+                return after;
+            }
+        }
+    }
+    message
+}
+
+/// A field path as routerctl writes them: `spec.rules[0].route.backends`.
+fn is_field_path(s: &str) -> bool {
+    let head = s.split(['.', '[']).next().unwrap_or("");
+    let top = matches!(head, "spec" | "metadata") || (s == "apiVersion" || s == "kind");
+    top && !s.contains(char::is_whitespace) && s.chars().all(|c| c.is_ascii_graphic())
+}
+
+/// `path: message` → the path (when it is one) and the message.
+fn split_field(message: &str) -> (Option<String>, String) {
+    if let Some((head, rest)) = message.split_once(": ") {
+        if is_field_path(head) {
+            return (Some(head.to_string()), rest.to_string());
+        }
+    }
+    (None, message.to_string())
+}
+
+/// Attributes one pipeline message to an item (the one it names, else the
+/// router being rendered) and a field.
+fn attribute(severity: Severity, message: &str, router: usize) -> Finding {
+    let (item, rest) = split_origin(message);
+    let rest = strip_router_subject(rest);
+    let (field, text) = split_field(rest);
+    Finding::new(severity, Subject::Item(item.unwrap_or(router)), field, text)
+}
+
+/// The pipeline's error as results: one per listed finding (`  path: msg`
+/// lines under a heading), else one.
+fn error_findings(e: &anyhow::Error, router: usize) -> Vec<Finding> {
+    let text = format!("{e:#}");
+    let (item, rest) = split_origin(&text);
+    let subject = Subject::Item(item.unwrap_or(router));
+    let rest = strip_router_subject(rest);
+    let mut lines = rest.lines();
+    let heading = lines.next().unwrap_or("").trim_end();
+    let bullets: Vec<&str> = lines.filter_map(|l| l.strip_prefix("  ")).collect();
+    if bullets.is_empty() {
+        let (field, message) = split_field(rest);
+        return vec![Finding::new(Severity::Error, subject, field, message)];
+    }
+    let heading = heading.trim_end_matches(':');
+    bullets
+        .into_iter()
+        .map(|b| {
+            let (field, message) = split_field(b.trim());
+            let message = match &field {
+                Some(_) => format!("{heading}: {message}"),
+                None => format!("{heading}: {b}", b = b.trim()),
+            };
+            Finding::new(Severity::Error, subject, field, message)
+        })
+        .collect()
+}
+
+/// The messages of `warning: ...` lines (a line that does not start so
+/// continues the one before).
+fn warning_messages(stderr: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in stderr.lines() {
+        match (line.strip_prefix("warning: "), out.last_mut()) {
+            (Some(message), _) => out.push(message.to_string()),
+            (None, Some(last)) => {
+                last.push('\n');
+                last.push_str(line);
+            }
+            (None, None) if !line.trim().is_empty() => out.push(line.to_string()),
+            (None, None) => {}
+        }
+    }
+    out
+}
+
+fn dedup(findings: Vec<Finding>) -> Vec<Finding> {
+    let mut seen = BTreeSet::new();
+    findings.into_iter().filter(|f| seen.insert(f.clone())).collect()
+}
+
+fn group_of(obj: &Value) -> &str {
+    let api_version = obj.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    match api_version.split_once('/') {
+        Some((group, _)) => group,
+        None => "",
+    }
+}
+
+fn meta_str<'a>(obj: &'a Value, key: &str) -> Option<&'a str> {
+    obj.get("metadata").and_then(|m| m.get(key)).and_then(Value::as_str).filter(|s| !s.is_empty())
+}
+
+fn annotation<'a>(obj: &'a Value, key: &str) -> Option<&'a str> {
+    obj.get("metadata").and_then(|m| m.get("annotations")).and_then(|a| a.get(key)).and_then(Value::as_str)
+}
+
+/// kustomize's identity of an object: group, kind, namespace, name.
+type Identity = (String, String, String, String);
+
+fn identity(obj: &Value, default_namespace: &str) -> Identity {
+    (
+        group_of(obj).to_string(),
+        obj.get("kind").and_then(Value::as_str).unwrap_or("").to_string(),
+        meta_str(obj, "namespace").unwrap_or(default_namespace).to_string(),
+        meta_str(obj, "name").unwrap_or("").to_string(),
+    )
+}
+
+fn describe_identity((group, kind, namespace, name): &Identity) -> String {
+    let kind = if group.is_empty() { kind.clone() } else { format!("{kind}.{group}") };
+    format!("{kind} {namespace}/{name}")
+}
+
+/// `Kind ns/name (file)`, for stderr lines.
+fn describe_object(obj: &Value) -> String {
+    let kind = obj.get("kind").and_then(Value::as_str).unwrap_or("object");
+    let name = meta_str(obj, "name").unwrap_or("(without a name)");
+    let mut out = match meta_str(obj, "namespace") {
+        Some(ns) => format!("{kind} {ns}/{name}"),
+        None => format!("{kind} {name}"),
+    };
+    if let Some(path) = item_path(obj) {
+        let _ = write!(out, " ({path})");
+    }
+    out
+}
+
+fn item_path(obj: &Value) -> Option<&str> {
+    PATH_ANNOTATIONS.iter().find_map(|k| annotation(obj, k)).filter(|p| !p.is_empty())
+}
+
+/// A result's `resourceRef`: apiVersion, kind, name (and namespace).
+fn resource_ref(obj: &Value) -> Option<Value> {
+    let mut r = Map::new();
+    r.insert("apiVersion".into(), json!(obj.get("apiVersion").and_then(Value::as_str).unwrap_or("")));
+    r.insert("kind".into(), json!(obj.get("kind").and_then(Value::as_str).unwrap_or("")));
+    r.insert("name".into(), json!(meta_str(obj, "name").unwrap_or("")));
+    if let Some(ns) = meta_str(obj, "namespace") {
+        r.insert("namespace".into(), json!(ns));
+    }
+    Some(Value::Object(r))
+}
+
+/// A result's `file`: the item's path annotation, and its index in the file.
+fn file_ref(obj: &Value) -> Option<Value> {
+    let path = item_path(obj)?;
+    let mut f = Map::new();
+    f.insert("path".into(), json!(path));
+    let index = INDEX_ANNOTATIONS.iter().find_map(|k| annotation(obj, k)).and_then(|i| i.trim().parse::<u64>().ok());
+    if let Some(index) = index {
+        f.insert("index".into(), json!(index));
+    }
+    Some(Value::Object(f))
+}
+
+/// The file a router's objects go to.
+fn output_path(router: &Value, default_namespace: &str) -> String {
+    let namespace = meta_str(router, "namespace").unwrap_or(default_namespace);
+    let name = meta_str(router, "name").unwrap_or("");
+    format!("{OUTPUT_DIR}/{namespace}/{name}.yaml")
+}
+
+fn annotate(obj: &mut Value, path: &str, index: usize) {
+    let Some(meta) = obj.as_object_mut().map(|m| m.entry("metadata").or_insert_with(|| json!({}))) else {
+        return;
+    };
+    let Some(meta) = meta.as_object_mut() else { return };
+    let annotations = meta.entry("annotations").or_insert_with(|| json!({}));
+    if let Some(a) = annotations.as_object_mut() {
+        for key in PATH_ANNOTATIONS {
+            a.insert(key.into(), json!(path));
+        }
+        for key in INDEX_ANNOTATIONS {
+            a.insert(key.into(), json!(index.to_string()));
+        }
+    }
+}
+
+/// Files the rendered objects: a previous run's output (same identity, at
+/// the path this run would give it) is replaced in place in `out_items`; the
+/// others are returned, to be appended. Two objects with one identity are an
+/// error.
+fn place_objects(
+    items: &[Value],
+    rendered: Vec<(usize, Vec<Value>)>,
+    default_namespace: &str,
+    out_items: &mut [Value],
+    findings: &mut Vec<Finding>,
+) -> Vec<Value> {
+    let mut appended = Vec::new();
+    let mut existing: HashMap<Identity, usize> = HashMap::new();
+    for (i, item) in items.iter().enumerate().filter(|(_, v)| v.is_object()) {
+        existing.entry(identity(item, default_namespace)).or_insert(i);
+    }
+    let mut produced: BTreeMap<Identity, usize> = BTreeMap::new();
+    for (router, objects) in rendered {
+        let path = output_path(&items[router], default_namespace);
+        for (index, mut obj) in objects.into_iter().enumerate() {
+            annotate(&mut obj, &path, index);
+            let id = identity(&obj, default_namespace);
+            if let Some(other) = produced.insert(id.clone(), router) {
+                let msg = format!(
+                    "renders {}, which ModelRouter items[{other}] renders too (dots in a name become dashes)",
+                    describe_identity(&id)
+                );
+                findings.push(Finding::new(Severity::Error, Subject::Item(router), None, msg));
+                continue;
+            }
+            match existing.get(&id) {
+                Some(&i) if item_path(&items[i]) == Some(path.as_str()) => out_items[i] = obj,
+                Some(&i) => {
+                    let msg = format!(
+                        "renders {}, but items[{i}] already is an object with that identity; remove it, or rename the ModelRouter",
+                        describe_identity(&id)
+                    );
+                    findings.push(Finding::new(Severity::Error, Subject::Item(router), None, msg));
+                }
+                None => appended.push(obj),
+            }
+        }
+    }
+    appended
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> String {
+        let path = format!("{}/testdata/krm/{name}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    fn parse_output(outcome: &KrmOutcome) -> Value {
+        let yaml: serde_yaml::Value = serde_yaml::from_str(&outcome.output).expect("output is YAML");
+        yaml_to_json(yaml).expect("output is JSON-compatible")
+    }
+
+    fn input_items(text: &str) -> Vec<Value> {
+        parse(text).expect("fixture is a ResourceList")["items"].as_array().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn round_trip_keeps_items_and_appends_rendered_objects() {
+        let input = fixture("resource-list.yaml");
+        let outcome = run(&input);
+        assert!(!outcome.failed, "{}", outcome.output);
+        assert_eq!(outcome.stderr, "");
+        let out = parse_output(&outcome);
+        assert_eq!(out["apiVersion"], "config.kubernetes.io/v1");
+        assert_eq!(out["kind"], "ResourceList");
+        assert!(out.get("results").is_none(), "no results: {:?}", out.get("results"));
+        let before = input_items(&input);
+        let after = out["items"].as_array().expect("items");
+        assert_eq!(&after[..before.len()], &before[..], "every input item kept, unchanged, in order");
+        let added: Vec<(String, String)> = after[before.len()..]
+            .iter()
+            .map(|o| {
+                (o["kind"].as_str().unwrap_or("").to_string(), o["metadata"]["name"].as_str().unwrap_or("").to_string())
+            })
+            .collect();
+        let name = "coding-router-router-proxy".to_string();
+        assert_eq!(
+            added,
+            [("ConfigMap".to_string(), name.clone()), ("Deployment".into(), name.clone()), ("Service".into(), name)]
+        );
+        for (i, obj) in after[before.len()..].iter().enumerate() {
+            let a = &obj["metadata"]["annotations"];
+            assert_eq!(a["config.kubernetes.io/path"], "routerctl/ml/coding-router.yaml");
+            assert_eq!(a["internal.config.kubernetes.io/path"], "routerctl/ml/coding-router.yaml");
+            assert_eq!(a["internal.config.kubernetes.io/index"], i.to_string());
+        }
+        // The functionConfig reached the pipeline.
+        let deployment = &after[before.len() + 1];
+        assert_eq!(
+            deployment["spec"]["template"]["spec"]["containers"][0]["image"],
+            "registry.example.com/router-proxy:v1"
+        );
+        assert_eq!(deployment["spec"]["template"]["metadata"]["annotations"]["prometheus.io/scrape"], "true");
+        insta::assert_snapshot!("round_trip", outcome.output);
+    }
+
+    #[test]
+    fn running_twice_replaces_the_previous_output() {
+        let first = run(&fixture("resource-list.yaml"));
+        let second = run(&first.output);
+        assert!(!second.failed, "{}", second.output);
+        assert_eq!(second.output, first.output, "the function is idempotent");
+    }
+
+    #[test]
+    fn an_invalid_router_is_an_error_result() {
+        let outcome = run(&fixture("invalid-router.yaml"));
+        assert!(outcome.failed);
+        let out = parse_output(&outcome);
+        let before = input_items(&fixture("invalid-router.yaml"));
+        assert_eq!(out["items"].as_array().expect("items"), &before, "nothing appended");
+        let results = out["results"].as_array().expect("results");
+        assert!(!results.is_empty());
+        assert!(results.iter().all(|r| r["severity"] == "error"), "{results:?}");
+        let fail_closed = &results[0];
+        assert_eq!(
+            fail_closed["resourceRef"],
+            json!({"apiVersion": "inference.llmkube.dev/v1alpha1", "kind": "ModelRouter", "name": "leaky", "namespace": "ml"})
+        );
+        assert_eq!(fail_closed["field"]["path"], "spec.rules[0].failClosed");
+        assert_eq!(fail_closed["file"], json!({"path": "routers/leaky.yaml", "index": 0}));
+        assert!(outcome
+            .stderr
+            .starts_with("error: ModelRouter ml/leaky (routers/leaky.yaml): spec.rules[0].failClosed: "));
+        insta::assert_snapshot!("invalid_router", outcome.output);
+    }
+
+    #[test]
+    fn schema_errors_name_their_fields() {
+        let list = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: inference.llmkube.dev/v1alpha1\n  kind: ModelRouter\n  metadata: {name: r}\n  spec:\n    backends: [{name: a, external: {provider: openai, model: m}}]\n    proxy: {replicas: 11, podLabel: {a: b}}\n";
+        let outcome = run(list);
+        assert!(outcome.failed);
+        let out = parse_output(&outcome);
+        let fields: Vec<&str> =
+            out["results"].as_array().expect("results").iter().filter_map(|r| r["field"]["path"].as_str()).collect();
+        assert!(fields.contains(&"spec.proxy.replicas"), "{fields:?}");
+    }
+
+    #[test]
+    fn warnings_are_warning_results_and_do_not_fail() {
+        let list = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: inference.llmkube.dev/v1alpha1\n  kind: ModelRouter\n  metadata: {name: r, namespace: ml}\n  spec:\n    backends: [{name: a, inferenceServiceRef: {name: missing}}]\n    proxy: {podLabel: {a: b}}\nfunctionConfig:\n  apiVersion: example.com/v1\n  kind: RouterctlConfig\n  metadata: {name: cfg}\n  spec: {emitScrape: true}\n";
+        let outcome = run(list);
+        assert!(!outcome.failed, "{}", outcome.output);
+        let out = parse_output(&outcome);
+        let results = out["results"].as_array().expect("results");
+        assert!(results.iter().all(|r| r["severity"] == "warning"), "{results:?}");
+        let fields: Vec<&str> = results.iter().filter_map(|r| r["field"]["path"].as_str()).collect();
+        assert_eq!(fields, ["spec.emitScrape", "spec.proxy.podLabel"]);
+        assert!(results[0]["message"].as_str().unwrap_or("").contains("did you mean emitScrapeAnnotations?"));
+        assert!(results.iter().any(|r| r["message"].as_str().unwrap_or("").contains("InferenceService \"missing\"")));
+        assert_eq!(out["items"].as_array().map(Vec::len), Some(4), "rendered despite the warnings");
+    }
+
+    #[test]
+    fn strict_from_the_function_config_turns_assumptions_into_errors() {
+        let list = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: inference.llmkube.dev/v1alpha1\n  kind: ModelRouter\n  metadata: {name: r}\n  spec:\n    backends: [{name: a, inferenceServiceRef: {name: missing}}]\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cfg}\n  data: {strict: \"true\"}\n";
+        let outcome = run(list);
+        assert!(outcome.failed);
+        assert!(outcome.stderr.contains("InferenceService \"missing\""), "{}", outcome.stderr);
+    }
+
+    #[test]
+    fn bad_settings_are_errors_on_the_function_config() {
+        let list = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cfg}\n  data: {emitScrapeAnnotations: \"yes\"}\n";
+        let outcome = run(list);
+        assert!(outcome.failed);
+        let out = parse_output(&outcome);
+        let r = &out["results"][0];
+        assert_eq!(r["severity"], "error");
+        assert_eq!(r["resourceRef"], json!({"apiVersion": "v1", "kind": "ConfigMap", "name": "cfg"}));
+        assert_eq!(r["field"]["path"], "data.emitScrapeAnnotations");
+        assert_eq!(r["message"], "emitScrapeAnnotations must be \"true\" or \"false\", found \"yes\"");
+    }
+
+    #[test]
+    fn input_that_is_not_a_resource_list_is_an_error_result() {
+        for (input, message) in [
+            ("", "the input is empty; expected a ResourceList"),
+            ("a: [1\n", "the input is not valid YAML"),
+            ("apiVersion: v1\nkind: List\nitems: []\n", "the input is apiVersion \"v1\" kind \"List\""),
+            (
+                "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: {}\n",
+                "ResourceList.items is not a list",
+            ),
+            ("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n---\na: 1\n", "the input holds more than one"),
+        ] {
+            let outcome = run(input);
+            assert!(outcome.failed, "{input:?}");
+            let out = parse_output(&outcome);
+            assert_eq!(out["items"], json!([]));
+            let got = out["results"][0]["message"].as_str().unwrap_or("");
+            assert!(got.starts_with(message), "{input:?}: {got}");
+        }
+    }
+
+    #[test]
+    fn a_v1beta1_list_and_a_trailing_document_marker_are_accepted() {
+        let outcome = run("apiVersion: config.kubernetes.io/v1beta1\nkind: ResourceList\nitems: []\n---\n");
+        assert!(!outcome.failed, "{}", outcome.output);
+        assert_eq!(parse_output(&outcome)["apiVersion"], "config.kubernetes.io/v1beta1");
+    }
+
+    #[test]
+    fn no_router_is_an_info_result() {
+        let outcome = run("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: x}}\n");
+        assert!(!outcome.failed);
+        let out = parse_output(&outcome);
+        assert_eq!(
+            out["results"],
+            json!([{"message": "no ModelRouter among the items; nothing to render", "severity": "info"}])
+        );
+        assert_eq!(out["items"].as_array().map(Vec::len), Some(1));
+    }
+
+    #[test]
+    fn a_foreign_object_with_a_rendered_identity_is_an_error() {
+        let list = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: inference.llmkube.dev/v1alpha1\n  kind: ModelRouter\n  metadata: {name: r}\n  spec:\n    backends: [{name: a, external: {provider: openai, model: m}}]\n- apiVersion: v1\n  kind: Service\n  metadata: {name: r-router-proxy, annotations: {config.kubernetes.io/path: hand-written.yaml}}\n";
+        let outcome = run(list);
+        assert!(outcome.failed);
+        assert!(
+            outcome.stderr.contains("renders Service default/r-router-proxy, but items[1] already is an object"),
+            "{}",
+            outcome.stderr
+        );
+    }
+
+    /// Every testdata file, as the input and as the items of a list: results,
+    /// never a panic.
+    #[test]
+    fn never_panics_on_the_testdata_corpus() {
+        fn files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).expect("testdata is readable") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    files(&path, out);
+                } else {
+                    out.push(path);
+                }
+            }
+        }
+        let mut paths = Vec::new();
+        files(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"), &mut paths);
+        for path in paths {
+            let text = String::from_utf8_lossy(&std::fs::read(&path).expect("readable")).into_owned();
+            let _ = run(&text);
+            let items: Vec<Value> = serde_yaml::Deserializer::from_str(&text)
+                .map_while(|d| serde::Deserialize::deserialize(d).ok())
+                .filter_map(|y: serde_yaml::Value| yaml_to_json(y).ok())
+                .collect();
+            let list = json!({"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": items});
+            let outcome = run(&serde_json::to_string(&list).expect("serializes"));
+            assert!(serde_yaml::from_str::<serde_yaml::Value>(&outcome.output).is_ok(), "{}", path.display());
+        }
+    }
+
+    #[test]
+    fn origins_are_split_off_messages() {
+        assert_eq!(
+            split_origin("ResourceList.items[3]: document 1 (line 1): ModelRouter a/b: x"),
+            (Some(3), "ModelRouter a/b: x")
+        );
+        assert_eq!(split_origin("ResourceList.items[0]: document 1, line 4 column 2: bad"), (Some(0), "bad"));
+        assert_eq!(split_origin("ModelRouter a/b: x"), (None, "ModelRouter a/b: x"));
+        assert_eq!(
+            split_field("spec.rules[0].failClosed: must"),
+            (Some("spec.rules[0].failClosed".into()), "must".into())
+        );
+        assert_eq!(split_field("backend \"a\": x"), (None, "backend \"a\": x".into()));
+        assert_eq!(warning_messages("warning: a\n  more\nwarning: b\n"), ["a\n  more", "b"]);
+    }
+}
