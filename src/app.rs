@@ -473,6 +473,7 @@ pub fn exercise(data: &[u8]) {
     let source =
         |name: &str, bytes: &[u8]| Source { name: name.into(), text: String::from_utf8_lossy(bytes).into_owned() };
     let live_sources: Vec<Source> = if live.is_empty() { Vec::new() } else { vec![source("live", live)] };
+    let _ = crate::krm::run(&String::from_utf8_lossy(routers));
     for emit_scrape_annotations in [false, true] {
         let common = CommonArgs {
             files: Vec::new(),
