@@ -261,7 +261,7 @@ pub fn parse_value(text: &str, origin: &Origin, text_line: usize) -> Result<Valu
 
 /// Converts a parsed YAML value into a JSON tree, as kubectl does before
 /// sending a manifest: scalar keys become strings, tags are dropped.
-fn yaml_to_json(v: serde_yaml::Value) -> Result<Value> {
+pub fn yaml_to_json(v: serde_yaml::Value) -> Result<Value> {
     use serde_yaml::Value as Y;
     Ok(match v {
         Y::Null => Value::Null,

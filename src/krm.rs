@@ -33,6 +33,7 @@ use serde_json::{json, Map, Value};
 
 use crate::app::reconcile_sources;
 use crate::cli::CommonArgs;
+use crate::input::yaml_to_json;
 use crate::input::Source;
 use crate::model::GROUP;
 use crate::output::yaml::to_yaml;
@@ -268,44 +269,6 @@ fn parse(text: &str) -> Result<Value> {
         None | Some(Value::Null | Value::Array(_)) => Ok(list),
         Some(_) => bail!("ResourceList.items is not a list"),
     }
-}
-
-/// A parsed YAML value as a JSON tree: scalar keys become strings, tags go.
-fn yaml_to_json(v: serde_yaml::Value) -> Result<Value> {
-    use serde_yaml::Value as Y;
-    Ok(match v {
-        Y::Null => Value::Null,
-        Y::Bool(b) => Value::Bool(b),
-        Y::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Value::from(i)
-            } else if let Some(u) = n.as_u64() {
-                Value::from(u)
-            } else {
-                n.as_f64()
-                    .and_then(serde_json::Number::from_f64)
-                    .map(Value::Number)
-                    .ok_or_else(|| anyhow!("the number {n} has no JSON form"))?
-            }
-        }
-        Y::String(s) => Value::String(s),
-        Y::Sequence(items) => Value::Array(items.into_iter().map(yaml_to_json).collect::<Result<_>>()?),
-        Y::Mapping(m) => {
-            let mut out = Map::new();
-            for (k, v) in m {
-                let key = match k {
-                    Y::String(s) => s,
-                    Y::Bool(b) => b.to_string(),
-                    Y::Number(n) => n.to_string(),
-                    Y::Null => "null".to_string(),
-                    _ => bail!("a mapping key must be a scalar"),
-                };
-                out.insert(key, yaml_to_json(v)?);
-            }
-            Value::Object(out)
-        }
-        Y::Tagged(t) => yaml_to_json(t.value)?,
-    })
 }
 
 /// The function's settings, from `functionConfig`.
