@@ -16,7 +16,7 @@ use crate::cli::{Cli, ColorChoice, Command, CommonArgs, ExplainFormat};
 use crate::crd_defaults::CrdDefaults;
 use crate::diff::{diff_object, Palette};
 use crate::explain::{explain, Explanation};
-use crate::input::{for_each_document, read_sources, Document, Source};
+use crate::input::{for_each_document_where, read_sources, Document, Identity, Source};
 use crate::live::LiveStore;
 use crate::model::{apply_router_defaults, InferenceService, ModelPool, ModelRouter, GROUP, GROUP_VERSION};
 use crate::output::spool::Spool;
@@ -216,20 +216,25 @@ fn pipeline(
     let inventory = scan_inventory(common, router_sources)?;
     let flags = operator_flags(common);
     for source in router_sources {
-        for_each_document(source, |doc| {
-            if let Some(("ModelRouter", namespace)) = classify(&doc, common)? {
-                let (origin, router) = router_input(&doc, namespace, common, crd.as_ref(), reporter)?;
-                let name = format!("{}/{}", router.namespace, router.name);
-                match reconcile_one(&origin, router, &inventory, live, &flags, reporter)? {
-                    Some(result) => {
-                        reporter.router_done(&name, result.items.len());
-                        sink(result)?;
+        // Pass 1 has checked every other document; only routers are parsed again.
+        for_each_document_where(
+            source,
+            |id| id.kind == "ModelRouter",
+            |doc| {
+                if let Some(("ModelRouter", namespace)) = classify(&doc, common)? {
+                    let (origin, router) = router_input(&doc, namespace, common, crd.as_ref(), reporter)?;
+                    let name = format!("{}/{}", router.namespace, router.name);
+                    match reconcile_one(&origin, router, &inventory, live, &flags, reporter)? {
+                        Some(result) => {
+                            reporter.router_done(&name, result.items.len());
+                            sink(result)?;
+                        }
+                        None => reporter.router_done(&name, 0),
                     }
-                    None => reporter.router_done(&name, 0),
                 }
-            }
-            Ok(())
-        })?;
+                Ok(())
+            },
+        )?;
     }
     Ok(())
 }
@@ -326,12 +331,22 @@ fn operator_flags(common: &CommonArgs) -> OperatorFlags {
 /// ModelRouter to render at all.
 fn scan_inventory(common: &CommonArgs, sources: &[Source]) -> Result<Inventory> {
     let mut inventory = Inventory::default();
-    let (mut documents, mut routers) = (0, 0);
+    let mut documents = 0;
+    // ModelRouters are checked when pass 2 parses them; here they are only
+    // counted, from their identity alone where it can be read off the lines.
+    let routers = std::cell::Cell::new(0);
+    let skip_routers = |id: &Identity| {
+        let is_router = id.kind == "ModelRouter";
+        if is_router {
+            routers.set(routers.get() + 1);
+        }
+        !is_router
+    };
     for source in sources {
-        for_each_document(source, |doc| {
+        for_each_document_where(source, skip_routers, |doc| {
             documents += 1;
             match classify(&doc, common)? {
-                Some(("ModelRouter", _)) => routers += 1,
+                Some(("ModelRouter", _)) => routers.set(routers.get() + 1),
                 Some(("InferenceService", namespace)) => {
                     let isvc: InferenceService = typed(&doc)?;
                     inventory.add_inference_service(&namespace, isvc);
@@ -345,7 +360,7 @@ fn scan_inventory(common: &CommonArgs, sources: &[Source]) -> Result<Inventory> 
             Ok(())
         })?;
     }
-    if routers == 0 {
+    if routers.get() == 0 {
         let what =
             if documents > 0 { "no ModelRouter among the input documents" } else { "the inputs hold no documents" };
         let names: Vec<_> = sources.iter().map(|s| s.name.as_str()).collect();

@@ -199,9 +199,105 @@ pub fn documents(source: &Source) -> Result<Vec<Document>> {
     Ok(out)
 }
 
+/// What identifies an object, as far as it could be read without a parser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    pub api_version: String,
+    pub kind: String,
+    pub name: Option<String>,
+    pub namespace: Option<String>,
+}
+
+/// An object's identity read straight off its lines, without parsing the
+/// YAML: `apiVersion`, `kind` and `metadata.name` / `.namespace` as people
+/// and kubectl write them, at `indent` (the object's own keys) and
+/// `indent + 2`. `None` — and a full parse — whenever the layout is anything
+/// less plain.
+pub fn quick_identity(text: &str, indent: usize) -> Option<Identity> {
+    let (mut api_version, mut kind, mut name, mut namespace) = (None, None, None, None);
+    let mut in_metadata = false;
+    let mut seen_metadata = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start_matches(' ');
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let depth = line.len() - trimmed.len();
+        if depth < indent || trimmed.starts_with('\t') || is_document_marker(line) || trimmed.starts_with('%') {
+            return None;
+        }
+        if depth == indent {
+            in_metadata = false;
+            let (k, v) = trimmed.split_once(':')?;
+            let slot = match k {
+                "apiVersion" => &mut api_version,
+                "kind" => &mut kind,
+                "metadata" if v.trim().is_empty() => {
+                    if seen_metadata {
+                        return None;
+                    }
+                    (in_metadata, seen_metadata) = (true, true);
+                    continue;
+                }
+                "metadata" => return None,
+                _ if is_plain_key(k) => continue,
+                _ => return None,
+            };
+            if slot.replace(plain_scalar(v)?).is_some() {
+                return None;
+            }
+        } else if in_metadata && depth == indent + 2 {
+            let Some((k, v)) = trimmed.split_once(':') else { continue };
+            let slot = match k {
+                "name" => &mut name,
+                "namespace" => &mut namespace,
+                _ => continue,
+            };
+            if slot.replace(plain_scalar(v)?).is_some() {
+                return None;
+            }
+        }
+    }
+    Some(Identity { api_version: api_version?, kind: kind?, name, namespace })
+}
+
+/// A top-level key that is surely just a name (not `? complex`, not quoted).
+fn is_plain_key(k: &str) -> bool {
+    !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
+}
+
+/// The text of a simple one-line scalar after `key:`; `None` for anything
+/// that needs a real YAML parser (escapes, flow collections, anchors, tags,
+/// block scalars, comments).
+fn plain_scalar(v: &str) -> Option<String> {
+    let v = v.strip_prefix(' ')?.trim_end();
+    if let Some(inner) = v.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')) {
+        return (!inner.contains('\'')).then(|| inner.to_string());
+    }
+    if let Some(inner) = v.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        return (!inner.contains(['"', '\\'])).then(|| inner.to_string());
+    }
+    let special = v.is_empty()
+        || v.starts_with(['[', '{', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`'])
+        || v.contains(" #")
+        || v == "~"
+        || v == "null";
+    (!special).then(|| v.to_string())
+}
+
 /// Hands each document of a source to `f` as soon as it is parsed, so that
 /// only one document is held at a time.
-pub fn for_each_document(source: &Source, mut f: impl FnMut(Document) -> Result<()>) -> Result<()> {
+pub fn for_each_document(source: &Source, f: impl FnMut(Document) -> Result<()>) -> Result<()> {
+    for_each_document_where(source, |_| true, f)
+}
+
+/// Like `for_each_document`, but a document whose identity can be read off
+/// its lines and that `wanted` turns down is skipped without being parsed.
+pub fn for_each_document_where(
+    source: &Source,
+    wanted: impl Fn(&Identity) -> bool,
+    mut f: impl FnMut(Document) -> Result<()>,
+) -> Result<()> {
     let mut number = 0;
     for raw in split_documents(&source.text) {
         if raw.text.trim().is_empty()
@@ -220,6 +316,9 @@ pub fn for_each_document(source: &Source, mut f: impl FnMut(Document) -> Result<
             .unwrap_or(0);
         let origin =
             Origin { source: source.name.clone(), document: number, line: raw.line + first_content, item: None };
+        if quick_identity(raw.text, 0).is_some_and(|id| !id.kind.ends_with("List") && !wanted(&id)) {
+            continue;
+        }
         let value = parse_value(raw.text, &origin, raw.line)?;
         match value {
             Value::Null => continue,

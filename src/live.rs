@@ -17,8 +17,8 @@ use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
 use crate::input::{
-    describe, directory_files, is_document_marker, parse_value, parse_value_fast, Origin, Source, MAX_DOCUMENTS,
-    MAX_LIVE_SOURCE_BYTES, STDIN_NAME,
+    describe, directory_files, is_document_marker, parse_value, parse_value_fast, quick_identity, Origin, Source,
+    MAX_DOCUMENTS, MAX_LIVE_SOURCE_BYTES, STDIN_NAME,
 };
 use crate::reconcile::{LiveObjects, ObjectKey};
 
@@ -178,80 +178,11 @@ impl LiveObjects for LiveStore {
     }
 }
 
-/// An object's identity read straight off its lines, without parsing the
-/// YAML: `apiVersion`, `kind` and `metadata.name` / `.namespace` as kubectl
-/// prints them, at `indent` (the object's own keys) and `indent + 2`.
-/// `None` — and a full parse — whenever the layout is anything less plain.
+/// An object's identity read off its lines (see `input::quick_identity`).
 fn quick_key(text: &str, indent: usize, default_namespace: &str) -> Option<ObjectKey> {
-    let (mut api_version, mut kind, mut name, mut namespace) = (None, None, None, None);
-    let mut in_metadata = false;
-    let mut seen_metadata = false;
-    for line in text.lines() {
-        let trimmed = line.trim_start_matches(' ');
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        let depth = line.len() - trimmed.len();
-        if depth < indent || trimmed.starts_with('\t') {
-            return None;
-        }
-        if depth == indent {
-            in_metadata = false;
-            let (k, v) = trimmed.split_once(':')?;
-            let slot = match k {
-                "apiVersion" => &mut api_version,
-                "kind" => &mut kind,
-                "metadata" if v.trim().is_empty() => {
-                    if seen_metadata {
-                        return None;
-                    }
-                    (in_metadata, seen_metadata) = (true, true);
-                    continue;
-                }
-                "metadata" => return None,
-                _ => continue,
-            };
-            if slot.replace(plain_scalar(v)?).is_some() {
-                return None;
-            }
-        } else if in_metadata && depth == indent + 2 {
-            let Some((k, v)) = trimmed.split_once(':') else { continue };
-            let slot = match k {
-                "name" => &mut name,
-                "namespace" => &mut namespace,
-                _ => continue,
-            };
-            if slot.replace(plain_scalar(v)?).is_some() {
-                return None;
-            }
-        }
-    }
-    let namespace: String = namespace.unwrap_or_default();
-    Some(ObjectKey {
-        api_version: api_version?,
-        kind: kind?,
-        namespace: if namespace.is_empty() { default_namespace.to_string() } else { namespace },
-        name: name?,
-    })
-}
-
-/// The text of a simple one-line scalar after `key:`; `None` for anything
-/// that needs a real YAML parser (escapes, flow collections, anchors, tags,
-/// block scalars, comments).
-fn plain_scalar(v: &str) -> Option<String> {
-    let v = v.strip_prefix(' ')?.trim_end();
-    if let Some(inner) = v.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')) {
-        return (!inner.contains('\'')).then(|| inner.to_string());
-    }
-    if let Some(inner) = v.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-        return (!inner.contains(['"', '\\'])).then(|| inner.to_string());
-    }
-    let special = v.is_empty()
-        || v.starts_with(['[', '{', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`'])
-        || v.contains(" #")
-        || v == "~"
-        || v == "null";
-    (!special).then(|| v.to_string())
+    let id = quick_identity(text, indent)?;
+    let namespace = id.namespace.filter(|n| !n.is_empty()).unwrap_or_else(|| default_namespace.to_string());
+    Some(ObjectKey { api_version: id.api_version, kind: id.kind, namespace, name: id.name? })
 }
 
 /// The state of a line scan through one source.

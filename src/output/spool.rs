@@ -13,7 +13,7 @@ const MEMORY_LIMIT: usize = 4 * 1024 * 1024;
 #[derive(Debug, Default)]
 pub struct Spool {
     memory: Vec<u8>,
-    file: Option<File>,
+    file: Option<io::BufWriter<File>>,
 }
 
 impl Spool {
@@ -25,8 +25,8 @@ impl Spool {
     pub fn copy_to(self, out: &mut dyn Write) -> io::Result<()> {
         match self.file {
             None => out.write_all(&self.memory),
-            Some(mut file) => {
-                file.flush()?;
+            Some(file) => {
+                let mut file = file.into_inner().map_err(|e| e.into_error())?;
                 file.seek(SeekFrom::Start(0))?;
                 io::copy(&mut file, out)?;
                 Ok(())
@@ -55,11 +55,11 @@ impl Write for Spool {
             self.memory.extend_from_slice(buf);
             return Ok(buf.len());
         }
-        let mut file = io::BufWriter::with_capacity(1 << 16, tempfile::tempfile()?);
+        let mut file = io::BufWriter::with_capacity(1 << 20, tempfile::tempfile()?);
         file.write_all(&self.memory)?;
         file.write_all(buf)?;
         self.memory = Vec::new();
-        self.file = Some(file.into_inner().map_err(|e| e.into_error())?);
+        self.file = Some(file);
         Ok(buf.len())
     }
 
