@@ -17,15 +17,18 @@ Sub-commands:
       one pod-template label is changed (on the last router's Deployment) so
       `routerctl diff` has one change to find among all the objects.
 
-  gen.py kustomize RENDERED.json OUTDIR
+  gen.py kustomize RENDERED.json OUTDIR [SHARD]
       Writes OUTDIR/deployments.yaml (the rendered Deployments, one YAML stream)
       and OUTDIR/kustomization.yaml, which adds pod labels (labels: with
       includeTemplates: true) and annotations (commonAnnotations) to all of
       them: kustomize's offline equivalent of merging podLabels and
-      podAnnotations into N Deployments.
+      podAnnotations into N Deployments. With SHARD > 0 and more Deployments
+      than that, writes OUTDIR/shard-000/, shard-001/, ... instead, each a
+      kustomization of at most SHARD Deployments (kustomize's time grows
+      quadratically with the resources of one build).
 
-Live files are split per namespace (at most 1,000 routers, about 7 MB each)
-because routerctl refuses a single input file larger than 32 MiB.
+Live files are split per namespace (at most 1,000 routers, about 8.5 MB each),
+as `kubectl get -n NAMESPACE ... -o yaml` would write them.
 """
 
 import hashlib
@@ -313,14 +316,7 @@ def gen_live(rendered, outdir):
             f.write(to_yaml(doc))
 
 
-def gen_kustomize(rendered, outdir):
-    items = load_rendered(rendered)
-    os.makedirs(outdir, exist_ok=True)
-    deployments = [o for o in items if o["kind"] == "Deployment"]
-    with open(os.path.join(outdir, "deployments.yaml"), "w") as f:
-        f.write("---\n".join(to_yaml(d) for d in deployments))
-    with open(os.path.join(outdir, "kustomization.yaml"), "w") as f:
-        f.write("""apiVersion: kustomize.config.k8s.io/v1beta1
+KUSTOMIZATION = """apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 resources:
 - deployments.yaml
@@ -334,11 +330,30 @@ labels:
 commonAnnotations:
   example.com/owner: owner-1@example.com
   prometheus.io/path: /metrics
-""")
+"""
+
+
+def _write_kustomization(outdir, deployments):
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, "deployments.yaml"), "w") as f:
+        f.write("---\n".join(to_yaml(d) for d in deployments))
+    with open(os.path.join(outdir, "kustomization.yaml"), "w") as f:
+        f.write(KUSTOMIZATION)
+
+
+def gen_kustomize(rendered, outdir, shard):
+    deployments = [o for o in load_rendered(rendered) if o["kind"] == "Deployment"]
+    if shard <= 0 or len(deployments) <= shard:
+        _write_kustomization(outdir, deployments)
+        return
+    for k, start in enumerate(range(0, len(deployments), shard)):
+        _write_kustomization(os.path.join(outdir, "shard-%03d" % k),
+                             deployments[start:start + shard])
 
 
 def main(argv):
-    if len(argv) != 4 or argv[1] not in ("routers", "live", "kustomize"):
+    if len(argv) < 4 or argv[1] not in ("routers", "live", "kustomize") or (
+            len(argv) != 4 and not (argv[1] == "kustomize" and len(argv) == 5)):
         sys.exit(__doc__)
     cmd, a, b = argv[1], argv[2], argv[3]
     if cmd == "routers":
@@ -346,7 +361,7 @@ def main(argv):
     elif cmd == "live":
         gen_live(a, b)
     else:
-        gen_kustomize(a, b)
+        gen_kustomize(a, b, int(argv[4]) if len(argv) == 5 else 0)
 
 
 if __name__ == "__main__":
