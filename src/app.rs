@@ -74,40 +74,24 @@ fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, termina
                 tables.push(explain(&result.rendered, &result.router, live_deployment.as_ref()));
                 Ok(())
             })?;
-            let mut spool = Spool::new();
-            match args.output {
-                ExplainFormat::Table => {
-                    let text: Vec<String> = tables.iter().map(Explanation::to_table).collect();
-                    spool.write_all(text.join("\n").as_bytes())?;
-                }
+            let text = match args.output {
+                ExplainFormat::Table => tables.iter().map(Explanation::to_table).collect::<Vec<_>>().join("\n"),
                 ExplainFormat::Json => {
                     let list = Value::Array(tables.iter().map(Explanation::to_json).collect());
-                    let text = marshal_indent(&GoJson::from(&list), "", "    ");
-                    spool.write_all(text.as_bytes())?;
-                    spool.write_all(b"\n")?;
+                    marshal_indent(&GoJson::from(&list), "", "    ") + "\n"
                 }
-            }
-            Ok(Outcome { stdout: spool, code: 0 })
+            };
+            text_outcome(&text, 0)
         }
         Command::Krm => {
             let mut input = String::new();
             stdin.read_to_string(&mut input).context("cannot read the ResourceList from stdin")?;
             let outcome = crate::krm::run(&input);
             reporter.raw(&outcome.stderr);
-            let mut spool = Spool::new();
-            spool.write_all(outcome.output.as_bytes())?;
-            Ok(Outcome { stdout: spool, code: if outcome.failed { 1 } else { 0 } })
+            text_outcome(&outcome.output, i32::from(outcome.failed))
         }
-        Command::Completions { shell } => {
-            let mut spool = Spool::new();
-            spool.write_all(crate::generated::completions(*shell).as_bytes())?;
-            Ok(Outcome { stdout: spool, code: 0 })
-        }
-        Command::Man { command } => {
-            let mut spool = Spool::new();
-            spool.write_all(crate::generated::man_page(command.as_deref())?.as_bytes())?;
-            Ok(Outcome { stdout: spool, code: 0 })
-        }
+        Command::Completions { shell } => text_outcome(&crate::generated::completions(*shell), 0),
+        Command::Man { command } => text_outcome(&crate::generated::man_page(command.as_deref())?, 0),
         Command::Diff(args) => {
             let palette = Palette {
                 color: match args.color {
@@ -128,6 +112,13 @@ fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, termina
             Ok(Outcome { stdout: spool, code: i32::from(changed) })
         }
     }
+}
+
+/// A small output, known whole.
+fn text_outcome(text: &str, code: i32) -> Result<Outcome> {
+    let mut stdout = Spool::new();
+    stdout.write_all(text.as_bytes()).context("cannot spool output")?;
+    Ok(Outcome { stdout, code })
 }
 
 fn apply_ready(mut obj: Value) -> Value {
