@@ -397,6 +397,7 @@ pub fn yaml_to_json(v: serde_yaml::Value) -> Result<Value> {
     })
 }
 
+/// A JSON value's kind, in words, for messages.
 pub fn describe(v: &Value) -> &'static str {
     match v {
         Value::Null => "nothing",

@@ -33,7 +33,7 @@ use serde_json::{json, Map, Value};
 
 use crate::app::reconcile_sources;
 use crate::cli::CommonArgs;
-use crate::input::yaml_to_json;
+use crate::input::{describe, yaml_to_json};
 use crate::input::Source;
 use crate::model::GROUP;
 use crate::output::yaml::to_yaml;
@@ -347,16 +347,6 @@ fn settings(function_config: Option<&Value>, findings: &mut Vec<Finding>) -> Set
     s
 }
 
-fn describe(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "nothing",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a mapping",
-    }
-}
 
 /// The pipeline's settings. Only this function knows the shape of
 /// `CommonArgs`.
