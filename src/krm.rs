@@ -33,8 +33,8 @@ use serde_json::{json, Map, Value};
 
 use crate::app::reconcile_sources;
 use crate::cli::CommonArgs;
-use crate::input::{describe, yaml_to_json};
 use crate::input::Source;
+use crate::input::{describe, yaml_to_json};
 use crate::model::GROUP;
 use crate::output::yaml::to_yaml;
 use crate::validate::schema::suggest;
@@ -346,7 +346,6 @@ fn settings(function_config: Option<&Value>, findings: &mut Vec<Finding>) -> Set
     }
     s
 }
-
 
 /// The pipeline's settings. Only this function knows the shape of
 /// `CommonArgs`.

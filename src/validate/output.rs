@@ -4,8 +4,19 @@
 
 use serde_json::Value;
 
-use super::metadata::{annotations_size_error, label_value_errors, qualified_name_errors};
+use super::metadata::{
+    annotations_size_error, dns1123_label_errors, dns1123_subdomain_errors, label_value_errors, qualified_name_errors,
+};
 use super::Finding;
+
+/// A Service name: a DNS-1123 label that starts with a letter (RFC 1035).
+fn dns1035_label_errors(name: &str) -> Vec<String> {
+    let mut errors = dns1123_label_errors(name);
+    if errors.is_empty() && !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+        errors.push("a Service name must start with a lowercase letter (RFC 1035)".to_string());
+    }
+    errors
+}
 
 fn string_pairs(v: Option<&Value>) -> Vec<(&str, &str)> {
     v.and_then(Value::as_object)
@@ -18,6 +29,19 @@ fn string_pairs(v: Option<&Value>) -> Vec<(&str, &str)> {
 /// annotation maps over the size limit.
 pub fn check_object(obj: &Value) -> Vec<Finding> {
     let mut out = Vec::new();
+    // The names and labels derive from the ModelRouter's name, which may be
+    // a longer DNS subdomain than they allow.
+    let name = obj.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("");
+    let kind = obj.get("kind").and_then(Value::as_str).unwrap_or("");
+    let name_errors = if kind == "Service" { dns1035_label_errors(name) } else { dns1123_subdomain_errors(name) };
+    for e in name_errors {
+        out.push(Finding::error("metadata.name", format!("{name:?}: {e}; shorten the ModelRouter's name")));
+    }
+    for (k, v) in string_pairs(obj.pointer("/metadata/labels")) {
+        for e in qualified_name_errors(k).into_iter().chain(label_value_errors(v)) {
+            out.push(Finding::error(format!("metadata.labels[{k:?}]"), e));
+        }
+    }
     if let Some(e) = annotations_size_error(string_pairs(obj.pointer("/metadata/annotations"))) {
         out.push(Finding::error("metadata.annotations", e));
     }
@@ -67,6 +91,16 @@ mod tests {
             "selector": {"matchLabels": {"app": "x"}},
             "template": {"metadata": {"labels": {"app": "x", "team": "a"}}}}});
         assert!(check_object(&d).is_empty());
+    }
+
+    #[test]
+    fn service_names_follow_rfc_1035() {
+        let svc = |name: &str| json!({"kind": "Service", "metadata": {"name": name}});
+        assert!(check_object(&svc("router-router-proxy")).is_empty());
+        assert_eq!(check_object(&svc("1router-router-proxy")).len(), 1);
+        assert_eq!(check_object(&svc(&format!("{}-router-proxy", "a".repeat(50)))).len(), 1);
+        let cm = json!({"kind": "ConfigMap", "metadata": {"name": "1router-router-proxy"}});
+        assert!(check_object(&cm).is_empty(), "other kinds take a DNS subdomain");
     }
 
     #[test]
