@@ -77,7 +77,7 @@ mod tests {
 
     #[test]
     fn a_selector_must_select_its_template() {
-        let d = json!({"kind": "Deployment", "spec": {
+        let d = json!({"kind": "Deployment", "metadata": {"name": "x"}, "spec": {
             "selector": {"matchLabels": {"app": "x", "a": "1"}},
             "template": {"metadata": {"labels": {"app": "x"}}}}});
         let findings = check_object(&d);
@@ -87,7 +87,7 @@ mod tests {
 
     #[test]
     fn a_matching_deployment_has_no_findings() {
-        let d = json!({"kind": "Deployment", "spec": {
+        let d = json!({"kind": "Deployment", "metadata": {"name": "x"}, "spec": {
             "selector": {"matchLabels": {"app": "x"}},
             "template": {"metadata": {"labels": {"app": "x", "team": "a"}}}}});
         assert!(check_object(&d).is_empty());
@@ -98,7 +98,7 @@ mod tests {
         let svc = |name: &str| json!({"kind": "Service", "metadata": {"name": name}});
         assert!(check_object(&svc("router-router-proxy")).is_empty());
         assert_eq!(check_object(&svc("1router-router-proxy")).len(), 1);
-        assert_eq!(check_object(&svc(&format!("{}-router-proxy", "a".repeat(50)))).len(), 1);
+        assert_eq!(check_object(&svc(&format!("{}-router-proxy", "a".repeat(51)))).len(), 1);
         let cm = json!({"kind": "ConfigMap", "metadata": {"name": "1router-router-proxy"}});
         assert!(check_object(&cm).is_empty(), "other kinds take a DNS subdomain");
     }
@@ -106,7 +106,7 @@ mod tests {
     #[test]
     fn oversized_annotations_are_refused() {
         let big = "x".repeat(256 * 1024);
-        let cm = json!({"kind": "ConfigMap", "metadata": {"annotations": {"k": big}}});
+        let cm = json!({"kind": "ConfigMap", "metadata": {"name": "x", "annotations": {"k": big}}});
         assert_eq!(check_object(&cm).len(), 1);
     }
 }
