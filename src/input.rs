@@ -76,28 +76,48 @@ impl Document {
     }
 }
 
-/// Reads every `-f`/`--live` argument: `-` is stdin (read at most once), a
-/// directory contributes its *.yaml, *.yml and *.json files in name order.
-pub fn read_sources(paths: &[PathBuf], stdin: &mut dyn Read, stdin_used: &mut bool) -> Result<Vec<Source>> {
-    let mut sources = Vec::new();
+/// One input an `-f` or `--live` argument stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputPath {
+    Stdin,
+    File(PathBuf),
+}
+
+/// Expands `-f`/`--live` arguments: `-` is stdin (at most once in a run), a
+/// directory stands for its *.yaml, *.yml and *.json files in name order.
+pub fn expand_paths(paths: &[PathBuf], stdin_used: &mut bool) -> Result<Vec<InputPath>> {
+    let mut inputs = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
             if *stdin_used {
                 bail!("stdin (`-`) can be given only once across -f and --live");
             }
             *stdin_used = true;
-            let bytes = read_limited(STDIN_NAME, stdin, MAX_SOURCE_BYTES)?;
-            sources.push(Source { name: STDIN_NAME.into(), text: decode(STDIN_NAME, bytes)? });
+            inputs.push(InputPath::Stdin);
         } else if path.is_dir() {
             let files = directory_files(path)?;
             if files.is_empty() {
                 bail!("{}: directory holds no *.yaml, *.yml or *.json files", path.display());
             }
-            for file in files {
-                sources.push(read_file(&file)?);
-            }
+            inputs.extend(files.into_iter().map(InputPath::File));
         } else {
-            sources.push(read_file(path)?);
+            inputs.push(InputPath::File(path.clone()));
+        }
+    }
+    Ok(inputs)
+}
+
+/// Reads every `-f`/`--live` argument: `-` is stdin (read at most once), a
+/// directory contributes its *.yaml, *.yml and *.json files in name order.
+pub fn read_sources(paths: &[PathBuf], stdin: &mut dyn Read, stdin_used: &mut bool) -> Result<Vec<Source>> {
+    let mut sources = Vec::new();
+    for input in expand_paths(paths, stdin_used)? {
+        match input {
+            InputPath::Stdin => {
+                let bytes = read_limited(STDIN_NAME, stdin, MAX_SOURCE_BYTES)?;
+                sources.push(Source { name: STDIN_NAME.into(), text: decode(STDIN_NAME, bytes)? });
+            }
+            InputPath::File(path) => sources.push(read_file(&path)?),
         }
     }
     let total: u64 = sources.iter().map(|s| s.text.len() as u64).sum();
@@ -124,7 +144,7 @@ pub fn read_limited(name: &str, reader: &mut dyn Read, limit: u64) -> Result<Vec
     Ok(bytes)
 }
 
-pub fn directory_files(dir: &Path) -> Result<Vec<PathBuf>> {
+fn directory_files(dir: &Path) -> Result<Vec<PathBuf>> {
     let entries = std::fs::read_dir(dir).with_context(|| format!("{}: cannot read directory", dir.display()))?;
     let mut files = Vec::new();
     for entry in entries {

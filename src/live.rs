@@ -17,8 +17,8 @@ use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
 use crate::input::{
-    describe, directory_files, is_document_marker, parse_value, parse_value_fast, quick_identity, Origin, Source,
-    MAX_DOCUMENTS, MAX_LIVE_SOURCE_BYTES, STDIN_NAME,
+    describe, expand_paths, is_document_marker, parse_value, parse_value_fast, quick_identity, InputPath, Origin,
+    Source, MAX_DOCUMENTS, MAX_LIVE_SOURCE_BYTES, STDIN_NAME,
 };
 use crate::reconcile::{LiveObjects, ObjectKey};
 
@@ -64,30 +64,19 @@ impl LiveStore {
         default_namespace: &str,
     ) -> Result<LiveStore> {
         let mut store = LiveStore::default();
-        for path in paths {
-            if path.as_os_str() == "-" {
-                if *stdin_used {
-                    bail!("stdin (`-`) can be given only once across -f and --live");
+        for input in expand_paths(paths, stdin_used)? {
+            match input {
+                InputPath::Stdin => {
+                    let mut spool = tempfile::tempfile().context("cannot create a temporary file for stdin")?;
+                    let copied = std::io::copy(&mut stdin.take(MAX_LIVE_SOURCE_BYTES + 1), &mut spool)
+                        .map_err(|e| anyhow!("{STDIN_NAME}: cannot read: {e}"))?;
+                    if copied > MAX_LIVE_SOURCE_BYTES {
+                        bail!("{STDIN_NAME}: larger than {} GiB of live objects", MAX_LIVE_SOURCE_BYTES >> 30);
+                    }
+                    spool.seek(SeekFrom::Start(0)).context("cannot rewind the stdin spool")?;
+                    store.add_file(STDIN_NAME, spool, default_namespace)?;
                 }
-                *stdin_used = true;
-                let mut spool = tempfile::tempfile().context("cannot create a temporary file for stdin")?;
-                let copied = std::io::copy(&mut stdin.take(MAX_LIVE_SOURCE_BYTES + 1), &mut spool)
-                    .map_err(|e| anyhow!("{STDIN_NAME}: cannot read: {e}"))?;
-                if copied > MAX_LIVE_SOURCE_BYTES {
-                    bail!("{STDIN_NAME}: larger than {} GiB of live objects", MAX_LIVE_SOURCE_BYTES >> 30);
-                }
-                spool.seek(SeekFrom::Start(0)).context("cannot rewind the stdin spool")?;
-                store.add_file(STDIN_NAME, spool, default_namespace)?;
-            } else if path.is_dir() {
-                let files = directory_files(path)?;
-                if files.is_empty() {
-                    bail!("{}: directory holds no *.yaml, *.yml or *.json files", path.display());
-                }
-                for file in files {
-                    store.open_file(&file, default_namespace)?;
-                }
-            } else {
-                store.open_file(path, default_namespace)?;
+                InputPath::File(path) => store.open_file(&path, default_namespace)?,
             }
         }
         Ok(store)
