@@ -14,10 +14,7 @@ use serde_json::{json, Map, Value};
 
 use crate::reconcile::deployment::{parse_record, update};
 use crate::reconcile::tree::string_map;
-use crate::render::names::{
-    selector_labels, APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION, CONFIG_HASH_ANNOTATION,
-    SCRAPE_ANNOTATIONS,
-};
+use crate::render::names::{APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION, SCRAPE_ANNOTATIONS};
 use crate::render::{RenderedRouter, RouterInput};
 
 /// Where a key lives.
@@ -181,32 +178,21 @@ pub fn explain(rendered: &RenderedRouter, router: &RouterInput, live_deployment:
     let proxy = router.router.spec.proxy.as_ref();
     let spec_labels = proxy.and_then(|p| p.pod_labels.clone()).unwrap_or_default();
     let spec_annotations = proxy.and_then(|p| p.pod_annotations.clone()).unwrap_or_default();
-    let mut operator_annotations =
-        BTreeMap::from([(CONFIG_HASH_ANNOTATION.to_string(), rendered.compiled.hash.clone())]);
-    if plan.emit_scrape {
-        operator_annotations.extend(SCRAPE_ANNOTATIONS.iter().map(|(k, v)| (k.to_string(), v.to_string())));
-    }
 
     let mut rows = Vec::new();
     let template_places = [
-        (
-            Place::TemplateLabel,
-            &TEMPLATE_LABELS,
-            &spec_labels,
-            selector_labels(&router.name),
-            APPLIED_POD_LABELS_ANNOTATION,
-        ),
+        (Place::TemplateLabel, &TEMPLATE_LABELS, &spec_labels, &plan.operator_labels, APPLIED_POD_LABELS_ANNOTATION),
         (
             Place::TemplateAnnotation,
             &TEMPLATE_ANNOTATIONS,
             &spec_annotations,
-            operator_annotations,
+            &plan.operator_annotations,
             APPLIED_POD_ANNOTATIONS_ANNOTATION,
         ),
     ];
     for (place, path, spec, operator, record) in template_places {
         let old_record = parse_record(before_records.get(record).map(String::as_str));
-        let keys = Keys { spec, operator: &operator, old_record: &old_record };
+        let keys = Keys { spec, operator, old_record: &old_record };
         let (before_map, after_map) = (string_map(before, path), string_map(&after, path));
         for key in union(&before_map, &after_map) {
             let (old, new) = (before_map.get(key), after_map.get(key));
@@ -252,7 +238,7 @@ pub fn explain(rendered: &RenderedRouter, router: &RouterInput, live_deployment:
         selector: SelectorInfo {
             can_change: live_selector.is_none(),
             live: live_selector,
-            operator: selector_labels(&router.name),
+            operator: plan.operator_labels.clone(),
         },
     }
 }
@@ -445,6 +431,7 @@ mod tests {
     use super::*;
     use crate::model::{apply_router_defaults, ModelRouter};
     use crate::reconcile::tree::map_at;
+    use crate::render::names::CONFIG_HASH_ANNOTATION;
     use crate::render::{render_router, Inventory, OperatorFlags};
 
     fn input(yaml: &str) -> RouterInput {

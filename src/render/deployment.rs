@@ -39,6 +39,10 @@ pub struct PodMetadata {
     pub applied_labels: Vec<String>,
     /// User annotation keys the operator did not override, sorted.
     pub applied_annotations: Vec<String>,
+    /// The operator's own template labels (the selector labels).
+    pub operator_labels: BTreeMap<String, String>,
+    /// The operator's own template annotations (config hash, scrape keys).
+    pub operator_annotations: BTreeMap<String, String>,
     /// Every key `spec.proxy.podAnnotations` sets (scrape cleanup spares them).
     pub user_annotation_keys: BTreeSet<String>,
     /// Whether the operator runs with `--emit-scrape-annotations`.
@@ -74,11 +78,14 @@ pub fn pod_metadata(input: &RouterInput, config_hash: &str, flags: &OperatorFlag
             operator_annotations.insert(k.to_string(), v.to_string());
         }
     }
-    let (labels, applied_labels) = overlay(user_labels, selector_labels(&input.name));
-    let (annotations, applied_annotations) = overlay(user_annotations, operator_annotations);
+    let operator_labels = selector_labels(&input.name);
+    let (labels, applied_labels) = overlay(user_labels, operator_labels.clone());
+    let (annotations, applied_annotations) = overlay(user_annotations, operator_annotations.clone());
     PodMetadata {
         labels,
         annotations,
+        operator_labels,
+        operator_annotations,
         applied_labels,
         applied_annotations,
         user_annotation_keys: user_annotations.map(|m| m.keys().cloned().collect()).unwrap_or_default(),
