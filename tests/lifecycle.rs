@@ -6,18 +6,12 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::routerctl;
+use common::{parse_stream, routerctl};
 use serde_json::{json, Value};
 
 const HASH: &str = "inference.llmkube.dev/router-config-hash";
 const LABELS_RECORD: &str = "inference.llmkube.dev/applied-pod-labels";
 const ANNOTATIONS_RECORD: &str = "inference.llmkube.dev/applied-pod-annotations";
-
-fn parse_stream(yaml: &str) -> Vec<Value> {
-    serde_yaml::Deserializer::from_str(yaml)
-        .map(|d| serde::Deserialize::deserialize(d).expect("output is YAML"))
-        .collect()
-}
 
 fn to_stream(objects: &[Value]) -> String {
     objects.iter().map(|o| serde_yaml::to_string(o).expect("serializable")).collect::<Vec<_>>().join("---\n")

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::routerctl;
+use common::{parse_stream, routerctl};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -18,26 +18,21 @@ spec:
     external: {provider: openai, model: gpt-4o}
 ";
 
-fn objects(yaml_stream: &str) -> Vec<Value> {
-    serde_yaml::Deserializer::from_str(yaml_stream)
-        .map(|d| serde::Deserialize::deserialize(d).expect("output is YAML"))
-        .collect()
-}
-
 #[test]
 fn reads_stdin() {
     let run = routerctl(&["render", "-f", "-"], Some(ROUTER));
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let kinds: Vec<_> = objects(&run.stdout).iter().map(|o| o["kind"].as_str().unwrap_or("").to_string()).collect();
+    let kinds: Vec<_> =
+        parse_stream(&run.stdout).iter().map(|o| o["kind"].as_str().unwrap_or("").to_string()).collect();
     assert_eq!(kinds, ["ConfigMap", "Deployment", "Service"]);
-    assert_eq!(objects(&run.stdout)[0]["metadata"]["namespace"], "default");
+    assert_eq!(parse_stream(&run.stdout)[0]["metadata"]["namespace"], "default");
 }
 
 #[test]
 fn namespace_flag_applies_to_objects_without_one() {
     let run = routerctl(&["render", "-f", "-", "-n", "team-x"], Some(ROUTER));
     assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(objects(&run.stdout).iter().all(|o| o["metadata"]["namespace"] == "team-x"));
+    assert!(parse_stream(&run.stdout).iter().all(|o| o["metadata"]["namespace"] == "team-x"));
 }
 
 #[test]
@@ -58,7 +53,7 @@ fn namespace_conflict_is_an_error_like_kubectl() {
 fn directory_input_reads_manifests_in_name_order() {
     let run = routerctl(&["render", "-f", "testdata/render", "--default-litellm-url", "http://l:4000"], None);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let names: Vec<String> = objects(&run.stdout)
+    let names: Vec<String> = parse_stream(&run.stdout)
         .iter()
         .filter(|o| o["kind"] == "ConfigMap")
         .map(|o| o["metadata"]["name"].as_str().unwrap_or("").to_string())
@@ -87,7 +82,7 @@ fn json_output_is_one_v1_list() {
     assert_eq!(list["items"].as_array().map(Vec::len), Some(3));
     // The same objects as the YAML stream.
     let yaml = routerctl(&["render", "-f", "-"], Some(ROUTER));
-    assert_eq!(list["items"].as_array().cloned().unwrap_or_default(), objects(&yaml.stdout));
+    assert_eq!(list["items"].as_array().cloned().unwrap_or_default(), parse_stream(&yaml.stdout));
 }
 
 #[test]
@@ -98,7 +93,7 @@ fn config_hash_annotation_is_sha256_of_the_config_as_read_back() {
     {
         let run = routerctl(&["render", "-f", file, "--default-litellm-url", "http://l:4000"], None);
         assert_eq!(run.code, 0, "{}", run.stderr);
-        let objs = objects(&run.stdout);
+        let objs = parse_stream(&run.stdout);
         let cm = objs.iter().find(|o| o["kind"] == "ConfigMap").expect("a ConfigMap");
         let config = cm["data"]["config.json"].as_str().expect("config.json");
         let hash: String = Sha256::digest(config.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();

@@ -56,3 +56,10 @@ pub fn routerctl(args: &[&str], stdin: Option<&str>) -> Run {
         stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
     }
 }
+
+/// The objects of a YAML stream (the binary's output), parsed back.
+pub fn parse_stream(yaml: &str) -> Vec<serde_json::Value> {
+    serde_yaml::Deserializer::from_str(yaml)
+        .map(|d| serde::Deserialize::deserialize(d).expect("output is YAML"))
+        .collect()
+}
