@@ -29,7 +29,7 @@ use crate::render::{render_router, Inventory, OperatorFlags, RenderedRouter, Rou
 use crate::report::Reporter;
 use crate::validate::operator::validate_model_router;
 use crate::validate::output::check_object;
-use crate::validate::schema::{check_model_router, suggest};
+use crate::validate::schema::{check_model_router_as_written, suggest};
 use crate::validate::{Finding, Severity};
 
 /// What a successful run prints and how it exits.
@@ -194,9 +194,9 @@ fn pipeline(
 ) -> Result<()> {
     let crd = match &common.crd {
         Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| anyhow!("{}: cannot read file: {e}", path.display()))?;
-            let crd = CrdDefaults::from_yaml(&text).with_context(|| format!("{}", path.display()))?;
+            let source = crate::input::read_file(path)?;
+            let crd = CrdDefaults::from_yaml(&source.name, &source.text)
+                .with_context(|| format!("{}: not the ModelRouter CRD", path.display()))?;
             if let Some(w) = crd.compatibility_warning() {
                 reporter.warn(&format!("{}: {w}", path.display()));
             }
@@ -240,10 +240,6 @@ fn reconcile_one(
     reporter: &mut Reporter,
 ) -> Result<Option<RouterResult>> {
     let context = format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
-    let findings = validate_model_router(&router.router);
-    if !findings.is_empty() {
-        bail!("{context}: the operator refuses this ModelRouter:\n{}", bullet_list(&findings));
-    }
     if router.router.spec.data_plane.as_deref() == Some("Gateway") {
         reporter.warn(&format!(
             "ModelRouter {}/{} uses dataPlane: Gateway; the operator provisions no router-proxy objects for it",
@@ -306,6 +302,12 @@ const OWNED_KINDS: [(&str, &str); 6] = [
 /// Findings one per line, indented under the message that introduces them.
 fn bullet_list<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> String {
     findings.into_iter().map(|f| format!("  {f}")).collect::<Vec<_>>().join("\n")
+}
+
+/// Findings about a document, one per line, each led by the `file:line:col`
+/// of its field (editors and terminals jump there).
+fn located_list<'a>(doc: &Document, findings: impl IntoIterator<Item = &'a Finding>) -> String {
+    findings.into_iter().map(|f| format!("  {}: {f}", doc.locate(&f.path))).collect::<Vec<_>>().join("\n")
 }
 
 fn operator_flags(common: &CommonArgs) -> OperatorFlags {
@@ -399,24 +401,25 @@ fn router_input(
         Some(n) if !n.is_empty() => format!("{n:?}"),
         _ => "(without a name)".to_string(),
     };
+    let written = |path: &str| doc.plain_text(path).map(str::to_string);
     let (errors, unknown): (Vec<_>, Vec<_>) =
-        check_model_router(&doc.value).into_iter().partition(|f| f.severity == Severity::Error);
+        check_model_router_as_written(&doc.value, &written).into_iter().partition(|f| f.severity == Severity::Error);
     if !errors.is_empty() {
         bail!(
             "{}: ModelRouter {name} does not fit the ModelRouter CRD schema; the API server refuses it:\n{}",
             doc.origin,
-            bullet_list(errors.iter().chain(&unknown))
+            located_list(doc, errors.iter().chain(&unknown))
         );
     }
     if common.strict && !unknown.is_empty() {
         bail!(
             "{}: ModelRouter {name} has fields the CRD does not know (refused with --strict):\n{}",
             doc.origin,
-            bullet_list(&unknown)
+            located_list(doc, &unknown)
         );
     }
     for w in unknown {
-        reporter.warn(&format!("{}: {w} (the API server drops unknown fields)", doc.origin));
+        reporter.warn(&format!("{}: {w} (the API server drops unknown fields)", doc.locate(&w.path)));
     }
     let name = object_name(doc)?;
     // The API server's defaults: those of the cluster's CRD when given,
@@ -425,7 +428,7 @@ fn router_input(
         Some(crd) => {
             let mut value = doc.value.clone();
             crd.apply(&mut value);
-            typed(&Document { origin: doc.origin.clone(), value })?
+            typed_value(doc, &value)?
         }
         None => {
             let mut router: ModelRouter = typed(doc)?;
@@ -433,6 +436,15 @@ fn router_input(
             router
         }
     };
+    let findings = validate_model_router(&router);
+    if !findings.is_empty() {
+        bail!(
+            "{}: ModelRouter {}/{name}: the operator refuses this ModelRouter:\n{}",
+            doc.origin,
+            namespace,
+            located_list(doc, &findings)
+        );
+    }
     let uid = router.metadata.uid.clone().filter(|u| !u.is_empty());
     Ok((doc.origin.to_string(), RouterInput { router, name, namespace, uid }))
 }
@@ -463,8 +475,20 @@ fn namespace_of(doc: &Document, flag: Option<&str>) -> Result<String> {
 /// Deserializes a document into a typed resource, naming the field that did
 /// not fit. (The schema check has already caught what a person gets wrong.)
 fn typed<T: serde::de::DeserializeOwned>(doc: &Document) -> Result<T> {
-    serde_path_to_error::deserialize(&doc.value)
-        .map_err(|e| anyhow::anyhow!("{}: {}: {}", doc.origin, e.path(), e.inner()))
+    typed_value(doc, &doc.value)
+}
+
+/// `typed` on a value derived from the document (defaults applied).
+fn typed_value<T: serde::de::DeserializeOwned>(doc: &Document, value: &Value) -> Result<T> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        anyhow!(
+            "{}: {} {path}: {}",
+            doc.locate(&path),
+            doc.kind(),
+            crate::model::serde_in_words(&e.inner().to_string())
+        )
+    })
 }
 
 /// Feeds arbitrary bytes through every stage — the part before the first NUL
@@ -476,10 +500,17 @@ pub fn exercise(data: &[u8]) {
         Some(i) => (&data[..i], &data[i + 1..]),
         None => (data, &data[..0]),
     };
-    let source =
-        |name: &str, bytes: &[u8]| Source { name: name.into(), text: String::from_utf8_lossy(bytes).into_owned() };
-    let live_sources: Vec<Source> = if live.is_empty() { Vec::new() } else { vec![source("live", live)] };
-    let _ = crate::krm::run(&String::from_utf8_lossy(routers));
+    // Raw bytes reach the same decoding as files do (BOMs, invalid UTF-8).
+    let source = |name: &str, bytes: &[u8]| {
+        crate::input::decode(name, bytes.to_vec()).map(|text| Source { name: name.into(), text })
+    };
+    let Ok(router_source) = source("routers", routers) else { return };
+    let live_sources: Vec<Source> = match source("live", live) {
+        Ok(s) if !live.is_empty() => vec![s],
+        Ok(_) => Vec::new(),
+        Err(_) => return,
+    };
+    let _ = crate::krm::run(&router_source.text);
     for emit_scrape_annotations in [false, true] {
         let common = CommonArgs {
             files: Vec::new(),
@@ -490,7 +521,8 @@ pub fn exercise(data: &[u8]) {
             strict: false,
             crd: None,
         };
-        let Ok(items) = reconcile_sources(&common, &[source("routers", routers)], &live_sources, &mut std::io::sink())
+        let Ok(items) =
+            reconcile_sources(&common, std::slice::from_ref(&router_source), &live_sources, &mut std::io::sink())
         else {
             continue;
         };

@@ -144,10 +144,9 @@ impl CrdDefaults {
     /// chart or `kubectl get crd modelrouters.inference.llmkube.dev -o yaml`
     /// print it). An error unless it holds the ModelRouter CRD with an
     /// `openAPIV3Schema`.
-    pub fn from_yaml(text: &str) -> Result<CrdDefaults> {
+    pub fn from_yaml(name: &str, text: &str) -> Result<CrdDefaults> {
         let mut objects = Vec::new();
-        for doc in serde_yaml::Deserializer::from_str(text) {
-            let value: Value = serde::Deserialize::deserialize(doc).context("not a YAML CRD")?;
+        for (_, _, value) in crate::input::parse_stream(name, text).context("not a YAML CRD")? {
             match value {
                 Value::Null => {}
                 Value::Object(ref m)
@@ -273,11 +272,11 @@ mod tests {
     }
 
     fn crd(name: &str) -> CrdDefaults {
-        CrdDefaults::from_yaml(&fixture(name)).expect("the fixture is a ModelRouter CRD")
+        CrdDefaults::from_yaml(name, &fixture(name)).expect("the fixture is a ModelRouter CRD")
     }
 
     fn doc(yaml: &str) -> Value {
-        serde_yaml::from_str(yaml).expect("test document parses")
+        crate::input::from_yaml_str(yaml).expect("test document parses")
     }
 
     fn defaulted(crd: &CrdDefaults, yaml: &str) -> Value {
@@ -387,7 +386,7 @@ spec:
                   items:
                     type: object
                     properties:
-                      on: {{type: boolean, default: true}}
+                      enabled: {{type: boolean, default: true}}
               holder:
                 type: object
                 default: {{}}
@@ -399,45 +398,46 @@ spec:
                 default: x
 "
         );
-        let crd = CrdDefaults::from_yaml(&text).expect("parses");
+        let crd = CrdDefaults::from_yaml("crd.yaml", &text).expect("parses");
         let d = defaulted(
             &crd,
-            "spec: {byName: {a: {}, b: {weight: 1}, c: null}, matrix: [[{}, {on: false}], []], maybe: null}",
+            "spec: {byName: {a: {}, b: {weight: 1}, c: null}, matrix: [[{}, {enabled: false}], []], maybe: null}",
         );
         assert_eq!(d["spec"]["byName"], json!({"a": {"weight": 5}, "b": {"weight": 1}, "c": {"weight": 5}}));
-        assert_eq!(d["spec"]["matrix"], json!([[{"on": true}, {"on": false}], []]));
+        assert_eq!(d["spec"]["matrix"], json!([[{"enabled": true}, {"enabled": false}], []]));
         assert_eq!(d["spec"]["holder"], json!({"inner": "filled"}));
         assert_eq!(d["spec"]["maybe"], Value::Null, "a nullable null is a value");
     }
 
     #[test]
     fn another_crd_or_another_object_is_an_error() {
-        let err = CrdDefaults::from_yaml(&fixture("inferenceservices.yaml")).unwrap_err();
+        let err = CrdDefaults::from_yaml("inferenceservices.yaml", &fixture("inferenceservices.yaml")).unwrap_err();
         assert_eq!(
             err.to_string(),
             "expected the ModelRouter CustomResourceDefinition (modelrouters.inference.llmkube.dev), found CustomResourceDefinition inferenceservices.inference.llmkube.dev"
         );
-        let err = CrdDefaults::from_yaml("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n").unwrap_err();
+        let err =
+            CrdDefaults::from_yaml("crd.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n").unwrap_err();
         assert!(err.to_string().ends_with("found ConfigMap x"), "{err}");
-        assert!(CrdDefaults::from_yaml("").unwrap_err().to_string().ends_with("found nothing"));
-        assert!(CrdDefaults::from_yaml("a: [1\n").unwrap_err().to_string().starts_with("not a YAML CRD"));
+        assert!(CrdDefaults::from_yaml("crd.yaml", "").unwrap_err().to_string().ends_with("found nothing"));
+        assert!(CrdDefaults::from_yaml("crd.yaml", "a: [1\n").unwrap_err().to_string().starts_with("not a YAML CRD"));
 
         let no_schema = fixture("modelrouters-builtin.yaml").replace("schema:", "notASchema:");
-        let err = CrdDefaults::from_yaml(&no_schema).unwrap_err();
+        let err = CrdDefaults::from_yaml("crd.yaml", &no_schema).unwrap_err();
         assert!(err.to_string().contains("has no schema.openAPIV3Schema"), "{err}");
         let other_kind = fixture("modelrouters-builtin.yaml").replace("kind: ModelRouter", "kind: ModelRoute");
-        let err = CrdDefaults::from_yaml(&other_kind).unwrap_err();
+        let err = CrdDefaults::from_yaml("crd.yaml", &other_kind).unwrap_err();
         assert!(err.to_string().contains("defines \"ModelRoute\""), "{err}");
     }
 
     #[test]
     fn the_crd_is_found_in_a_stream_or_a_list() {
         let stream = format!("{}\n---\n{}", fixture("inferenceservices.yaml"), fixture("modelrouters-modified.yaml"));
-        assert_eq!(CrdDefaults::from_yaml(&stream).expect("found"), crd("modelrouters-modified.yaml"));
-        let single: Value = serde_yaml::from_str(&fixture("modelrouters-modified.yaml")).expect("yaml");
+        assert_eq!(CrdDefaults::from_yaml("crd.yaml", &stream).expect("found"), crd("modelrouters-modified.yaml"));
+        let single: Value = crate::input::from_yaml_str(&fixture("modelrouters-modified.yaml")).expect("yaml");
         let list =
             serde_json::to_string(&json!({"apiVersion": "v1", "kind": "List", "items": [single]})).expect("json");
-        assert_eq!(CrdDefaults::from_yaml(&list).expect("found"), crd("modelrouters-modified.yaml"));
+        assert_eq!(CrdDefaults::from_yaml("crd.yaml", &list).expect("found"), crd("modelrouters-modified.yaml"));
     }
 
     #[test]
@@ -446,14 +446,14 @@ spec:
             "  versions:\n",
             "  versions:\n  - name: v1beta1\n    served: true\n    storage: false\n    schema:\n      openAPIV3Schema: {type: object}\n",
         );
-        assert_eq!(CrdDefaults::from_yaml(&two).expect("parses").version, "v1alpha1");
+        assert_eq!(CrdDefaults::from_yaml("crd.yaml", &two).expect("parses").version, "v1alpha1");
         let renamed = fixture("modelrouters-modified.yaml").replace("name: v1alpha1", "name: v1beta1");
-        let crd = CrdDefaults::from_yaml(&renamed).expect("parses");
+        let crd = CrdDefaults::from_yaml("crd.yaml", &renamed).expect("parses");
         assert_eq!(crd.version, "v1beta1");
         let warning = crd.compatibility_warning().expect("a warning");
         assert!(warning.contains("its schema is for version v1beta1, routerctl was built for v1alpha1"), "{warning}");
         let unserved = fixture("modelrouters-modified.yaml").replace("served: true", "served: false");
-        assert!(CrdDefaults::from_yaml(&unserved).unwrap_err().to_string().ends_with("serves no version"));
+        assert!(CrdDefaults::from_yaml("crd.yaml", &unserved).unwrap_err().to_string().ends_with("serves no version"));
     }
 
     #[test]
@@ -465,7 +465,10 @@ spec:
             "the CRD modelrouters.inference.llmkube.dev differs from the one routerctl was built for: it has no field spec.policy.classification.mode (built in: header-only), spec.policy.auditLog.sink (built in: stdout); its defaults are used as they are, so those fields stay unset as that cluster's API server would leave them"
         );
         let undefaulted = fixture("modelrouters-builtin.yaml").replace("default: 8080", "minimum: 1");
-        let warning = CrdDefaults::from_yaml(&undefaulted).expect("parses").compatibility_warning().expect("a warning");
+        let warning = CrdDefaults::from_yaml("crd.yaml", &undefaulted)
+            .expect("parses")
+            .compatibility_warning()
+            .expect("a warning");
         assert!(warning.contains("it sets no default for spec.endpoint.port (built in: 8080)"), "{warning}");
     }
 

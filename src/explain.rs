@@ -435,7 +435,7 @@ mod tests {
     use crate::render::{render_router, Inventory, OperatorFlags};
 
     fn input(yaml: &str) -> RouterInput {
-        let mut router: ModelRouter = serde_yaml::from_str(yaml).expect("router parses");
+        let mut router: ModelRouter = crate::input::from_yaml_str(yaml).expect("router parses");
         apply_router_defaults(&mut router);
         let name = router.metadata.name.clone().expect("a name");
         let namespace = router.metadata.namespace.clone().unwrap_or_else(|| "default".into());

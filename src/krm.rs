@@ -33,8 +33,8 @@ use serde_json::{json, Map, Value};
 
 use crate::app::reconcile_sources;
 use crate::cli::CommonArgs;
+use crate::input::describe;
 use crate::input::Source;
-use crate::input::{describe, yaml_to_json};
 use crate::model::GROUP;
 use crate::output::yaml::to_yaml;
 use crate::validate::schema::suggest;
@@ -240,17 +240,13 @@ fn finish(mut list: Value, out_items: Vec<Value>, input_items: &[Value], finding
 
 /// Parses the input and checks it is a ResourceList.
 fn parse(text: &str) -> Result<Value> {
-    let mut docs = serde_yaml::Deserializer::from_str(text);
-    let Some(first) = docs.next() else { bail!("the input is empty; expected a ResourceList") };
-    let yaml: serde_yaml::Value =
-        serde::Deserialize::deserialize(first).map_err(|e| anyhow!("the input is not valid YAML: {e}"))?;
-    for more in docs {
-        let extra: serde_yaml::Value = serde::Deserialize::deserialize(more).unwrap_or(serde_yaml::Value::Bool(true));
-        if !extra.is_null() {
-            bail!("the input holds more than one YAML document; a KRM function reads one ResourceList");
-        }
+    let mut docs = crate::input::parse_stream("ResourceList", text)
+        .map_err(|e| anyhow!("the input is not valid YAML: {e}"))?
+        .into_iter();
+    let Some((_, _, list)) = docs.next() else { bail!("the input is empty; expected a ResourceList") };
+    if docs.next().is_some() {
+        bail!("the input holds more than one YAML document; a KRM function reads one ResourceList");
     }
-    let list = yaml_to_json(yaml)?;
     if list.is_null() {
         bail!("the input is empty; expected a ResourceList");
     }
@@ -381,6 +377,7 @@ fn split_origin(message: &str) -> (Option<usize>, &str) {
     };
     let Some((index, rest)) = rest.split_once(']') else { return (None, message) };
     let Ok(index) = index.parse::<usize>() else { return (None, message) };
+    let rest = strip_line_column(rest);
     let Some(rest) = rest.strip_prefix(": ") else { return (Some(index), rest.trim_start_matches(':').trim_start()) };
     // `document 1 (line 3)` or `document 1, line 3 column 4`, then `: `.
     let rest = match rest.strip_prefix("document ") {
@@ -412,8 +409,31 @@ fn is_field_path(s: &str) -> bool {
     top && !s.contains(char::is_whitespace) && s.chars().all(|c| c.is_ascii_graphic())
 }
 
+/// `:LINE:COL` at the start, as in `source:LINE:COL: message`: the item
+/// names the place already.
+fn strip_line_column(s: &str) -> &str {
+    fn digits(s: &str) -> Option<&str> {
+        let rest = s.trim_start_matches(|c: char| c.is_ascii_digit());
+        (rest.len() < s.len()).then_some(rest)
+    }
+    s.strip_prefix(':').and_then(digits).and_then(|r| r.strip_prefix(':')).and_then(digits).unwrap_or(s)
+}
+
+/// `source:LINE:COL: rest` → `rest` (how a finding points at its field).
+fn strip_location(message: &str) -> &str {
+    if let Some((head, rest)) = message.split_once(": ") {
+        let located =
+            head.char_indices().filter(|(_, c)| *c == ':').any(|(i, _)| strip_line_column(&head[i..]).is_empty());
+        if located {
+            return rest;
+        }
+    }
+    message
+}
+
 /// `path: message` → the path (when it is one) and the message.
 fn split_field(message: &str) -> (Option<String>, String) {
+    let message = strip_location(message);
     if let Some((head, rest)) = message.split_once(": ") {
         if is_field_path(head) {
             return (Some(head.to_string()), rest.to_string());
@@ -636,8 +656,7 @@ mod tests {
     }
 
     fn parse_output(outcome: &KrmOutcome) -> Value {
-        let yaml: serde_yaml::Value = serde_yaml::from_str(&outcome.output).expect("output is YAML");
-        yaml_to_json(yaml).expect("output is JSON-compatible")
+        crate::input::from_yaml_str(&outcome.output).expect("output is YAML")
     }
 
     fn input_items(text: &str) -> Vec<Value> {
@@ -833,13 +852,12 @@ mod tests {
         for path in paths {
             let text = String::from_utf8_lossy(&std::fs::read(&path).expect("readable")).into_owned();
             let _ = run(&text);
-            let items: Vec<Value> = serde_yaml::Deserializer::from_str(&text)
-                .map_while(|d| serde::Deserialize::deserialize(d).ok())
-                .filter_map(|y: serde_yaml::Value| yaml_to_json(y).ok())
-                .collect();
+            let items: Vec<Value> = crate::input::parse_stream("fixture", &text)
+                .map(|docs| docs.into_iter().map(|(_, _, v)| v).collect())
+                .unwrap_or_default();
             let list = json!({"apiVersion": "config.kubernetes.io/v1", "kind": "ResourceList", "items": items});
             let outcome = run(&serde_json::to_string(&list).expect("serializes"));
-            assert!(serde_yaml::from_str::<serde_yaml::Value>(&outcome.output).is_ok(), "{}", path.display());
+            assert!(crate::input::from_yaml_str::<Value>(&outcome.output).is_ok(), "{}", path.display());
         }
     }
 

@@ -8,7 +8,7 @@ use routerctl::render::config::{compile, config_hash};
 use routerctl::render::{Inventory, OperatorFlags};
 
 fn compile_yaml(yaml: &str, flags: &OperatorFlags) -> routerctl::render::Compiled {
-    let mut mr: ModelRouter = serde_yaml::from_str(yaml).expect("fixture parses");
+    let mut mr: ModelRouter = routerctl::input::from_yaml_str(yaml).expect("fixture parses");
     apply_router_defaults(&mut mr);
     compile(&mr, "ml", &Inventory::default(), flags).expect("fixture compiles")
 }
@@ -232,7 +232,7 @@ fn compile_failures_are_the_proxy_validate_messages() {
         ("spec: {backends: []}", "backends must be non-empty"),
     ];
     for (yaml, want) in cases {
-        let mut mr: ModelRouter = serde_yaml::from_str(yaml).expect("fixture parses");
+        let mut mr: ModelRouter = routerctl::input::from_yaml_str(yaml).expect("fixture parses");
         apply_router_defaults(&mut mr);
         let err = compile(&mr, "ml", &Inventory::default(), &OperatorFlags::default()).expect_err(yaml);
         assert_eq!(format!("{:#}", err), format!("compiled router config failed validation: {want}"), "{yaml}");

@@ -14,7 +14,11 @@ const LABELS_RECORD: &str = "inference.llmkube.dev/applied-pod-labels";
 const ANNOTATIONS_RECORD: &str = "inference.llmkube.dev/applied-pod-annotations";
 
 fn to_stream(objects: &[Value]) -> String {
-    objects.iter().map(|o| serde_yaml::to_string(o).expect("serializable")).collect::<Vec<_>>().join("---\n")
+    objects
+        .iter()
+        .map(|o| serde_json::to_string_pretty(o).expect("serializable") + "\n")
+        .collect::<Vec<_>>()
+        .join("---\n")
 }
 
 /// Renders `router` against `live` (none for the first apply).

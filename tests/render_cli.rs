@@ -142,7 +142,7 @@ fn failures_exit_2_with_nothing_on_stdout() {
             "no ModelRouter among the input documents",
         ),
         (&["render", "-f", "-"], Some(""), "the inputs hold no documents"),
-        (&["render", "-f", "-"], Some("a: [1\n"), "<stdin>: document 1, line"),
+        (&["render", "-f", "-"], Some("a: [1\n"), "<stdin>:2:1: document 1: "),
         (
             &["render", "-f", "-"],
             Some(&ROUTER.replace("v1alpha1", "v1beta1")),

@@ -36,7 +36,7 @@ fn krm_round_trip_keeps_items_and_appends_the_rendered_objects() {
     let input = std::fs::read_to_string(common::root().join("testdata/krm/resource-list.yaml")).expect("fixture");
     let run = krm(&["krm"], &input);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let list: Value = serde_yaml::from_str(&run.stdout).expect("a ResourceList");
+    let list: Value = routerctl::input::from_yaml_str(&run.stdout).expect("a ResourceList");
     let items = list["items"].as_array().cloned().unwrap_or_default();
     let kinds: Vec<&str> = items.iter().filter_map(|i| i["kind"].as_str()).collect();
     assert_eq!(&kinds[..3], ["ModelRouter", "InferenceService", "ConfigMap"], "input items first, unchanged");
@@ -54,7 +54,7 @@ fn krm_reports_errors_as_results() {
     let input = std::fs::read_to_string(common::root().join("testdata/krm/invalid-router.yaml")).expect("fixture");
     let run = krm(&["krm"], &input);
     assert_eq!(run.code, 1);
-    let list: Value = serde_yaml::from_str(&run.stdout).expect("a ResourceList even on failure");
+    let list: Value = routerctl::input::from_yaml_str(&run.stdout).expect("a ResourceList even on failure");
     let results = list["results"].as_array().cloned().unwrap_or_default();
     assert!(results.iter().any(|r| r["severity"] == "error"), "{results:?}");
     assert!(run.stderr.starts_with("error: "), "{}", run.stderr);

@@ -749,7 +749,7 @@ mod tests {
     use super::*;
 
     fn yaml(text: &str) -> Value {
-        serde_yaml::from_str(text).expect("fixture is valid YAML")
+        crate::input::from_yaml_str(text).expect("fixture is valid YAML")
     }
 
     fn defaulted(mut obj: Value, live: Option<&Value>) -> Value {

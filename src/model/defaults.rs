@@ -52,7 +52,7 @@ mod tests {
     use crate::model::{EndpointSpec, RouterBackend, RouterRule};
 
     fn router(yaml: &str) -> ModelRouter {
-        serde_yaml::from_str(yaml).expect("test fixture parses")
+        crate::input::from_yaml_str(yaml).expect("test fixture parses")
     }
 
     #[test]

@@ -363,7 +363,7 @@ mod tests {
     /// Parses a manifest and applies the CRD defaults, as the API server
     /// stores it.
     fn stored(yaml: &str) -> ModelRouter {
-        let mut mr: ModelRouter = serde_yaml::from_str(yaml).expect("test fixture parses");
+        let mut mr: ModelRouter = crate::input::from_yaml_str(yaml).expect("test fixture parses");
         apply_router_defaults(&mut mr);
         mr
     }

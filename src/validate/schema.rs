@@ -413,7 +413,15 @@ pub const DOCUMENT_PATH: &str = "(document)";
 /// Checks a whole ModelRouter document (as parsed from YAML into
 /// `serde_json::Value`) against the CRD schema.
 pub fn check_model_router(doc: &Value) -> Vec<Finding> {
-    let mut checker = Checker::default();
+    check_model_router_as_written(doc, &|_| None)
+}
+
+/// Like [`check_model_router`], with the text of the plain scalars kubectl
+/// reads as booleans, numbers or null (`written(path)`), so that a
+/// "quote it" hint quotes what the user wrote (`sync: "yes"`), not what
+/// kubectl made of it.
+pub fn check_model_router_as_written(doc: &Value, written: &dyn Fn(&str) -> Option<String>) -> Vec<Finding> {
+    let mut checker = Checker { findings: Vec::new(), written };
     match doc.as_object() {
         Some(top) => {
             // A missing metadata block is a missing name, said where the
@@ -499,12 +507,12 @@ enum Slot<'a> {
     Item,
 }
 
-#[derive(Default)]
-struct Checker {
+struct Checker<'w> {
     findings: Vec<Finding>,
+    written: &'w dyn Fn(&str) -> Option<String>,
 }
 
-impl Checker {
+impl Checker<'_> {
     fn push(&mut self, severity: Severity, path: String, message: String) {
         self.findings.push(Finding { severity, path, message });
     }
@@ -648,6 +656,24 @@ impl Checker {
             Node::Quantity => is_quantity(text),
             _ => false,
         };
+        if let Some(written) = (self.written)(path).filter(|_| value.is_boolean() || value.is_number()) {
+            // kubectl made a boolean, number or null of a plain scalar.
+            // `yes` read as true is worth explaining; `true` read as true is not.
+            let reading = match value {
+                Value::Bool(b) if written != b.to_string() => format!(" (kubectl reads the unquoted {written} as {b})"),
+                Value::Number(n) if written != n.to_string() => {
+                    format!(" (kubectl reads the unquoted {written} as {})", kubectl_reading(value))
+                }
+                _ => String::new(),
+            };
+            let message = if matches!(node, Node::Str(_) | Node::Quantity) {
+                format!("must be {expected}, found {found}{reading}; quote it: {}", snippet(slot, &written))
+            } else {
+                format!("must be {expected}, found {found}{reading}")
+            };
+            self.error(path.to_string(), message);
+            return;
+        }
         let message = match text.filter(acceptable) {
             Some(_) if value.is_null() => format!(
                 "must be {expected}, found null, which is not allowed here; use \"\" for an empty value: {}",
@@ -657,6 +683,17 @@ impl Checker {
             None => format!("must be {expected}, found {found}"),
         };
         self.error(path.to_string(), message);
+    }
+}
+
+/// What kubectl made of a plain scalar, for the quote-it hint.
+fn kubectl_reading(value: &Value) -> String {
+    match value {
+        Value::Bool(b) => format!("the boolean {b}"),
+        Value::Number(n) if n.is_f64() => format!("the number {n}"),
+        Value::Number(n) => format!("the integer {n}"),
+        Value::Null => "null".to_string(),
+        other => describe(other).to_string(),
     }
 }
 
@@ -880,7 +917,7 @@ mod tests {
     use serde_json::json;
 
     fn yaml(text: &str) -> Value {
-        serde_yaml::from_str(text).expect("test YAML parses")
+        crate::input::from_yaml_str(text).expect("test YAML parses")
     }
 
     /// Findings as `path: message` lines, errors and warnings marked.
@@ -1105,7 +1142,14 @@ status:
 
     #[test]
     fn fractional_numbers_are_not_integers() {
+        // kubectl reads YAML's `3.0` as a float and sends it as JSON `3`
+        // (Go's encoder drops the fraction of an integral float): accepted.
         let doc = router("proxy:\n  replicas: 2.5\n  revisionHistoryLimit: 3.0");
+        assert_eq!(lines(&doc), ["E spec.proxy.replicas: must be an integer, found the number 2.5"]);
+        assert_eq!(doc["spec"]["proxy"]["revisionHistoryLimit"], 3);
+        // A JSON float that reached the tree as one is still not an integer.
+        let mut doc = doc;
+        doc["spec"]["proxy"]["revisionHistoryLimit"] = json!(3.0);
         assert_eq!(
             lines(&doc),
             [
@@ -1495,7 +1539,7 @@ status:
         let doc = yaml(
             "metadata:\n  annotations:\n    Example.com/ok: x\n  labels:\n    bad key: v\n  name: r\nspec:\n  \
              backends: [{name: a}]\n  proxy:\n    nodeSelector:\n      kubernetes.io/hostname: node_1.\n    \
-             podAnnotations:\n      Example.com/fine: \"any value at all, spaces and: colons\"\n      bad_/x: y\n    \
+             podAnnotations:\n      Example.com/fine: \"any value at all, spaces and: colons\"\n      bad_/x: z\n    \
              podLabels:\n      Example.com/team: \"has space\"\n      a/b/c: x\n      example.com/: x\n      \
              ok: \"-dash\"\n",
         );

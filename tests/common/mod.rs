@@ -59,7 +59,5 @@ pub fn routerctl(args: &[&str], stdin: Option<&str>) -> Run {
 
 /// The objects of a YAML stream (the binary's output), parsed back.
 pub fn parse_stream(yaml: &str) -> Vec<serde_json::Value> {
-    serde_yaml::Deserializer::from_str(yaml)
-        .map(|d| serde::Deserialize::deserialize(d).expect("output is YAML"))
-        .collect()
+    routerctl::input::parse_stream("output", yaml).expect("output is YAML").into_iter().map(|(_, _, v)| v).collect()
 }

@@ -1,13 +1,23 @@
 //! Reading inputs: files, directories and stdin, split into YAML documents
 //! that remember where they came from, so every message can point at the
-//! file, the document and (where the parser knows it) the line.
+//! file, the document and the field's own line and column.
+//!
+//! Every reader of manifests (`-f`, `--live`, stdin, KRM ResourceLists,
+//! `--crd`) goes through here; `yaml` reads YAML the way kubectl does and
+//! `scalar` holds its YAML 1.1 rules.
+
+pub mod scalar;
+pub mod yaml;
 
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
+
+pub use yaml::{child_path, item_path, Positions, Spot};
 
 /// The name stdin goes by in messages.
 pub const STDIN_NAME: &str = "<stdin>";
@@ -51,14 +61,51 @@ impl fmt::Display for Origin {
     }
 }
 
-/// One parsed object with its origin.
+/// One parsed object with its origin and the spot of each of its fields.
 #[derive(Debug, Clone)]
 pub struct Document {
     pub origin: Origin,
     pub value: Value,
+    /// Spots by field path, shared by the items of a List.
+    pub positions: Arc<Positions>,
+    /// The path of this object within its document (`items[3]` for an
+    /// item of a List), prefixed to field paths to find their spots.
+    pub path_prefix: String,
 }
 
 impl Document {
+    /// An object with no source text behind it (tests, generated input).
+    pub fn unplaced(origin: Origin, value: Value) -> Document {
+        Document { origin, value, positions: Arc::default(), path_prefix: String::new() }
+    }
+
+    fn full_path(&self, path: &str) -> String {
+        match (self.path_prefix.is_empty(), path.starts_with('[')) {
+            (true, _) => path.to_string(),
+            (false, true) => format!("{}{path}", self.path_prefix),
+            (false, false) if path.is_empty() => self.path_prefix.clone(),
+            (false, false) => format!("{}.{path}", self.path_prefix),
+        }
+    }
+
+    /// Where the field at `path` (or its nearest written ancestor) is.
+    pub fn spot(&self, path: &str) -> Option<&Spot> {
+        self.positions.nearest(&self.full_path(path))
+    }
+
+    /// `file:line:col` of the field at `path`, or of the document.
+    pub fn locate(&self, path: &str) -> String {
+        match self.spot(path) {
+            Some(spot) => format!("{}:{}:{}", self.origin.source, spot.line, spot.column),
+            None => format!("{}:{}", self.origin.source, self.origin.line),
+        }
+    }
+
+    /// The plain scalar text kubectl read as a non-string at `path`.
+    pub fn plain_text(&self, path: &str) -> Option<&str> {
+        self.positions.plain_text(&self.full_path(path))
+    }
+
     pub fn str_field(&self, key: &str) -> Option<&str> {
         self.value.get(key).and_then(Value::as_str)
     }
@@ -158,54 +205,68 @@ fn directory_files(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-fn read_file(path: &Path) -> Result<Source> {
+/// Reads one file as a source (size-bounded, decoded as kubectl would).
+pub fn read_file(path: &Path) -> Result<Source> {
     let name = path.display().to_string();
     let mut file = std::fs::File::open(path).map_err(|e| anyhow!("{name}: cannot read file: {e}"))?;
     let bytes = read_limited(&name, &mut file, MAX_SOURCE_BYTES)?;
     Ok(Source { text: decode(&name, bytes)?, name })
 }
 
-pub fn decode(name: &str, bytes: Vec<u8>) -> Result<String> {
-    String::from_utf8(bytes).map_err(|e| {
-        anyhow!(
-            "{name}: not UTF-8 text (invalid byte at offset {}); routerctl reads YAML or JSON manifests",
-            e.utf8_error().valid_up_to()
-        )
-    })
-}
-
-/// A document's text and the line it starts on.
-pub struct RawDocument<'a> {
-    pub text: &'a str,
-    pub line: usize,
-}
-
-/// Whether a line (without its line break) starts or ends a YAML document.
-pub fn is_document_marker(line: &str) -> bool {
-    ["---", "..."]
-        .iter()
-        .any(|m| line.strip_prefix(m).is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t'])))
-}
-
-/// Splits a YAML stream at `---` and `...` lines. A marker at column 0 always
-/// ends a document, even inside a block scalar, so a line scan is exact.
-pub fn split_documents(text: &str) -> Vec<RawDocument<'_>> {
-    let mut docs = Vec::new();
-    let mut start = 0;
-    let mut start_line = 1;
-    let mut offset = 0;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        let bare = line.trim_end_matches(['\n', '\r']);
-        if is_document_marker(bare) {
-            docs.push(RawDocument { text: &text[start..offset], line: start_line });
-            // Content after `--- ` on the same line belongs to the next document.
-            start = offset + 3.min(bare.len());
-            start_line = i + 1;
-        }
-        offset += line.len();
+/// Source bytes to text as kubectl's YAML reader takes them: UTF-8, a
+/// leading byte-order mark dropped, and only the characters YAML allows
+/// (libyaml's and goyaml's reader refuse control characters other than
+/// tab and line breaks, DEL, C1 controls but NEL, and U+FFFE/U+FFFF).
+pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String> {
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        bytes.drain(..3);
+    } else if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        bail!(
+            "{name}: UTF-16 text; routerctl reads UTF-8 manifests (convert it, e.g. with `iconv -f UTF-16 -t UTF-8`)"
+        );
     }
-    docs.push(RawDocument { text: &text[start..], line: start_line });
-    docs
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let (line, column) = line_column(&String::from_utf8_lossy(valid), valid.len());
+            bail!(
+                "{name}:{line}:{column}: not UTF-8 text (invalid byte 0x{:02X}); routerctl reads YAML or JSON manifests",
+                e.as_bytes()[valid.len()]
+            );
+        }
+    };
+    if let Some((offset, c)) = text.char_indices().find(|(_, c)| !yaml_printable(*c)) {
+        let (line, column) = line_column(&text, offset);
+        bail!(
+            "{name}:{line}:{column}: the character U+{:04X} is not allowed in YAML (control characters other than tab and line breaks are refused, by kubectl too); write it as an escape in a double-quoted string",
+            u32::from(c)
+        );
+    }
+    Ok(text)
+}
+
+/// YAML's printable set, as goyaml.v2's reader checks it.
+fn yaml_printable(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}')
+        || c >= '\u{10000}'
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// Whether a line (without its line break) separates documents for
+/// kubectl: `---` at its start, then nothing but spaces or a comment.
+pub fn is_document_marker(line: &str) -> bool {
+    line.strip_prefix("---").is_some_and(|rest| {
+        let rest = rest.trim();
+        rest.is_empty() || rest.starts_with('#')
+    })
 }
 
 /// Every non-empty document of a source, parsed to a JSON tree. A `List`
@@ -297,11 +358,11 @@ fn plain_scalar(v: &str) -> Option<String> {
     if let Some(inner) = v.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
         return (!inner.contains(['"', '\\'])).then(|| inner.to_string());
     }
+    // Anything kubectl would read as other than a string needs the parser.
     let special = v.is_empty()
         || v.starts_with(['[', '{', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`'])
         || v.contains(" #")
-        || v == "~"
-        || v == "null";
+        || scalar::resolve_plain(v).is_some();
     (!special).then(|| v.to_string())
 }
 
@@ -319,102 +380,98 @@ pub fn for_each_document_where(
     mut f: impl FnMut(Document) -> Result<()>,
 ) -> Result<()> {
     let mut number = 0;
-    for raw in split_documents(&source.text) {
-        if raw.text.trim().is_empty()
-            || raw.text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
-        {
+    let sections = yaml::split_sections(&source.text).map_err(|e| read_error(&source.name, None, &e))?;
+    for section in sections {
+        if section.text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
             continue;
         }
         number += 1;
         if number > MAX_DOCUMENTS {
             bail!("{}: more than {MAX_DOCUMENTS} documents; split the input into several files", source.name);
         }
-        let first_content = raw
-            .text
-            .lines()
-            .position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#') && !l.starts_with("---"))
-            .unwrap_or(0);
+        let first_content =
+            section.text.lines().position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')).unwrap_or(0);
         let origin =
-            Origin { source: source.name.clone(), document: number, line: raw.line + first_content, item: None };
-        if quick_identity(raw.text, 0).is_some_and(|id| !id.kind.ends_with("List") && !wanted(&id)) {
+            Origin { source: source.name.clone(), document: number, line: section.line + first_content, item: None };
+        if quick_identity(section.text, 0).is_some_and(|id| !id.kind.ends_with("List") && !wanted(&id)) {
             continue;
         }
-        let value = parse_value(raw.text, &origin, raw.line)?;
+        let Some(parsed) = yaml::parse_section(section.text, section.line, true)
+            .map_err(|e| read_error(&source.name, Some(number), &e))?
+        else {
+            continue;
+        };
+        let positions = Arc::new(parsed.positions);
+        let value = parsed.value;
         match value {
             Value::Null => continue,
             Value::Object(_) => {}
             other => bail!("{origin}: expected a Kubernetes object (a mapping), found {}", describe(&other)),
         }
-        let is_list = value.get("kind").and_then(Value::as_str).is_some_and(|k| k == "List" || k.ends_with("List"))
+        let is_list = value.get("kind").and_then(Value::as_str).is_some_and(|k| k.ends_with("List"))
             && value.get("items").is_some_and(Value::is_array);
         if is_list {
-            let items = value.get("items").and_then(Value::as_array).cloned().unwrap_or_default();
+            let Value::Object(mut map) = value else { continue };
+            let items = match map.remove("items") {
+                Some(Value::Array(items)) => items,
+                _ => Vec::new(),
+            };
             for (i, item) in items.into_iter().enumerate() {
                 let origin = Origin { item: Some(i), ..origin.clone() };
+                let path_prefix = item_path("items", i);
                 if !item.is_object() {
-                    bail!("{origin}: expected a Kubernetes object, found {}", describe(&item));
+                    let at = positions.get(&path_prefix).map(|s| format!(" (line {})", s.line)).unwrap_or_default();
+                    bail!("{origin}{at}: expected a Kubernetes object, found {}", describe(&item));
                 }
-                f(Document { origin, value: item })?;
+                f(Document { origin, value: item, positions: Arc::clone(&positions), path_prefix })?;
             }
         } else {
-            f(Document { origin, value })?;
+            f(Document { origin, value, positions, path_prefix: String::new() })?;
         }
     }
     Ok(())
 }
 
-/// Parses machine-written text (live objects from kubectl) straight into a
-/// JSON tree: one tree fewer than `parse_value`, without its duplicate-key
-/// check, which only hand-written input needs.
-pub fn parse_value_fast(text: &str, origin: &Origin, text_line: usize) -> Result<Value> {
-    serde_yaml::from_str(text).map_err(|e| yaml_error(origin, text_line, &e))
-}
-
-/// Parses one document's text. Through a YAML value first: it refuses
-/// duplicate keys, which a direct parse into JSON would silently overwrite.
-/// `text_line` is the source line the text starts on.
+/// Reads one document's text that starts on source line `text_line`, for
+/// readers that keep no positions (live objects, CRDs, ResourceLists).
+/// Null when the text holds no document.
 pub fn parse_value(text: &str, origin: &Origin, text_line: usize) -> Result<Value> {
-    let yaml: serde_yaml::Value = serde_yaml::from_str(text).map_err(|e| yaml_error(origin, text_line, &e))?;
-    yaml_to_json(yaml).map_err(|e| anyhow!("{origin}: {e}"))
+    match yaml::parse_section(text, text_line, false) {
+        Ok(parsed) => Ok(parsed.map(|p| p.value).unwrap_or(Value::Null)),
+        Err(e) => Err(read_error(&origin.source, Some(origin.document), &e)),
+    }
 }
 
-/// Converts a parsed YAML value into a JSON tree, as kubectl does before
-/// sending a manifest: scalar keys become strings, tags are dropped.
-pub fn yaml_to_json(v: serde_yaml::Value) -> Result<Value> {
-    use serde_yaml::Value as Y;
-    Ok(match v {
-        Y::Null => Value::Null,
-        Y::Bool(b) => Value::Bool(b),
-        Y::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Value::from(i)
-            } else if let Some(u) = n.as_u64() {
-                Value::from(u)
-            } else {
-                let f = n.as_f64().unwrap_or(f64::NAN);
-                serde_json::Number::from_f64(f)
-                    .map(Value::Number)
-                    .ok_or_else(|| anyhow!("the number {n} has no JSON form (.inf and .nan are not allowed)"))?
+/// Every document of a whole text (a CRD file, a ResourceList), without
+/// positions: `(document number, first line, value)`; empty ones skipped.
+pub fn parse_stream(name: &str, text: &str) -> Result<Vec<(usize, usize, Value)>> {
+    let mut out = Vec::new();
+    for section in yaml::split_sections(text).map_err(|e| read_error(name, None, &e))? {
+        let number = out.len() + 1;
+        if let Some(parsed) =
+            yaml::parse_section(section.text, section.line, false).map_err(|e| read_error(name, Some(number), &e))?
+        {
+            if !parsed.value.is_null() {
+                out.push((number, section.line, parsed.value));
             }
         }
-        Y::String(s) => Value::String(s),
-        Y::Sequence(items) => Value::Array(items.into_iter().map(yaml_to_json).collect::<Result<_>>()?),
-        Y::Mapping(m) => {
-            let mut out = serde_json::Map::with_capacity(m.len());
-            for (k, v) in m {
-                let key = match k {
-                    Y::String(s) => s,
-                    Y::Bool(b) => b.to_string(),
-                    Y::Number(n) => n.to_string(),
-                    Y::Null => "null".to_string(),
-                    _ => bail!("a mapping key must be a scalar, found a list or a mapping"),
-                };
-                out.insert(key, yaml_to_json(v)?);
-            }
-            Value::Object(out)
-        }
-        Y::Tagged(t) => yaml_to_json(t.value)?,
-    })
+    }
+    Ok(out)
+}
+
+/// One document from a string, typed: for fixtures embedded in the code
+/// and tests (errors name no source).
+pub fn from_yaml_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T> {
+    let value = parse_value(text, &Origin { source: "<text>".into(), document: 1, line: 1, item: None }, 1)?;
+    serde_json::from_value(value).map_err(|e| anyhow!("{e}"))
+}
+
+/// A reading error with the source, the document and its own position.
+pub fn read_error(source: &str, document: Option<usize>, e: &yaml::ReadError) -> anyhow::Error {
+    match document {
+        Some(n) => anyhow!("{source}:{}:{}: document {n}: {}", e.line, e.column, e.message),
+        None => anyhow!("{source}:{}:{}: {}", e.line, e.column, e.message),
+    }
 }
 
 /// A JSON value's kind, in words, for messages.
@@ -429,74 +486,25 @@ pub fn describe(v: &Value) -> &'static str {
     }
 }
 
-/// A YAML error with its position made absolute within the source.
-/// `text_line` is the source line the parsed text starts on.
-pub fn yaml_error(origin: &Origin, text_line: usize, e: &serde_yaml::Error) -> anyhow::Error {
-    // The parser's own positions are relative to the document: drop them and
-    // print one absolute position instead.
-    let text = strip_positions(&e.to_string());
-    // serde_yaml's guards against hostile input, in words a person can act on.
-    let message = match text.as_str() {
-        t if t.starts_with("found character that cannot start any token") => {
-            "found a character that cannot start any YAML token (a tab? YAML indents with spaces only)"
-        }
-        "repetition limit exceeded" => {
-            "too many alias expansions (a YAML \"billion laughs\"?); routerctl refuses documents whose aliases expand beyond a bounded size"
-        }
-        "recursion limit exceeded" => "nested too deeply (more than 128 levels); no Kubernetes manifest needs that",
-        other => other,
-    };
-    match e.location() {
-        Some(loc) => anyhow!(
-            "{}: document {}, line {} column {}: {message}",
-            origin.source,
-            origin.document,
-            text_line + loc.line() - 1,
-            loc.column()
-        ),
-        None => anyhow!("{origin}: {message}"),
-    }
-}
-
-/// Removes every ` at line N column M` a parser message carries.
-fn strip_positions(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(i) = rest.find(" at line ") {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + " at line ".len()..];
-        let digits = after.trim_start_matches(|c: char| c.is_ascii_digit());
-        match digits.strip_prefix(" column ") {
-            Some(col) if digits.len() < after.len() => {
-                rest = col.trim_start_matches(|c: char| c.is_ascii_digit());
-            }
-            _ => {
-                out.push_str(" at line ");
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn parser_positions_are_stripped() {
-        assert_eq!(strip_positions("x at line 3 column 4, while y at line 1 column 2"), "x, while y");
-        assert_eq!(strip_positions("at line nothing"), "at line nothing");
+    fn source(text: &str) -> Source {
+        Source { name: "t.yaml".into(), text: text.into() }
     }
 
     fn docs(text: &str) -> Vec<Document> {
-        documents(&Source { name: "t.yaml".into(), text: text.into() }).expect("parses")
+        documents(&source(text)).expect("parses")
+    }
+
+    fn error(text: &str) -> String {
+        documents(&source(text)).expect_err("refused").to_string()
     }
 
     #[test]
     fn splits_streams_and_skips_empty_documents() {
-        let d = docs("---\na: 1\n---\n# only a comment\n---\nb: 2\n...\n");
+        let d = docs("---\na: 1\n---\n# only a comment\n---\nb: 2\n");
         assert_eq!(d.len(), 2);
         assert_eq!(d[0].origin.line, 2, "the first content line, not the marker");
         assert_eq!(d[0].value["a"], 1);
@@ -506,25 +514,56 @@ mod tests {
 
     #[test]
     fn expands_lists() {
-        let d = docs("apiVersion: v1\nkind: List\nitems:\n- kind: A\n- kind: B\n");
+        let d = docs("apiVersion: v1\nkind: List\nitems:\n- kind: A\n- kind: B\n  x: 1\n");
         assert_eq!(d.iter().map(|d| d.kind().to_string()).collect::<Vec<_>>(), ["A", "B"]);
         assert_eq!(d[1].origin.item, Some(1));
+        assert_eq!(d[1].locate("x"), "t.yaml:6:3", "an item's fields are found through its prefix");
     }
 
     #[test]
     fn errors_point_at_the_absolute_line() {
-        let err = documents(&Source { name: "t.yaml".into(), text: "a: 1\n---\nb: [1\n".into() }).unwrap_err();
-        let msg = err.to_string();
-        assert!(msg.starts_with("t.yaml: document 2, line "), "{msg}");
-        assert!(!msg.contains("line 1 column"), "{msg}");
+        assert_eq!(
+            error("a: 1\n---\nb: [1\n"),
+            "t.yaml:4:1: document 2: while parsing a flow sequence, expected ',' or ']'"
+        );
+    }
+
+    #[test]
+    fn fields_know_their_line_and_column() {
+        let d = docs("# c\nkind: A\nspec:\n  labels:\n    app.kubernetes.io/x: yes\n  list:\n  - {a: 0755}\n");
+        assert_eq!(d[0].locate("spec.labels[\"app.kubernetes.io/x\"]"), "t.yaml:5:5");
+        assert_eq!(d[0].plain_text("spec.labels[\"app.kubernetes.io/x\"]"), Some("yes"));
+        assert_eq!(d[0].locate("spec.list[0].a"), "t.yaml:7:6");
+        assert_eq!(d[0].plain_text("spec.list[0].a"), Some("0755"));
+        assert_eq!(d[0].locate("spec.missing.deeper"), "t.yaml:3:1", "the nearest written ancestor");
+        assert_eq!(d[0].value["spec"]["list"][0]["a"], 493);
     }
 
     #[test]
     fn scalars_are_not_objects() {
-        let err = documents(&Source { name: "t.yaml".into(), text: "just text\n".into() }).unwrap_err();
         assert_eq!(
-            err.to_string(),
+            error("just text\n"),
             "t.yaml: document 1 (line 1): expected a Kubernetes object (a mapping), found a string"
         );
+    }
+
+    #[test]
+    fn kubectl_document_separators() {
+        assert_eq!(docs("a: 1\n--- # next\nb: 2\n").len(), 2);
+        assert!(
+            error("a: 1\n--- b: 2\n").starts_with("t.yaml:2:4: kubectl refuses \"--- b: 2\" as a document separator")
+        );
+        assert!(error("a: 1\n...\nb: 2\n").contains("a second YAML document after `...`"));
+    }
+
+    #[test]
+    fn decoding_bytes() {
+        assert_eq!(decode("f", b"\xEF\xBB\xBFa: 1\n".to_vec()).expect("a BOM is dropped"), "a: 1\n");
+        let err = decode("f", b"a: 1\nb: x\xFFy\n".to_vec()).expect_err("not UTF-8").to_string();
+        assert_eq!(err, "f:2:5: not UTF-8 text (invalid byte 0xFF); routerctl reads YAML or JSON manifests");
+        let err = decode("f", b"a: 1\n\nb: \x00\n".to_vec()).expect_err("NUL").to_string();
+        assert!(err.starts_with("f:3:4: the character U+0000 is not allowed in YAML"), "{err}");
+        assert!(decode("f", b"a: \x7f\n".to_vec()).is_err(), "DEL is refused as goyaml refuses it");
+        assert!(decode("f", b"\xFF\xFEa\x00".to_vec()).expect_err("UTF-16").to_string().contains("UTF-16"));
     }
 }

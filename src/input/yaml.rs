@@ -1,0 +1,629 @@
+//! The YAML reader: manifest text to JSON trees, read the way kubectl
+//! reads it, with the line and column of every field.
+//!
+//! kubectl (and Argo CD and Flux) split a stream with apimachinery's
+//! `YAMLReader` (`util/yaml/decoder.go`) and turn each document into JSON
+//! with sigs.k8s.io/yaml, which decodes it with its goyaml.v2 fork (YAML
+//! 1.1) and then makes every key a string. This module follows those steps:
+//!
+//! - documents are split at lines that start with `---`; only spaces or a
+//!   comment may follow the marker, as in `YAMLReader.Read`;
+//! - scalars are resolved by goyaml.v2's rules (see `scalar.rs`): plain
+//!   `yes`, `on`, `0755`, `1_000` are booleans and integers, quoted and
+//!   block scalars are strings, explicit tags decide for themselves;
+//! - merge keys as goyaml.v2's `decoder.merge`: entries apply in document
+//!   order, later ones overwriting earlier ones; in a `<<: [*a, *b]` list
+//!   the earlier map wins; anything but a map or a list of maps is refused;
+//! - keys become JSON strings as in `convertToJSONableObject`; a null,
+//!   list or mapping key is refused.
+//!
+//! Stricter than kubectl where kubectl's answer is undefined: two keys
+//! that become the same JSON key are refused (kubectl keeps one of them,
+//! in no fixed order), and so is a second YAML document after `...` inside
+//! one `---` section (kubectl silently reads only the first).
+//!
+//! Events come from saphyr-parser; the tree is built here, with bounds that
+//! hold whatever the shape of the input: nesting is refused as it is read,
+//! and every object is limited in nodes and in bytes (aliases counted at
+//! the size they expand to), so memory stays a small multiple of the input.
+
+use std::collections::{HashMap, HashSet};
+
+use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span, StrInput};
+use serde_json::{Map, Value};
+
+use super::scalar::{resolve, Scalar, Tag};
+
+/// Deeper nesting is refused; no Kubernetes manifest comes close.
+pub const MAX_DEPTH: usize = 128;
+/// The API server refuses a request body over 3 MiB, so no object can be
+/// larger as JSON.
+pub const MAX_OBJECT_BYTES: usize = 3 * 1024 * 1024;
+/// Values (scalars, lists, mappings) in one object; far above any real
+/// object, low enough to bound the memory of a hostile one.
+pub const MAX_OBJECT_NODES: usize = 250_000;
+
+/// A reading error at a place in the source.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadError {
+    /// 1-based line in the source.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    pub message: String,
+}
+
+/// Where a field was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spot {
+    /// 1-based line in the source.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// The text of a plain scalar that kubectl reads as something other
+    /// than a string (`yes`, `0755`, `~`): what the user wrote.
+    pub plain: Option<String>,
+}
+
+/// The spot of every field and list item of a document, by field path.
+#[derive(Debug, Clone, Default)]
+pub struct Positions {
+    spots: HashMap<String, Spot>,
+}
+
+impl Positions {
+    pub fn get(&self, path: &str) -> Option<&Spot> {
+        self.spots.get(path)
+    }
+
+    /// The spot of `path`, else of its nearest ancestor that was written
+    /// (a missing field is reported where its parent is).
+    pub fn nearest(&self, path: &str) -> Option<&Spot> {
+        let mut path = path;
+        loop {
+            if let Some(spot) = self.spots.get(path) {
+                return Some(spot);
+            }
+            path = parent_path(path)?;
+        }
+    }
+
+    /// The plain scalar text kubectl read as a non-string at `path`.
+    pub fn plain_text(&self, path: &str) -> Option<&str> {
+        self.spots.get(path).and_then(|s| s.plain.as_deref())
+    }
+
+    fn insert(&mut self, path: String, spot: Spot) {
+        self.spots.insert(path, spot);
+    }
+}
+
+/// `parent.key`, or `parent["key"]` when the key is not a plain name
+/// (label keys with dots and slashes): the field paths of every message.
+pub fn child_path(parent: &str, key: &str) -> String {
+    let plain = !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'));
+    match (parent.is_empty(), plain) {
+        (true, true) => key.to_string(),
+        (false, true) => format!("{parent}.{key}"),
+        (_, false) => format!("{parent}[{key:?}]"),
+    }
+}
+
+/// `parent[index]`.
+pub fn item_path(parent: &str, index: usize) -> String {
+    format!("{parent}[{index}]")
+}
+
+/// The path one step up, if any: paths are steps `name`, `.name`,
+/// `[3]` and `["quoted key"]` (a Debug-quoted string, which may hold dots
+/// and brackets of its own).
+fn parent_path(path: &str) -> Option<&str> {
+    if path.is_empty() {
+        return None;
+    }
+    let bytes = path.as_bytes();
+    let (mut i, mut last_step) = (0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'.' => {
+                last_step = i;
+                i += 1;
+            }
+            b'[' => {
+                last_step = i;
+                i += 1;
+                if bytes.get(i) == Some(&b'"') {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != b'"' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                while i < bytes.len() && bytes[i] != b']' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    path.get(..last_step)
+}
+
+/// One `---` section of a stream and the source line it starts on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Section<'a> {
+    pub text: &'a str,
+    pub line: usize,
+}
+
+/// Splits a stream as apimachinery's `YAMLReader` does: a line that starts
+/// with `---` ends a section; anything after the marker but spaces and a
+/// comment is an error there.
+pub fn split_sections(text: &str) -> Result<Vec<Section<'_>>, ReadError> {
+    let mut sections = Vec::new();
+    let (mut start, mut start_line, mut offset) = (0, 1, 0);
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        if let Some(rest) = line.strip_prefix("---") {
+            let rest = rest.trim();
+            if !rest.is_empty() && !rest.starts_with('#') {
+                return Err(ReadError {
+                    line: i + 1,
+                    column: 4,
+                    message: format!(
+                        "kubectl refuses {:?} as a document separator: only a comment may follow `---`; put the content on the next line",
+                        line.trim_end()
+                    ),
+                });
+            }
+            sections.push(Section { text: &text[start..offset], line: start_line });
+            start = offset + line.len();
+            start_line = i + 2;
+        }
+        offset += line.len();
+    }
+    sections.push(Section { text: &text[start..], line: start_line });
+    Ok(sections)
+}
+
+/// A document read into JSON.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    pub value: Value,
+    pub positions: Positions,
+}
+
+/// Reads one `---` section (whose first line is `first_line` of the
+/// source). `None` when it holds no document (only comments or nothing).
+/// Positions are recorded only when `keep_positions` is set.
+pub fn parse_section(text: &str, first_line: usize, keep_positions: bool) -> Result<Option<Parsed>, ReadError> {
+    let mut builder = Builder {
+        parser: Parser::new_from_str(text),
+        first_line,
+        anchors: HashMap::new(),
+        positions: keep_positions.then(Positions::default),
+        object: Budget::default(),
+        aliases: Budget::default(),
+        items: Budget::default(),
+    };
+    builder.section()
+}
+
+/// What one object, or the aliases of a whole document, have cost so far.
+#[derive(Debug, Clone, Copy, Default)]
+struct Budget {
+    bytes: usize,
+    nodes: usize,
+}
+
+impl Budget {
+    fn add(&mut self, cost: Budget) {
+        self.bytes = self.bytes.saturating_add(cost.bytes);
+        self.nodes = self.nodes.saturating_add(cost.nodes);
+    }
+
+    fn over(&self) -> bool {
+        self.bytes > MAX_OBJECT_BYTES || self.nodes > MAX_OBJECT_NODES
+    }
+}
+
+/// A node with an anchor, kept for its aliases.
+struct Anchored {
+    value: Value,
+    /// The scalar before JSON, when the node is one (a key may be an alias).
+    scalar: Option<Scalar>,
+    cost: Budget,
+}
+
+/// A built node and what it cost.
+struct Built {
+    value: Value,
+    cost: Budget,
+}
+
+enum Key {
+    Merge,
+    Name(String),
+}
+
+struct Builder<'a> {
+    parser: Parser<'a, StrInput<'a>>,
+    first_line: usize,
+    anchors: HashMap<usize, Anchored>,
+    positions: Option<Positions>,
+    /// The object being built (a top-level `items` entry is an object of its own).
+    object: Budget,
+    /// Everything aliases have added to the document.
+    aliases: Budget,
+    /// The entries of a top-level `items` list, together.
+    items: Budget,
+}
+
+impl<'a> Builder<'a> {
+    fn error_at(&self, span: &Span, message: impl Into<String>) -> ReadError {
+        ReadError {
+            line: self.first_line + span.start.line().saturating_sub(1),
+            column: span.start.col() + 1,
+            message: message.into(),
+        }
+    }
+
+    fn scan_error(&self, e: &ScanError) -> ReadError {
+        let info = e.info();
+        let message = if info.contains("recursion limit") {
+            format!("nested too deeply (more than {MAX_DEPTH} levels); no Kubernetes manifest needs that")
+        } else if info.contains("tab") || info.contains("cannot start any token") {
+            "found a character that cannot start any YAML token (a tab? YAML indents with spaces only)".to_string()
+        } else {
+            info.to_string()
+        };
+        ReadError { line: self.first_line + e.marker().line().saturating_sub(1), column: e.marker().col() + 1, message }
+    }
+
+    fn next(&mut self) -> Result<(Event<'a>, Span), ReadError> {
+        match self.parser.next_event() {
+            Some(Ok(event)) => Ok(event),
+            Some(Err(e)) => Err(self.scan_error(&e)),
+            None => Err(ReadError { line: self.first_line, column: 1, message: "unexpected end of input".into() }),
+        }
+    }
+
+    fn section(&mut self) -> Result<Option<Parsed>, ReadError> {
+        loop {
+            let (event, span) = self.next()?;
+            match event {
+                Event::StreamStart | Event::Nothing => continue,
+                Event::StreamEnd => return Ok(None),
+                Event::DocumentStart(_) => break,
+                _ => return Err(self.error_at(&span, "expected the start of a YAML document")),
+            }
+        }
+        let (event, span) = self.next()?;
+        let mut path = String::new();
+        let value = match event {
+            Event::SequenceStart(..) => {
+                // Refused before the list is built: it may be huge.
+                return Err(self.error_at(&span, "expected a Kubernetes object (a mapping), found a list"));
+            }
+            event => self.node(event, span, 0, &mut path, true)?.value,
+        };
+        let (event, span) = self.next()?;
+        if !matches!(event, Event::DocumentEnd) {
+            return Err(self.error_at(&span, "expected the end of the document"));
+        }
+        let (event, span) = self.next()?;
+        match event {
+            Event::StreamEnd => {}
+            _ => {
+                return Err(self.error_at(
+                    &span,
+                    "a second YAML document after `...`: kubectl reads only the first document between `---` lines and ignores the rest; separate documents with `---`",
+                ))
+            }
+        }
+        if !is_list(&value) {
+            let mut whole = self.object;
+            whole.add(self.items);
+            if whole.over() {
+                return Err(ReadError { line: self.first_line, column: 1, message: self.too_large(whole) });
+            }
+        }
+        Ok(Some(Parsed { value, positions: self.positions.take().unwrap_or_default() }))
+    }
+
+    fn too_large(&self, cost: Budget) -> String {
+        if cost.nodes > MAX_OBJECT_NODES {
+            format!(
+                "the object holds more than {MAX_OBJECT_NODES} values (keys, items and scalars); no Kubernetes object needs that many, and routerctl stops reading it"
+            )
+        } else {
+            format!(
+                "the object is larger than {} MiB as JSON; the API server refuses objects that large",
+                MAX_OBJECT_BYTES >> 20
+            )
+        }
+    }
+
+    fn record(&mut self, path: &str, span: &Span, plain: Option<String>) {
+        if self.positions.is_some() {
+            let spot = Spot {
+                line: self.first_line + span.start.line().saturating_sub(1),
+                column: span.start.col() + 1,
+                plain,
+            };
+            if let Some(p) = self.positions.as_mut() {
+                p.insert(path.to_string(), spot);
+            }
+        }
+    }
+
+    /// Charges a node to the object being built; refuses it once over budget.
+    fn charge(&mut self, span: &Span, cost: Budget, top_level: bool) -> Result<(), ReadError> {
+        self.object.add(cost);
+        // The top level of a List may hold many objects; each is checked on its own.
+        if self.object.over() && !top_level {
+            return Err(self.error_at(span, self.too_large(self.object)));
+        }
+        Ok(())
+    }
+
+    fn node(
+        &mut self,
+        event: Event<'a>,
+        span: Span,
+        depth: usize,
+        path: &mut String,
+        top_level: bool,
+    ) -> Result<Built, ReadError> {
+        match event {
+            Event::Scalar(text, style, anchor, tag) => {
+                let tag = tag_of(tag.as_deref());
+                let plain = matches!(style, ScalarStyle::Plain);
+                let untagged_plain = plain && tag == Tag::None;
+                let cost = Budget { bytes: text.len() + 2, nodes: 1 };
+                let written = untagged_plain.then(|| text.to_string());
+                let scalar = resolve(text, plain, &tag).map_err(|m| self.error_at(&span, m))?;
+                let plain_text = match (&scalar, written) {
+                    (Scalar::Str(_), _) => None,
+                    (_, written) => written,
+                };
+                self.record(path, &span, plain_text);
+                let value = scalar.clone().into_json().map_err(|m| self.error_at(&span, m))?;
+                self.charge(&span, cost, false)?;
+                if anchor != 0 {
+                    self.anchors.insert(anchor, Anchored { value: value.clone(), scalar: Some(scalar), cost });
+                }
+                Ok(Built { value, cost })
+            }
+            Event::Alias(id) => {
+                self.record(path, &span, None);
+                let Some(anchored) = self.anchors.get(&id) else {
+                    return Err(self.error_at(&span, "an alias to an anchor that is not defined before it"));
+                };
+                let cost = anchored.cost;
+                self.aliases.add(cost);
+                if self.aliases.over() {
+                    return Err(self.error_at(
+                        &span,
+                        format!(
+                            "aliases expand this document beyond {} MiB or {MAX_OBJECT_NODES} values (a YAML \"billion laughs\"?); routerctl refuses documents whose aliases expand beyond what any object can hold",
+                            MAX_OBJECT_BYTES >> 20
+                        ),
+                    ));
+                }
+                let value = anchored.value.clone();
+                self.charge(&span, cost, false)?;
+                Ok(Built { value, cost })
+            }
+            Event::SequenceStart(anchor, _) => {
+                self.record(path, &span, None);
+                self.enter(&span, depth)?;
+                let mut items = Vec::new();
+                let mut cost = Budget { bytes: 2, nodes: 1 };
+                self.charge(&span, Budget { bytes: 2, nodes: 1 }, false)?;
+                loop {
+                    let (event, item_span) = self.next()?;
+                    if matches!(event, Event::SequenceEnd) {
+                        break;
+                    }
+                    let len = path.len();
+                    path.push_str(&format!("[{}]", items.len()));
+                    let item = self.node(event, item_span, depth + 1, path, false)?;
+                    path.truncate(len);
+                    cost.add(Budget { bytes: item.cost.bytes + 1, nodes: item.cost.nodes });
+                    items.push(item.value);
+                }
+                let value = Value::Array(items);
+                self.keep_anchor(anchor, &value, cost, &span)?;
+                Ok(Built { value, cost })
+            }
+            Event::MappingStart(anchor, _) => {
+                self.record(path, &span, None);
+                self.enter(&span, depth)?;
+                let value = self.mapping(span, depth, path, top_level)?;
+                self.keep_anchor(anchor, &value.value, value.cost, &span)?;
+                Ok(value)
+            }
+            _ => Err(self.error_at(&span, "unexpected YAML event")),
+        }
+    }
+
+    fn enter(&self, span: &Span, depth: usize) -> Result<(), ReadError> {
+        if depth >= MAX_DEPTH {
+            return Err(self.error_at(
+                span,
+                format!("nested too deeply (more than {MAX_DEPTH} levels); no Kubernetes manifest needs that"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Keeps an anchored collection for its aliases; the copy is charged
+    /// like the aliases themselves, so nested anchors cannot multiply it.
+    fn keep_anchor(&mut self, anchor: usize, value: &Value, cost: Budget, span: &Span) -> Result<(), ReadError> {
+        if anchor == 0 {
+            return Ok(());
+        }
+        self.aliases.add(cost);
+        if self.aliases.over() {
+            return Err(self.error_at(span, "anchored values in this document are too large to keep for their aliases"));
+        }
+        self.anchors.insert(anchor, Anchored { value: value.clone(), scalar: None, cost });
+        Ok(())
+    }
+
+    fn mapping(&mut self, span: Span, depth: usize, path: &mut String, top_level: bool) -> Result<Built, ReadError> {
+        let mut map = Map::new();
+        let mut cost = Budget { bytes: 2, nodes: 1 };
+        self.charge(&span, cost, top_level)?;
+        // Keys set by a merge, which a later explicit key may override.
+        let mut merged: HashSet<String> = HashSet::new();
+        loop {
+            let (event, key_span) = self.next()?;
+            if matches!(event, Event::MappingEnd) {
+                break;
+            }
+            let key = self.key(event, &key_span)?;
+            let (event, value_span) = self.next()?;
+            match key {
+                Key::Merge => {
+                    let len = path.len();
+                    path.push_str(".<<");
+                    let built = self.node(event, value_span, depth + 1, path, false)?;
+                    path.truncate(len);
+                    let sources: Vec<Map<String, Value>> = match built.value {
+                        Value::Object(m) => vec![m],
+                        Value::Array(items) if items.iter().all(Value::is_object) => items
+                            .into_iter()
+                            .rev()
+                            .filter_map(|v| match v {
+                                Value::Object(m) => Some(m),
+                                _ => None,
+                            })
+                            .collect(),
+                        _ => {
+                            return Err(self.error_at(
+                                &value_span,
+                                "map merge requires map or sequence of maps as the value (kubectl refuses `<<` with anything else)",
+                            ))
+                        }
+                    };
+                    cost.add(built.cost);
+                    for source in sources {
+                        for (k, v) in source {
+                            self.record(&child_path(path, &k), &value_span, None);
+                            merged.insert(k.clone());
+                            map.insert(k, v);
+                        }
+                    }
+                }
+                Key::Name(name) => {
+                    let child = child_path(path, &name);
+                    if map.contains_key(&name) && !merged.remove(&name) {
+                        let first = self.positions.as_ref().and_then(|p| p.get(&child)).map(|s| s.line);
+                        let at = first.map(|l| format!(" (first set on line {l})")).unwrap_or_default();
+                        return Err(self.error_at(
+                            &key_span,
+                            format!(
+                                "{}: duplicate key {name:?}{at}; kubectl would keep one of them, in no fixed order: remove one",
+                                display_path(&child)
+                            ),
+                        ));
+                    }
+                    let len = path.len();
+                    *path = child;
+                    let value_top_level = top_level && name == "items";
+                    let built = if value_top_level {
+                        self.items(event, value_span, depth + 1, path)?
+                    } else {
+                        self.node(event, value_span, depth + 1, path, false)?
+                    };
+                    // A field is found where its key is written.
+                    if let Some(spot) = self.positions.as_mut().and_then(|p| p.spots.get_mut(path.as_str())) {
+                        spot.line = self.first_line + key_span.start.line().saturating_sub(1);
+                        spot.column = key_span.start.col() + 1;
+                    }
+                    path.truncate(len);
+                    cost.add(Budget { bytes: built.cost.bytes + name.len() + 4, nodes: built.cost.nodes + 1 });
+                    self.charge(&key_span, Budget { bytes: name.len() + 4, nodes: 1 }, top_level)?;
+                    map.insert(name, built.value);
+                }
+            }
+        }
+        Ok(Built { value: Value::Object(map), cost })
+    }
+
+    /// The value of a top-level `items`: in a List each entry is an object
+    /// of its own, with a budget of its own.
+    fn items(&mut self, event: Event<'a>, span: Span, depth: usize, path: &mut String) -> Result<Built, ReadError> {
+        if !matches!(event, Event::SequenceStart(0, _)) {
+            return self.node(event, span, depth, path, false);
+        }
+        self.record(path, &span, None);
+        let outer = std::mem::take(&mut self.object);
+        let mut items = Vec::new();
+        loop {
+            let (event, item_span) = self.next()?;
+            if matches!(event, Event::SequenceEnd) {
+                break;
+            }
+            self.object = Budget::default();
+            let len = path.len();
+            path.push_str(&format!("[{}]", items.len()));
+            let item = self.node(event, item_span, depth + 1, path, false)?;
+            path.truncate(len);
+            self.items.add(item.cost);
+            items.push(item.value);
+        }
+        self.object = outer;
+        // The entries were checked one by one; they are weighed together
+        // only if the document turns out not to be a List.
+        Ok(Built { value: Value::Array(items), cost: Budget { bytes: 2, nodes: 1 } })
+    }
+
+    fn key(&mut self, event: Event<'a>, span: &Span) -> Result<Key, ReadError> {
+        match event {
+            Event::Scalar(text, style, anchor, tag) => {
+                let tag = tag_of(tag.as_deref());
+                let plain = matches!(style, ScalarStyle::Plain);
+                if text == "<<" && ((plain && tag == Tag::None) || tag == Tag::Core("merge".into())) {
+                    return Ok(Key::Merge);
+                }
+                let scalar = resolve(text, plain, &tag).map_err(|m| self.error_at(span, m))?;
+                if anchor != 0 {
+                    let value = scalar.clone().into_json().unwrap_or(Value::Null);
+                    let cost = Budget { bytes: 2, nodes: 1 };
+                    self.anchors.insert(anchor, Anchored { value, scalar: Some(scalar.clone()), cost });
+                }
+                scalar.into_key().map(Key::Name).map_err(|m| self.error_at(span, m))
+            }
+            Event::Alias(id) => match self.anchors.get(&id).and_then(|a| a.scalar.clone()) {
+                Some(scalar) => scalar.into_key().map(Key::Name).map_err(|m| self.error_at(span, m)),
+                None => Err(self.error_at(span, "kubectl cannot use a list or a mapping as a key")),
+            },
+            _ => Err(self.error_at(span, "kubectl cannot use a list or a mapping as a key")),
+        }
+    }
+}
+
+fn is_list(value: &Value) -> bool {
+    value.get("kind").and_then(Value::as_str).is_some_and(|k| k.ends_with("List"))
+        && value.get("items").is_some_and(Value::is_array)
+}
+
+/// A path for messages; the document itself when empty.
+fn display_path(path: &str) -> &str {
+    if path.is_empty() {
+        "(document)"
+    } else {
+        path
+    }
+}
+
+fn tag_of(tag: Option<&saphyr_parser::Tag>) -> Tag {
+    match tag {
+        None => Tag::None,
+        Some(t) if t.is_yaml_core_schema() => Tag::Core(t.suffix.clone()),
+        Some(t) if t.handle.is_empty() && t.suffix == "!" => Tag::NonSpecific,
+        Some(t) => Tag::Other(t.to_string()),
+    }
+}
