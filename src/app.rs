@@ -324,20 +324,22 @@ fn operator_flags(common: &CommonArgs) -> OperatorFlags {
 /// ModelRouter to render at all.
 fn scan_inventory(common: &CommonArgs, sources: &[Source]) -> Result<Inventory> {
     let mut inventory = Inventory::default();
-    let mut documents = 0;
     // ModelRouters are checked when pass 2 parses them; here they are only
-    // counted, from their identity alone where it can be read off the lines.
+    // counted, from their identity alone where it can be read without
+    // building the document. Other groups' objects are never built.
+    let documents = std::cell::Cell::new(0);
     let routers = std::cell::Cell::new(0);
-    let skip_routers = |id: &Identity| {
+    let wanted = |id: &Identity| {
+        documents.set(documents.get() + 1);
         let is_router = id.kind == "ModelRouter";
         if is_router {
             routers.set(routers.get() + 1);
         }
-        !is_router
+        !is_router && id.api_version.split('/').next() == Some(GROUP)
     };
     for source in sources {
-        for_each_document_where(source, skip_routers, |doc| {
-            documents += 1;
+        for_each_document_where(source, wanted, |doc| {
+            documents.set(documents.get() + 1);
             match classify(&doc, common)? {
                 Some(("ModelRouter", _)) => routers.set(routers.get() + 1),
                 Some(("InferenceService", namespace)) => {
@@ -355,7 +357,7 @@ fn scan_inventory(common: &CommonArgs, sources: &[Source]) -> Result<Inventory> 
     }
     if routers.get() == 0 {
         let what =
-            if documents > 0 { "no ModelRouter among the input documents" } else { "the inputs hold no documents" };
+            if documents.get() > 0 { "no ModelRouter among the input documents" } else { "the inputs hold no documents" };
         let names: Vec<_> = sources.iter().map(|s| s.name.as_str()).collect();
         bail!("{what} ({}); routerctl renders {GROUP_VERSION} ModelRouter objects", names.join(", "));
     }

@@ -393,7 +393,17 @@ pub fn for_each_document_where(
             section.text.lines().position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')).unwrap_or(0);
         let origin =
             Origin { source: source.name.clone(), document: number, line: section.line + first_content, item: None };
-        if quick_identity(section.text, 0).is_some_and(|id| !id.kind.ends_with("List") && !wanted(&id)) {
+        // Identity off the lines where the layout is plain, else off the
+        // events: a document nobody wants is never built.
+        let identity = match quick_identity(section.text, 0) {
+            Some(id) => Some(id),
+            None => yaml::scan_identity(section.text, section.line)
+                .map_err(|e| read_error(&source.name, Some(number), &e))?
+                .and_then(|[api_version, kind, name, namespace]| {
+                    Some(Identity { api_version: api_version?, kind: kind?, name, namespace })
+                }),
+        };
+        if identity.is_some_and(|id| !id.kind.ends_with("List") && !wanted(&id)) {
             continue;
         }
         let Some(parsed) = yaml::parse_section(section.text, section.line, true)

@@ -196,16 +196,34 @@ pub struct Parsed {
 /// source). `None` when it holds no document (only comments or nothing).
 /// Positions are recorded only when `keep_positions` is set.
 pub fn parse_section(text: &str, first_line: usize, keep_positions: bool) -> Result<Option<Parsed>, ReadError> {
-    let mut builder = Builder {
-        parser: Parser::new_from_str(text),
-        first_line,
-        anchors: HashMap::new(),
-        positions: keep_positions.then(Positions::default),
-        object: Budget::default(),
-        aliases: Budget::default(),
-        items: Budget::default(),
-    };
-    builder.section()
+    Builder::new(text, first_line, keep_positions).section()
+}
+
+/// `apiVersion`, `kind`, `metadata.name` and `metadata.namespace` of a
+/// section, read from its events without building anything, so that a
+/// document nobody wants costs only a scan however large it is. `None`
+/// when the section holds no mapping or those fields are not plain
+/// strings (aliases, merge keys, tags): the caller then builds it.
+pub fn scan_identity(text: &str, first_line: usize) -> Result<Option<[Option<String>; 4]>, ReadError> {
+    let mut builder = Builder::new(text, first_line, false);
+    loop {
+        match builder.next()?.0 {
+            Event::StreamStart | Event::Nothing => continue,
+            Event::DocumentStart(_) => break,
+            _ => return Ok(None),
+        }
+    }
+    if !matches!(builder.next()?.0, Event::MappingStart(..)) {
+        return Ok(None);
+    }
+    let mut found: [Option<String>; 4] = Default::default();
+    Ok(builder.scan_mapping(1, false, &mut found)?.then_some(found))
+}
+
+/// What a key of a scanned mapping stands for.
+enum ScanSlot {
+    Field(usize),
+    Metadata,
 }
 
 /// What one object, or the aliases of a whole document, have cost so far.
@@ -259,6 +277,90 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
+    fn new(text: &'a str, first_line: usize, keep_positions: bool) -> Builder<'a> {
+        Builder {
+            parser: Parser::new_from_str(text),
+            first_line,
+            anchors: HashMap::new(),
+            positions: keep_positions.then(Positions::default),
+            object: Budget::default(),
+            aliases: Budget::default(),
+            items: Budget::default(),
+        }
+    }
+
+    /// Scans a mapping whose start was read (`depth` deep) for the identity
+    /// fields, skipping every other value; false when one of them is not a
+    /// plain string or a merge key could supply it.
+    fn scan_mapping(
+        &mut self,
+        depth: usize,
+        metadata: bool,
+        found: &mut [Option<String>; 4],
+    ) -> Result<bool, ReadError> {
+        let mut plain = true;
+        loop {
+            let (key, key_span) = self.next()?;
+            let slot = match key {
+                Event::MappingEnd => return Ok(plain),
+                Event::Scalar(text, ..) => match (metadata, text.as_ref()) {
+                    (_, "<<") => {
+                        plain = false;
+                        None
+                    }
+                    (false, "apiVersion") => Some(ScanSlot::Field(0)),
+                    (false, "kind") => Some(ScanSlot::Field(1)),
+                    (false, "metadata") => Some(ScanSlot::Metadata),
+                    (true, "name") => Some(ScanSlot::Field(2)),
+                    (true, "namespace") => Some(ScanSlot::Field(3)),
+                    _ => None,
+                },
+                Event::MappingStart(..) | Event::SequenceStart(..) => {
+                    self.skip(depth + 1, &key_span)?;
+                    None
+                }
+                _ => None,
+            };
+            let (value, value_span) = self.next()?;
+            match (slot, value) {
+                (Some(ScanSlot::Field(i)), Event::Scalar(text, style, _, tag)) => {
+                    match resolve(text, matches!(style, ScalarStyle::Plain), &tag_of(tag.as_deref())) {
+                        Ok(Scalar::Str(s)) => found[i] = Some(s),
+                        _ => plain = false,
+                    }
+                }
+                (Some(ScanSlot::Metadata), Event::MappingStart(..)) => {
+                    self.enter(&value_span, depth)?;
+                    plain &= self.scan_mapping(depth + 1, true, found)?;
+                }
+                (slot, Event::MappingStart(..) | Event::SequenceStart(..)) => {
+                    plain &= slot.is_none();
+                    self.skip(depth + 1, &value_span)?;
+                }
+                (Some(_), _) => plain = false,
+                (None, _) => {}
+            }
+        }
+    }
+
+    /// Reads past a collection whose start was read, `depth` deep.
+    fn skip(&mut self, depth: usize, span: &Span) -> Result<(), ReadError> {
+        self.enter(span, depth - 1)?;
+        let mut open = 1usize;
+        while open > 0 {
+            let (event, span) = self.next()?;
+            match event {
+                Event::MappingStart(..) | Event::SequenceStart(..) => {
+                    open += 1;
+                    self.enter(&span, depth + open - 2)?;
+                }
+                Event::MappingEnd | Event::SequenceEnd => open -= 1,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
     fn error_at(&self, span: &Span, message: impl Into<String>) -> ReadError {
         ReadError {
             line: self.first_line + span.start.line().saturating_sub(1),
@@ -401,7 +503,8 @@ impl<'a> Builder<'a> {
                 };
                 let cost = anchored.cost;
                 self.aliases.add(cost);
-                if self.aliases.over() {
+                self.object.add(cost);
+                if self.aliases.over() || self.object.over() {
                     return Err(self.error_at(
                         &span,
                         format!(
@@ -411,7 +514,6 @@ impl<'a> Builder<'a> {
                     ));
                 }
                 let value = anchored.value.clone();
-                self.charge(&span, cost, false)?;
                 Ok(Built { value, cost })
             }
             Event::SequenceStart(anchor, _) => {

@@ -1,0 +1,170 @@
+//! YAML read as kubectl reads it, through the real binary: what each input
+//! renders to is worked out by hand from goyaml.v2's rules (YAML 1.1 plain
+//! scalars, `<<` merge keys, tags) and sigs.k8s.io/yaml's key conversion,
+//! not taken from routerctl's own output. Hostile shapes get an answer
+//! (exit code and message); their time and memory are measured in bench/.
+
+mod common;
+
+use common::{parse_stream, routerctl};
+use serde_json::{json, Value};
+
+const HEAD: &str =
+    "apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nmetadata:\n  name: r\n  namespace: ml\n";
+
+/// The rendered Deployment of a router read from `yaml` on stdin.
+fn deployment(yaml: &str) -> Value {
+    let run = routerctl(&["render", "-f", "-"], Some(yaml));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    parse_stream(&run.stdout).into_iter().find(|o| o["kind"] == "Deployment").expect("a Deployment")
+}
+
+fn config(yaml: &str) -> Value {
+    let run = routerctl(&["render", "-f", "-"], Some(yaml));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let cm = parse_stream(&run.stdout).into_iter().find(|o| o["kind"] == "ConfigMap").expect("a ConfigMap");
+    serde_json::from_str(cm["data"]["config.json"].as_str().expect("config.json")).expect("JSON")
+}
+
+fn refused(yaml: &str) -> String {
+    let run = routerctl(&["render", "-f", "-"], Some(yaml));
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stdout.is_empty());
+    run.stderr
+}
+
+#[test]
+fn quoted_forms_and_yaml_1_1_strings_are_accepted() {
+    // Quoted, every YAML 1.1 boolean and integer form stays the text written;
+    // plain words YAML 1.1 does not know (yEs, 1.2.3, 500m) are strings too.
+    let d = deployment(&format!(
+        "{HEAD}spec:\n  backends: [{{name: a, external: {{provider: openai, model: m}}}}]\n  proxy:\n    podLabels:\n      \
+         a: \"yes\"\n      b: 'on'\n      c: \"0755\"\n      d: yEs\n      e: 1.2.3\n      f: \"1_000\"\n      g: v1\n"
+    ));
+    let labels = &d["spec"]["template"]["metadata"]["labels"];
+    for (k, v) in [("a", "yes"), ("b", "on"), ("c", "0755"), ("d", "yEs"), ("e", "1.2.3"), ("f", "1_000"), ("g", "v1")]
+    {
+        assert_eq!(labels[k], v, "{k}");
+    }
+}
+
+#[test]
+fn merge_keys_resolve_as_goyaml_v2_merges() {
+    // `<<: *be` shares a backend; the explicit `name` after it wins. In
+    // `<<: [*a, *b]` the earlier map wins for a key both set.
+    let yaml = format!(
+        "{HEAD}spec:\n  backends:\n  - &be {{name: one, external: {{provider: openai, model: m}}, weight: 10}}\n  \
+         - <<: *be\n    name: two\n  proxy:\n    <<: [{{replicas: 3}}, {{replicas: 5, revisionHistoryLimit: 2}}]\n"
+    );
+    let d = deployment(&yaml);
+    assert_eq!(d["spec"]["replicas"], 3, "the first map of a merge list wins");
+    assert_eq!(d["spec"]["revisionHistoryLimit"], 2, "keys only a later map sets still merge");
+    let cfg = config(&yaml);
+    let names: Vec<&str> =
+        cfg["backends"].as_array().expect("backends").iter().filter_map(|b| b["name"].as_str()).collect();
+    assert_eq!(names, ["one", "two"]);
+    assert_eq!(cfg["backends"][1]["weight"], 10, "merged from the anchor");
+    assert_eq!(cfg["backends"][1]["model"], "m");
+}
+
+#[test]
+fn explicit_tags_decide_the_type() {
+    let d = deployment(&format!(
+        "{HEAD}spec:\n  backends: [{{name: a, external: {{provider: openai, model: m}}}}]\n  proxy:\n    \
+         replicas: !!int \"2\"\n    podLabels: {{mode: !!str 0755, flag: !!str yes, custom: !local on}}\n    \
+         podAnnotations: {{blob: !!binary aGVsbG8gd29ybGQ=, plain: ! 42}}\n"
+    ));
+    assert_eq!(d["spec"]["replicas"], 2);
+    let meta = &d["spec"]["template"]["metadata"];
+    assert_eq!(meta["labels"]["mode"], "0755");
+    assert_eq!(meta["labels"]["flag"], "yes");
+    assert_eq!(meta["labels"]["custom"], "on", "a tag goyaml.v2 cannot resolve keeps the text");
+    assert_eq!(meta["annotations"]["blob"], "hello world", "!!binary is decoded");
+    assert_eq!(meta["annotations"]["plain"], "42", "the non-specific tag `!` makes a string");
+}
+
+#[test]
+fn yaml_1_1_keys_become_json_strings() {
+    // sigs.k8s.io/yaml turns a boolean key into "true"/"false" and an
+    // integer key into its decimal digits: `on:` is the label "true".
+    let d = deployment(&format!(
+        "{HEAD}spec:\n  backends: [{{name: a, external: {{provider: openai, model: m}}}}]\n  proxy:\n    \
+         podLabels: {{on: x, 0x10: z}}\n"
+    ));
+    let labels = &d["spec"]["template"]["metadata"]["labels"];
+    assert_eq!(labels["true"], "x");
+    assert_eq!(labels["16"], "z");
+}
+
+#[test]
+fn a_byte_order_mark_is_read_past() {
+    let yaml = format!("\u{feff}{HEAD}spec:\n  backends: [{{name: a, external: {{provider: openai, model: m}}}}]\n");
+    assert_eq!(deployment(&yaml)["kind"], "Deployment");
+}
+
+#[test]
+fn integral_floats_are_integers_as_kubectl_sends_them() {
+    // goyaml reads `3.0` as a float; Go's JSON encoder writes it as 3.
+    let d = deployment(&format!(
+        "{HEAD}spec:\n  backends: [{{name: a, external: {{provider: openai, model: m}}}}]\n  proxy: {{replicas: 3.0}}\n"
+    ));
+    assert_eq!(d["spec"]["replicas"], json!(3));
+}
+
+#[test]
+fn duplicate_keys_in_live_objects_are_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let live = dir.path().join("live.yaml");
+    std::fs::write(
+        &live,
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: r-router-proxy\n  namespace: ml\ndata: {a: x, a: y}\n",
+    )
+    .expect("writes");
+    let yaml = format!("{HEAD}spec:\n  backends: [{{name: a, external: {{provider: openai, model: m}}}}]\n");
+    let run = routerctl(&["render", "-f", "-", "--live", live.to_str().expect("UTF-8 path")], Some(&yaml));
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stdout.is_empty());
+    assert!(run.stderr.contains("live.yaml:6:") && run.stderr.contains("duplicate key \"a\""), "{}", run.stderr);
+}
+
+#[test]
+fn hostile_shapes_get_an_answer() {
+    // Deep flow nesting: refused as it is read.
+    let deep = format!("{HEAD}spec: {}", "[".repeat(1 << 20));
+    assert!(refused(&deep).contains("nested too deeply"), "deep flow");
+    // A wide flow list of small maps in a ModelRouter: over the object bounds.
+    let wide = format!("{HEAD}spec:\n  x: [{}]\n", "{a: 1}, ".repeat(400_000));
+    let msg = refused(&wide);
+    assert!(msg.contains("more than 250000 values") || msg.contains("larger than 3 MiB"), "{msg}");
+    // Hundreds of thousands of annotation keys.
+    let mut many = format!("{HEAD}spec:\n  backends: [{{name: a, external: {{provider: openai, model: m}}}}]\n  proxy:\n    podAnnotations:\n");
+    for i in 0..300_000 {
+        many.push_str(&format!("      k{i}: v\n"));
+    }
+    assert!(refused(&many).contains("values"), "many keys");
+    // One long string behind many aliases: bounded by the bytes it expands to.
+    let long = "x".repeat(1 << 20);
+    let aliases = "*s, ".repeat(2000);
+    let fanout = format!("{HEAD}spec:\n  s: &s {long}\n  t: [{aliases}]\n");
+    assert!(refused(&fanout).contains("aliases expand"), "alias fan-out by bytes");
+    // The classic: a few bytes that expand exponentially by count.
+    let mut laughs = format!("{HEAD}spec:\n  l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for i in 1..10 {
+        let prev = i - 1;
+        laughs.push_str(&format!("  l{i}: &l{i} [*l{prev}, *l{prev}, *l{prev}, *l{prev}, *l{prev}, *l{prev}, *l{prev}, *l{prev}, *l{prev}]\n"));
+    }
+    assert!(refused(&laughs).contains("aliases expand"), "alias fan-out by count");
+}
+
+#[test]
+fn millions_of_keys_in_an_ignored_document_are_skipped() {
+    // A ConfigMap routerctl does not read is skipped by its identity,
+    // without being built; the router beside it renders.
+    let mut text = String::from("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big}\ndata:\n");
+    for i in 0..2_000_000 {
+        text.push_str(&format!("  k{i}: v\n"));
+    }
+    text.push_str(&format!("---\n{HEAD}spec:\n  backends: [{{name: a, external: {{provider: openai, model: m}}}}]\n"));
+    let run = routerctl(&["render", "-f", "-"], Some(&text));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
