@@ -6,6 +6,7 @@
 //! one ModelRouter at a time into a spool that reaches stdout only when the
 //! whole run has succeeded.
 
+use std::collections::HashSet;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
@@ -204,13 +205,15 @@ fn pipeline(
         }
         None => None,
     };
-    let inventory = scan_inventory(common, router_sources)?;
+    let (inventory, not_routers) = scan_inventory(common, router_sources)?;
     let flags = operator_flags(common);
-    for source in router_sources {
-        // Pass 1 has checked every other document; only routers are parsed again.
+    for (i, source) in router_sources.iter().enumerate() {
+        // Pass 1 has checked every other document; only routers are parsed
+        // again, and documents pass 1 identified as others are not even read.
         for_each_document_where(
             source,
-            |id| id.kind == "ModelRouter",
+            |n| not_routers.contains(&(i, n)),
+            |id, _| id.kind == "ModelRouter",
             |doc| {
                 if let Some(("ModelRouter", namespace)) = classify(&doc, common)? {
                     let (origin, router) = router_input(&doc, namespace, common, crd.as_ref(), reporter)?;
@@ -322,46 +325,59 @@ fn operator_flags(common: &CommonArgs) -> OperatorFlags {
 /// Pass 1: the InferenceServices and ModelPools of the inputs, after
 /// checking every document that routerctl reads; and that there is a
 /// ModelRouter to render at all.
-fn scan_inventory(common: &CommonArgs, sources: &[Source]) -> Result<Inventory> {
+/// Also returns the documents (source index, number) known not to be
+/// ModelRouters, which pass 2 need not read again.
+fn scan_inventory(common: &CommonArgs, sources: &[Source]) -> Result<(Inventory, HashSet<(usize, usize)>)> {
     let mut inventory = Inventory::default();
+    let not_routers = std::cell::RefCell::new(HashSet::new());
     // ModelRouters are checked when pass 2 parses them; here they are only
     // counted, from their identity alone where it can be read without
     // building the document. Other groups' objects are never built.
     let documents = std::cell::Cell::new(0);
     let routers = std::cell::Cell::new(0);
-    let wanted = |id: &Identity| {
+    let wanted = |id: &Identity, number: usize, source_index: usize| {
         documents.set(documents.get() + 1);
         let is_router = id.kind == "ModelRouter";
         if is_router {
             routers.set(routers.get() + 1);
+        } else {
+            not_routers.borrow_mut().insert((source_index, number));
         }
         !is_router && id.api_version.split('/').next() == Some(GROUP)
     };
-    for source in sources {
-        for_each_document_where(source, wanted, |doc| {
-            documents.set(documents.get() + 1);
-            match classify(&doc, common)? {
-                Some(("ModelRouter", _)) => routers.set(routers.get() + 1),
-                Some(("InferenceService", namespace)) => {
-                    let isvc: InferenceService = typed(&doc)?;
-                    inventory.add_inference_service(&namespace, isvc);
+    for (this_source, source) in sources.iter().enumerate() {
+        for_each_document_where(
+            source,
+            |_| false,
+            |id, n| wanted(id, n, this_source),
+            |doc| {
+                documents.set(documents.get() + 1);
+                match classify(&doc, common)? {
+                    Some(("ModelRouter", _)) => routers.set(routers.get() + 1),
+                    Some(("InferenceService", namespace)) => {
+                        let isvc: InferenceService = typed(&doc)?;
+                        inventory.add_inference_service(&namespace, isvc);
+                    }
+                    Some((_, namespace)) => {
+                        let pool: ModelPool = typed(&doc)?;
+                        inventory.add_pool(&namespace, pool);
+                    }
+                    None => {}
                 }
-                Some((_, namespace)) => {
-                    let pool: ModelPool = typed(&doc)?;
-                    inventory.add_pool(&namespace, pool);
-                }
-                None => {}
-            }
-            Ok(())
-        })?;
+                Ok(())
+            },
+        )?;
     }
     if routers.get() == 0 {
-        let what =
-            if documents.get() > 0 { "no ModelRouter among the input documents" } else { "the inputs hold no documents" };
+        let what = if documents.get() > 0 {
+            "no ModelRouter among the input documents"
+        } else {
+            "the inputs hold no documents"
+        };
         let names: Vec<_> = sources.iter().map(|s| s.name.as_str()).collect();
         bail!("{what} ({}); routerctl renders {GROUP_VERSION} ModelRouter objects", names.join(", "));
     }
-    Ok(inventory)
+    Ok((inventory, not_routers.into_inner()))
 }
 
 /// Which of routerctl's kinds a document is, with its namespace; `None` for

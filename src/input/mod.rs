@@ -369,14 +369,18 @@ fn plain_scalar(v: &str) -> Option<String> {
 /// Hands each document of a source to `f` as soon as it is parsed, so that
 /// only one document is held at a time.
 pub fn for_each_document(source: &Source, f: impl FnMut(Document) -> Result<()>) -> Result<()> {
-    for_each_document_where(source, |_| true, f)
+    for_each_document_where(source, |_| false, |_, _| true, f)
 }
 
-/// Like `for_each_document`, but a document whose identity can be read off
-/// its lines and that `wanted` turns down is skipped without being parsed.
+/// Like `for_each_document`, but a document whose identity can be read
+/// without building it and that `wanted` turns down (given the identity and
+/// the document's number) is skipped, and so is, before anything is read
+/// of it, a document whose number `skip` names (a second pass that knows
+/// from the first which documents it needs).
 pub fn for_each_document_where(
     source: &Source,
-    wanted: impl Fn(&Identity) -> bool,
+    skip: impl Fn(usize) -> bool,
+    wanted: impl Fn(&Identity, usize) -> bool,
     mut f: impl FnMut(Document) -> Result<()>,
 ) -> Result<()> {
     let mut number = 0;
@@ -388,6 +392,9 @@ pub fn for_each_document_where(
         number += 1;
         if number > MAX_DOCUMENTS {
             bail!("{}: more than {MAX_DOCUMENTS} documents; split the input into several files", source.name);
+        }
+        if skip(number) {
+            continue;
         }
         let first_content =
             section.text.lines().position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')).unwrap_or(0);
@@ -403,7 +410,7 @@ pub fn for_each_document_where(
                     Some(Identity { api_version: api_version?, kind: kind?, name, namespace })
                 }),
         };
-        if identity.is_some_and(|id| !id.kind.ends_with("List") && !wanted(&id)) {
+        if identity.is_some_and(|id| !id.kind.ends_with("List") && !wanted(&id, number)) {
             continue;
         }
         let Some(parsed) = yaml::parse_section(section.text, section.line, true)
