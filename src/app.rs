@@ -392,14 +392,14 @@ fn classify(doc: &Document, common: &CommonArgs) -> Result<Option<(&'static str,
             // LLMKube has other kinds (Model, ...); a near miss of ours is a typo.
             if group == GROUP {
                 if let Some(near) = suggest(other, &["ModelRouter", "InferenceService", "ModelPool"]) {
-                    bail!("{}: LLMKube has no kind {other:?}; did you mean {near}?", doc.origin);
+                    bail!("{}: LLMKube has no kind {other:?}; did you mean {near}?", doc.locate("kind"));
                 }
             }
             return Ok(None);
         }
     };
     if doc.api_version() != GROUP_VERSION {
-        bail!("{}: {kind} has apiVersion {:?}; routerctl reads {GROUP_VERSION}", doc.origin, doc.api_version());
+        bail!("{}: {kind} has apiVersion {:?}; routerctl reads {GROUP_VERSION}", doc.locate("apiVersion"), doc.api_version());
     }
     if kind != "ModelRouter" {
         object_name(doc)?;
@@ -470,7 +470,7 @@ fn router_input(
 fn object_name(doc: &Document) -> Result<String> {
     match doc.metadata_str("name") {
         Some(n) if !n.is_empty() => Ok(n.to_string()),
-        _ => bail!("{}: {} has no metadata.name; every object needs one", doc.origin, doc.kind()),
+        _ => bail!("{}: {} has no metadata.name; every object needs one", doc.locate("metadata.name"), doc.kind()),
     }
 }
 
@@ -480,7 +480,7 @@ fn namespace_of(doc: &Document, flag: Option<&str>) -> Result<String> {
     match (doc.metadata_str("namespace").filter(|n| !n.is_empty()), flag) {
         (Some(own), Some(flag)) if own != flag => bail!(
             "{}: {} {:?} is in namespace {own:?}, which does not match -n {flag:?}",
-            doc.origin,
+            doc.locate("metadata.namespace"),
             doc.kind(),
             doc.metadata_str("name").unwrap_or("")
         ),
