@@ -41,9 +41,10 @@ fn namespace_conflict_is_an_error_like_kubectl() {
     assert_eq!(run.code, 2);
     assert_eq!(run.stdout, "");
     assert!(run.stderr.contains("is in namespace \"ml\", which does not match -n \"other\""), "{}", run.stderr);
-    // The first object to disagree is the InferenceService, on line 12.
+    // The first object to disagree is the InferenceService (document 2, from
+    // line 12); its namespace field is on line 16.
     assert!(
-        run.stderr.contains("testdata/render/sample.yaml: document 2 (line 12): InferenceService \"qwen3-coder\""),
+        run.stderr.contains("testdata/render/sample.yaml:16:3: InferenceService \"qwen3-coder\""),
         "{}",
         run.stderr
     );
