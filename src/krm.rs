@@ -352,6 +352,7 @@ fn settings(function_config: Option<&Value>, findings: &mut Vec<Finding>) -> Set
 fn common_args(s: &Settings) -> CommonArgs {
     CommonArgs {
         files: Vec::new(),
+        recursive: false,
         namespace: s.namespace.clone(),
         router_proxy_image: s.router_proxy_image.clone(),
         default_litellm_url: s.default_litellm_url.clone(),

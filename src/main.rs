@@ -35,6 +35,8 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             }
+            // The plan lines close a diff, after it.
+            let _ = stderr.write_all(outcome.notes.as_bytes());
             ExitCode::from(u8::try_from(outcome.code).unwrap_or(2))
         }
         Err(e) => {
