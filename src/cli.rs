@@ -6,7 +6,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::output::Format;
 
-/// Render and diff the LLMKube operator's router-proxy objects offline.
+/// Render the LLMKube operator's router-proxy objects offline, and diff them
+/// against the cluster.
 ///
 /// routerctl reads ModelRouter YAML and prints the ConfigMap, Deployment,
 /// Service (and RBAC, when pooled) that the LLMKube operator would write for
