@@ -301,7 +301,12 @@ fn pipeline(
                 if let Some(("ModelRouter", namespace)) = classify(&doc, common)? {
                     let (origin, router) = router_input(&doc, namespace, common, crd.as_ref(), reporter)?;
                     let name = format!("{}/{}", router.namespace, router.name);
-                    match reconcile_one(&origin, router, &inventory, live, &flags, reporter)? {
+                    let result = reconcile_one(&origin, router, &inventory, live, &flags, reporter);
+                    // kubectl's own warnings, next to the router whose read drew them.
+                    for note in live.take_notes() {
+                        reporter.warn(&note);
+                    }
+                    match result? {
                         Some(result) => {
                             reporter.router_done(&name, result.items.len());
                             sink(result)?;

@@ -64,12 +64,20 @@ pub struct ClusterLive {
     program: OsString,
     options: KubectlOptions,
     namespaces: RefCell<HashMap<String, LiveStore>>,
+    /// kubectl's stderr from calls that succeeded (deprecation and
+    /// admission warnings), one entry per line.
+    notes: RefCell<Vec<String>>,
 }
 
 impl ClusterLive {
     /// Reads through `kubectl` as found on PATH.
     pub fn new(options: KubectlOptions) -> ClusterLive {
-        ClusterLive { program: "kubectl".into(), options, namespaces: RefCell::new(HashMap::new()) }
+        ClusterLive {
+            program: "kubectl".into(),
+            options,
+            namespaces: RefCell::new(HashMap::new()),
+            notes: RefCell::new(Vec::new()),
+        }
     }
 
     /// Runs one `kubectl get` for `namespace`; its output goes to a
@@ -107,6 +115,10 @@ impl ClusterLive {
                 "`{shown}` failed ({status}):\n{message}\n(check --context and --kubeconfig, or give the live objects with --live FILE)"
             );
         }
+        let said = String::from_utf8_lossy(&output.stderr);
+        self.notes.borrow_mut().extend(
+            said.lines().filter(|l| !l.trim().is_empty()).map(|l| format!("kubectl (namespace {namespace}): {l}")),
+        );
         let mut file = spool;
         std::io::Seek::rewind(&mut file).context("cannot rewind kubectl's output")?;
         LiveStore::from_file(&format!("`{shown}`"), file, namespace)
@@ -123,6 +135,10 @@ impl LiveObjects for ClusterLive {
             Some(store) => store.get(key),
             None => Ok(None),
         }
+    }
+
+    fn take_notes(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notes.borrow_mut())
     }
 }
 

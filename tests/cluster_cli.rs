@@ -182,3 +182,14 @@ fn render_and_explain_read_the_cluster_when_asked() {
         [format!("--context prod get {KINDS} -n ml -o yaml"), format!("get {KINDS} -n ml -o yaml")]
     );
 }
+
+#[test]
+fn kubectl_warnings_on_a_good_call_are_passed_on() {
+    let kubectl = FakeKubectl::new();
+    kubectl.namespace("ml", &fixture("testdata/diff/live-unchanged.yaml"));
+    kubectl.warn_with("Warning: the server is being upgraded\n");
+    let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", DEV_IMAGE], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.stderr, "warning: kubectl (namespace ml): Warning: the server is being upgraded\n");
+}

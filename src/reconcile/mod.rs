@@ -52,6 +52,12 @@ impl std::fmt::Display for ObjectKey {
 /// fail.
 pub trait LiveObjects {
     fn get(&self, key: &ObjectKey) -> Result<Option<Value>>;
+
+    /// What the source had to say besides the objects (kubectl's warnings),
+    /// taken once, for the caller to report.
+    fn take_notes(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Live objects held in memory, indexed once by identity. A later object with

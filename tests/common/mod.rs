@@ -69,7 +69,8 @@ pub fn routerctl_env(args: &[&str], stdin: Option<&str>, env: &[(&str, std::ffi:
 /// on PATH. It appends its arguments to `calls.log`, one call a line, and
 /// answers `get ... -n NS` with `NS.yaml` from its directory (an empty List
 /// when there is none), or, when `fail` exists, prints that file on stderr
-/// and exits 1 as kubectl does.
+/// and exits 1 as kubectl does; `warn` is printed on stderr by a call that
+/// succeeds.
 pub struct FakeKubectl {
     pub dir: tempfile::TempDir,
 }
@@ -88,6 +89,7 @@ for a in "$@"; do
   prev="$a"
 done
 if [ -f "$dir/fail" ]; then cat "$dir/fail" >&2; exit 1; fi
+if [ -f "$dir/warn" ]; then cat "$dir/warn" >&2; fi
 if [ -f "$dir/$ns.yaml" ]; then cat "$dir/$ns.yaml"; exit 0; fi
 printf 'apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: ""\n'
 "#,
@@ -109,6 +111,12 @@ printf 'apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: ""\
     /// Every call fails with `message` on stderr.
     pub fn fail_with(&self, message: &str) -> &FakeKubectl {
         std::fs::write(self.dir.path().join("fail"), message).expect("writes the failure");
+        self
+    }
+
+    /// Every call succeeds but first prints `message` on stderr.
+    pub fn warn_with(&self, message: &str) -> &FakeKubectl {
+        std::fs::write(self.dir.path().join("warn"), message).expect("writes the warning");
         self
     }
 
