@@ -120,11 +120,12 @@ fn diff_command(args: &DiffArgs, stdin: &mut dyn Read, reporter: &mut Reporter, 
         },
     };
     let live = if args.live.is_empty() { LiveInput::Cluster(&args.cluster) } else { LiveInput::Files(&args.live) };
-    let external = match std::env::var(crate::external_diff::VARIABLE) {
+    // As in kubectl, an empty KUBECTL_EXTERNAL_DIFF is unset; the JSON plan
+    // has no use for a diff program.
+    let mut external = match std::env::var(crate::external_diff::VARIABLE) {
         Ok(value) if !value.is_empty() && args.output == DiffFormat::Diff => Some(ExternalDiff::new(&value)?),
         _ => None,
     };
-    let mut external = external;
     let mut spool = Spool::new();
     let mut plans: Vec<RouterPlan> = Vec::new();
     stream(&args.common, live, stdin, reporter, &mut |result| {
