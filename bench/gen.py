@@ -169,6 +169,7 @@ spec:
   policy:
     classification: {{headerKey: x-llmkube-classification}}
   proxy:
+    image: registry.example.com/llmkube/router-proxy:v0.9.1
     replicas: {1 + i % 3}
     podLabels:
       team: t{i % 17}

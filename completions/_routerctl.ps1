@@ -34,6 +34,8 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain every pod-template label and annotation and each record annotation: who owns it and what this reconcile does to it')
             [CompletionResult]::new('krm', 'krm', [CompletionResultType]::ParameterValue, 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
+            [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
+            [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print routerctl''s version, the API it reads and the operator behaviour it mirrors')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff), of routerctl or of one of its commands')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -43,14 +45,19 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for objects that do not name one (default: `default`)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for objects that do not name one (default: `default`)')
-            [CompletionResult]::new('--router-proxy-image', '--router-proxy-image', [CompletionResultType]::ParameterName, 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image')
+            [CompletionResult]::new('--router-proxy-image', '--router-proxy-image', [CompletionResultType]::ParameterName, 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator''s built-in default image, with a warning (an error with --strict)')
             [CompletionResult]::new('--default-litellm-url', '--default-litellm-url', [CompletionResultType]::ParameterName, 'The operator''s --default-litellm-url: the address of litellm backends that set no url')
             [CompletionResult]::new('--crd', '--crd', [CompletionResultType]::ParameterName, 'The cluster''s ModelRouter CRD (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`): apply its schema''s defaults instead of the built-in ones')
-            [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'Live objects (`kubectl get deploy,svc,cm -o yaml`, a YAML stream, a single object, a directory or `-`) to merge into. Repeatable')
+            [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'Live objects (`kubectl get deploy,svc,cm,sa,role,rolebinding -o yaml`, a YAML stream, a single object, a directory or `-`) to merge into. Repeatable')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context kubectl uses to read the live objects')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'The kubeconfig file kubectl uses to read the live objects')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R')
             [CompletionResult]::new('--emit-scrape-annotations', '--emit-scrape-annotations', [CompletionResultType]::ParameterName, 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)')
-            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs) and unknown fields as errors')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors')
+            [CompletionResult]::new('--live-from-cluster', '--live-from-cluster', [CompletionResultType]::ParameterName, 'Read the live objects from the cluster through kubectl, as `diff` does')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say what is being done: each router rendered, and the time taken')
@@ -66,13 +73,19 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for objects that do not name one (default: `default`)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for objects that do not name one (default: `default`)')
-            [CompletionResult]::new('--router-proxy-image', '--router-proxy-image', [CompletionResultType]::ParameterName, 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image')
+            [CompletionResult]::new('--router-proxy-image', '--router-proxy-image', [CompletionResultType]::ParameterName, 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator''s built-in default image, with a warning (an error with --strict)')
             [CompletionResult]::new('--default-litellm-url', '--default-litellm-url', [CompletionResultType]::ParameterName, 'The operator''s --default-litellm-url: the address of litellm backends that set no url')
             [CompletionResult]::new('--crd', '--crd', [CompletionResultType]::ParameterName, 'The cluster''s ModelRouter CRD (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`): apply its schema''s defaults instead of the built-in ones')
-            [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'Live objects to compare with (as for `render --live`). Repeatable')
+            [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'Live objects to compare with (as for `render --live`), instead of reading them from the cluster. Repeatable')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context kubectl uses to read the live objects')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'The kubeconfig file kubectl uses to read the live objects')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, '`diff`: unified diffs; `json`: the plan per router (objects created, updated, unchanged; whether the pods roll)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, '`diff`: unified diffs; `json`: the plan per router (objects created, updated, unchanged; whether the pods roll)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the diff')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R')
             [CompletionResult]::new('--emit-scrape-annotations', '--emit-scrape-annotations', [CompletionResultType]::ParameterName, 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)')
-            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs) and unknown fields as errors')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say what is being done: each router rendered, and the time taken')
@@ -88,14 +101,19 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for objects that do not name one (default: `default`)')
             [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for objects that do not name one (default: `default`)')
-            [CompletionResult]::new('--router-proxy-image', '--router-proxy-image', [CompletionResultType]::ParameterName, 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image')
+            [CompletionResult]::new('--router-proxy-image', '--router-proxy-image', [CompletionResultType]::ParameterName, 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator''s built-in default image, with a warning (an error with --strict)')
             [CompletionResult]::new('--default-litellm-url', '--default-litellm-url', [CompletionResultType]::ParameterName, 'The operator''s --default-litellm-url: the address of litellm backends that set no url')
             [CompletionResult]::new('--crd', '--crd', [CompletionResultType]::ParameterName, 'The cluster''s ModelRouter CRD (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`): apply its schema''s defaults instead of the built-in ones')
             [CompletionResult]::new('--live', '--live', [CompletionResultType]::ParameterName, 'Live objects, as for `render --live`. Repeatable')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context kubectl uses to read the live objects')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'The kubeconfig file kubectl uses to read the live objects')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R')
             [CompletionResult]::new('--emit-scrape-annotations', '--emit-scrape-annotations', [CompletionResultType]::ParameterName, 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)')
-            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs) and unknown fields as errors')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors')
+            [CompletionResult]::new('--live-from-cluster', '--live-from-cluster', [CompletionResultType]::ParameterName, 'Read the live objects from the cluster through kubectl, as `diff` does')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say what is being done: each router rendered, and the time taken')
@@ -128,6 +146,30 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'routerctl;completion' {
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say what is being done: each router rendered, and the time taken')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say what is being done: each router rendered, and the time taken')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'routerctl;version' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (as `kubectl version -o json`); plain text when unset')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (as `kubectl version -o json`); plain text when unset')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say what is being done: each router rendered, and the time taken')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say what is being done: each router rendered, and the time taken')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'routerctl;man' {
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
@@ -145,6 +187,7 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain every pod-template label and annotation and each record annotation: who owns it and what this reconcile does to it')
             [CompletionResult]::new('krm', 'krm', [CompletionResultType]::ParameterValue, 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
+            [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print routerctl''s version, the API it reads and the operator behaviour it mirrors')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff), of routerctl or of one of its commands')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -162,6 +205,9 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             break
         }
         'routerctl;help;completions' {
+            break
+        }
+        'routerctl;help;version' {
             break
         }
         'routerctl;help;man' {

@@ -16,6 +16,9 @@ _routerctl() {
             ",$1")
                 cmd="routerctl"
                 ;;
+            routerctl,completion)
+                cmd="routerctl__subcmd__completions"
+                ;;
             routerctl,completions)
                 cmd="routerctl__subcmd__completions"
                 ;;
@@ -36,6 +39,9 @@ _routerctl() {
                 ;;
             routerctl,render)
                 cmd="routerctl__subcmd__render"
+                ;;
+            routerctl,version)
+                cmd="routerctl__subcmd__version"
                 ;;
             routerctl__subcmd__help,completions)
                 cmd="routerctl__subcmd__help__subcmd__completions"
@@ -58,6 +64,9 @@ _routerctl() {
             routerctl__subcmd__help,render)
                 cmd="routerctl__subcmd__help__subcmd__render"
                 ;;
+            routerctl__subcmd__help,version)
+                cmd="routerctl__subcmd__help__subcmd__version"
+                ;;
             *)
                 ;;
         esac
@@ -65,7 +74,7 @@ _routerctl() {
 
     case "${cmd}" in
         routerctl)
-            opts="-q -v -h -V --quiet --verbose --help --version render diff explain krm completions man help"
+            opts="-q -v -h -V --quiet --verbose --help --version render diff explain krm completions completion version man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -93,7 +102,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__diff)
-            opts="-f -n -q -v -h -V --filename --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --crd --live --color --quiet --verbose --help --version"
+            opts="-f -R -n -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --crd --live --context --kubeconfig --output --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -129,6 +138,22 @@ _routerctl() {
                     ;;
                 --live)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "diff json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "diff json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -143,7 +168,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__explain)
-            opts="-f -n -o -q -v -h -V --filename --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --crd --live --output --quiet --verbose --help --version"
+            opts="-f -R -n -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --crd --live --live-from-cluster --context --kubeconfig --output --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -178,6 +203,14 @@ _routerctl() {
                     return 0
                     ;;
                 --live)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -197,7 +230,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__help)
-            opts="render diff explain krm completions man help"
+            opts="render diff explain krm completions version man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -308,6 +341,20 @@ _routerctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        routerctl__subcmd__help__subcmd__version)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         routerctl__subcmd__krm)
             opts="-q -v -h -V --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -337,7 +384,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__render)
-            opts="-f -n -o -q -v -h -V --filename --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --crd --live --output --quiet --verbose --help --version"
+            opts="-f -R -n -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --crd --live --live-from-cluster --context --kubeconfig --output --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -375,12 +422,42 @@ _routerctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --output)
-                    COMPREPLY=($(compgen -W "yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yaml json name" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "yaml json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "yaml json name" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        routerctl__subcmd__version)
+            opts="-o -q -v -h -V --output --quiet --verbose --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "json" -- "${cur}"))
                     return 0
                     ;;
                 *)

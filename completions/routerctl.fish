@@ -33,47 +33,63 @@ complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "diff" -d 'Show 
 complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "explain" -d 'Explain every pod-template label and annotation and each record annotation: who owns it and what this reconcile does to it'
 complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "krm" -d 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back'
 complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "version" -d 'Print routerctl\'s version, the API it reads and the operator behaviour it mirrors'
 complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "man" -d 'Print the man page (roff), of routerctl or of one of its commands'
 complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s f -l filename -d 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l crd -d 'The cluster\'s ModelRouter CRD (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`): apply its schema\'s defaults instead of the built-in ones' -r -F
-complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l live -d 'Live objects (`kubectl get deploy,svc,cm -o yaml`, a YAML stream, a single object, a directory or `-`) to merge into. Repeatable' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l live -d 'Live objects (`kubectl get deploy,svc,cm,sa,role,rolebinding -o yaml`, a YAML stream, a single object, a directory or `-`) to merge into. Repeatable' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l context -d 'The kubeconfig context kubectl uses to read the live objects' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the live objects' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s o -l output -d 'Output format' -r -f -a "yaml\t''
-json\t''"
+json\t''
+name\t'`resource[.group]/name`, one a line, as `kubectl get -o name`'"
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s R -l recursive -d 'Read the directories given to -f (and --live) with their subdirectories, as kubectl\'s -R'
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l emit-scrape-annotations -d 'The operator\'s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
-complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs) and unknown fields as errors'
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l live-from-cluster -d 'Read the live objects from the cluster through kubectl, as `diff` does'
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s V -l version -d 'Print version'
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s f -l filename -d 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l crd -d 'The cluster\'s ModelRouter CRD (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`): apply its schema\'s defaults instead of the built-in ones' -r -F
-complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l live -d 'Live objects to compare with (as for `render --live`). Repeatable' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l live -d 'Live objects to compare with (as for `render --live`), instead of reading them from the cluster. Repeatable' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l context -d 'The kubeconfig context kubectl uses to read the live objects' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the live objects' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s o -l output -d '`diff`: unified diffs; `json`: the plan per router (objects created, updated, unchanged; whether the pods roll)' -r -f -a "diff\t''
+json\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l color -d 'When to colour the diff' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s R -l recursive -d 'Read the directories given to -f (and --live) with their subdirectories, as kubectl\'s -R'
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l emit-scrape-annotations -d 'The operator\'s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
-complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs) and unknown fields as errors'
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s V -l version -d 'Print version'
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s f -l filename -d 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l crd -d 'The cluster\'s ModelRouter CRD (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`): apply its schema\'s defaults instead of the built-in ones' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l live -d 'Live objects, as for `render --live`. Repeatable' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l context -d 'The kubeconfig context kubectl uses to read the live objects' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the live objects' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
+complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s R -l recursive -d 'Read the directories given to -f (and --live) with their subdirectories, as kubectl\'s -R'
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l emit-scrape-annotations -d 'The operator\'s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
-complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs) and unknown fields as errors'
+complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
+complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l live-from-cluster -d 'Read the live objects from the cluster through kubectl, as `diff` does'
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -86,14 +102,24 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand completions" -s q -l
 complete -c routerctl -n "__fish_routerctl_using_subcommand completions" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c routerctl -n "__fish_routerctl_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c routerctl -n "__fish_routerctl_using_subcommand completion" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand completion" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
+complete -c routerctl -n "__fish_routerctl_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c routerctl -n "__fish_routerctl_using_subcommand completion" -s V -l version -d 'Print version'
+complete -c routerctl -n "__fish_routerctl_using_subcommand version" -s o -l output -d 'Output format (as `kubectl version -o json`); plain text when unset' -r -f -a "json\t''"
+complete -c routerctl -n "__fish_routerctl_using_subcommand version" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand version" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
+complete -c routerctl -n "__fish_routerctl_using_subcommand version" -s h -l help -d 'Print help'
+complete -c routerctl -n "__fish_routerctl_using_subcommand version" -s V -l version -d 'Print version'
 complete -c routerctl -n "__fish_routerctl_using_subcommand man" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand man" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c routerctl -n "__fish_routerctl_using_subcommand man" -s V -l version -d 'Print version'
-complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions man help" -f -a "render" -d 'Print the objects the operator would write, ready for `kubectl apply -f -`'
-complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions man help" -f -a "diff" -d 'Show what the operator would change on the live objects'
-complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions man help" -f -a "explain" -d 'Explain every pod-template label and annotation and each record annotation: who owns it and what this reconcile does to it'
-complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions man help" -f -a "krm" -d 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back'
-complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions man help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
-complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions man help" -f -a "man" -d 'Print the man page (roff), of routerctl or of one of its commands'
-complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "render" -d 'Print the objects the operator would write, ready for `kubectl apply -f -`'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "diff" -d 'Show what the operator would change on the live objects'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "explain" -d 'Explain every pod-template label and annotation and each record annotation: who owns it and what this reconcile does to it'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "krm" -d 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "version" -d 'Print routerctl\'s version, the API it reads and the operator behaviour it mirrors'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "man" -d 'Print the man page (roff), of routerctl or of one of its commands'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

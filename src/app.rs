@@ -13,15 +13,20 @@ use std::path::PathBuf;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
-use crate::cli::{Cli, ColorChoice, Command, CommonArgs, ExplainFormat};
+use crate::cli::{
+    Cli, ClusterArgs, ColorChoice, Command, CommonArgs, DiffArgs, DiffFormat, ExplainFormat, VersionFormat,
+};
 use crate::crd_defaults::CrdDefaults;
-use crate::diff::{diff_object, Palette};
+use crate::diff::{compare, diff_compared, diff_object, Palette};
 use crate::explain::{explain, Explanation};
+use crate::external_diff::ExternalDiff;
 use crate::input::{for_each_document_where, read_sources, Document, Identity, Source};
+use crate::kubectl::{ClusterLive, KubectlOptions};
 use crate::live::LiveStore;
 use crate::model::{apply_router_defaults, InferenceService, ModelPool, ModelRouter, GROUP, GROUP_VERSION};
 use crate::output::spool::Spool;
 use crate::output::{print_objects, Format, Printer};
+use crate::plan::{plan_router, report_json, RouterPlan};
 use crate::reconcile::server_fields::strip;
 use crate::reconcile::{controller_uid, reconcile_router, LiveIndex, LiveObjects, ObjectKey, Reconciled};
 use crate::render::gojson::{marshal_indent, GoJson};
@@ -38,6 +43,8 @@ use crate::validate::{Finding, Severity};
 pub struct Outcome {
     pub stdout: Spool,
     pub code: i32,
+    /// For stderr after stdout (the plan lines that close a diff).
+    pub notes: String,
 }
 
 /// What the process knows about its terminal, for `--color auto`.
@@ -61,15 +68,17 @@ pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write, terminal: Te
 fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, terminal: Terminal) -> Result<Outcome> {
     match &cli.command {
         Command::Render(args) => {
+            let live = LiveInput::choose(&args.live, args.live_from_cluster, &args.cluster)?;
             let mut printer = Printer::new(args.output, Spool::new());
-            stream_objects(&args.common, &args.live, stdin, reporter, &mut |item| {
+            stream_objects(&args.common, live, stdin, reporter, &mut |item| {
                 printer.object(&apply_ready(item.merged)).context("cannot spool output")
             })?;
-            Ok(Outcome { stdout: printer.finish().context("cannot spool output")?, code: 0 })
+            Ok(Outcome { stdout: printer.finish().context("cannot spool output")?, code: 0, notes: String::new() })
         }
         Command::Explain(args) => {
+            let live = LiveInput::choose(&args.live, args.live_from_cluster, &args.cluster)?;
             let mut tables = Vec::new();
-            stream(&args.common, &args.live, stdin, reporter, &mut |result| {
+            stream(&args.common, live, stdin, reporter, &mut |result| {
                 let live_deployment =
                     result.items.iter().find(|i| i.key.kind == "Deployment").and_then(|i| i.live.clone());
                 tables.push(explain(&result.rendered, &result.router, live_deployment.as_ref()));
@@ -93,25 +102,93 @@ fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, termina
         }
         Command::Completions { shell } => text_outcome(&crate::generated::completions(*shell), 0),
         Command::Man { command } => text_outcome(&crate::generated::man_page(command.as_deref())?, 0),
-        Command::Diff(args) => {
-            let palette = Palette {
-                color: match args.color {
-                    ColorChoice::Always => true,
-                    ColorChoice::Never => false,
-                    ColorChoice::Auto => terminal.stdout_is_tty && !terminal.no_color,
-                },
-            };
-            let mut spool = Spool::new();
-            let mut changed = false;
-            stream_objects(&args.common, &args.live, stdin, reporter, &mut |item| {
-                if let Some(diff) = diff_object(&item, palette) {
-                    changed = true;
-                    spool.write_all(diff.as_bytes()).context("cannot spool output")?;
-                }
-                Ok(())
-            })?;
-            Ok(Outcome { stdout: spool, code: i32::from(changed) })
+        Command::Version { output } => match output {
+            None => text_outcome(&crate::version::text(), 0),
+            Some(VersionFormat::Json) => text_outcome(&crate::version::json(), 0),
+        },
+        Command::Diff(args) => diff_command(args, stdin, reporter, terminal),
+    }
+}
+
+/// `routerctl diff`: the unified diffs (or the external program's answer)
+/// and a plan line per router, or the plan as JSON.
+fn diff_command(args: &DiffArgs, stdin: &mut dyn Read, reporter: &mut Reporter, terminal: Terminal) -> Result<Outcome> {
+    let palette = Palette {
+        color: match args.color {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => terminal.stdout_is_tty && !terminal.no_color,
+        },
+    };
+    let live = if args.live.is_empty() { LiveInput::Cluster(&args.cluster) } else { LiveInput::Files(&args.live) };
+    // As in kubectl, an empty KUBECTL_EXTERNAL_DIFF is unset; the JSON plan
+    // has no use for a diff program.
+    let mut external = match std::env::var(crate::external_diff::VARIABLE) {
+        Ok(value) if !value.is_empty() && args.output == DiffFormat::Diff => Some(ExternalDiff::new(&value)?),
+        _ => None,
+    };
+    let mut spool = Spool::new();
+    let mut plans: Vec<RouterPlan> = Vec::new();
+    stream(&args.common, live, stdin, reporter, &mut |result| {
+        let comparisons: Vec<_> = result.items.iter().map(compare).collect();
+        plans.push(plan_router(&result.router.namespace, &result.router.name, &result.items, &comparisons));
+        if args.output == DiffFormat::Json {
+            return Ok(());
         }
+        for (item, cmp) in result.items.iter().zip(&comparisons) {
+            match &mut external {
+                Some(ext) => ext.add(&item.key, cmp.before.as_ref(), &cmp.after)?,
+                None => {
+                    if let Some(diff) = diff_compared(item, cmp, palette) {
+                        spool.write_all(diff.as_bytes()).context("cannot spool output")?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    })?;
+    let changed = i32::from(plans.iter().any(RouterPlan::changed));
+    if args.output == DiffFormat::Json {
+        return text_outcome(&report_json(&plans), changed);
+    }
+    // The plan closes the diff on a terminal; pipes get the diff alone.
+    let notes = if terminal.stderr_is_tty && !reporter.is_quiet() {
+        plans.iter().map(|p| p.summary() + "\n").collect()
+    } else {
+        String::new()
+    };
+    let code = match external {
+        Some(ext) => {
+            let answer = ext.run()?;
+            reporter.raw(&String::from_utf8_lossy(&answer.stderr));
+            spool.write_all(&answer.stdout).context("cannot spool output")?;
+            answer.code
+        }
+        None => changed,
+    };
+    Ok(Outcome { stdout: spool, code, notes })
+}
+
+/// Where a command's live objects come from.
+#[derive(Clone, Copy)]
+enum LiveInput<'a> {
+    Files(&'a [PathBuf]),
+    Cluster(&'a ClusterArgs),
+}
+
+impl<'a> LiveInput<'a> {
+    /// For `render` and `explain`: files (maybe none), or the cluster with
+    /// --live-from-cluster; kubectl's flags mean nothing without it.
+    fn choose(files: &'a [PathBuf], from_cluster: bool, cluster: &'a ClusterArgs) -> Result<LiveInput<'a>> {
+        if from_cluster {
+            return Ok(LiveInput::Cluster(cluster));
+        }
+        if cluster.context.is_some() || cluster.kubeconfig.is_some() {
+            bail!(
+                "--context and --kubeconfig choose the cluster the live objects are read from; add --live-from-cluster"
+            );
+        }
+        Ok(LiveInput::Files(files))
     }
 }
 
@@ -119,7 +196,7 @@ fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, termina
 fn text_outcome(text: &str, code: i32) -> Result<Outcome> {
     let mut stdout = Spool::new();
     stdout.write_all(text.as_bytes()).context("cannot spool output")?;
-    Ok(Outcome { stdout, code })
+    Ok(Outcome { stdout, code, notes: String::new() })
 }
 
 fn apply_ready(mut obj: Value) -> Value {
@@ -140,26 +217,36 @@ pub struct RouterResult {
 /// Reads the inputs of a command and streams every router's result to `sink`.
 fn stream(
     common: &CommonArgs,
-    live_paths: &[PathBuf],
+    live: LiveInput,
     stdin: &mut dyn Read,
     reporter: &mut Reporter,
     sink: &mut dyn FnMut(RouterResult) -> Result<()>,
 ) -> Result<()> {
     let mut stdin_used = false;
-    let router_sources = read_sources(&common.files, stdin, &mut stdin_used)?;
-    let live = LiveStore::from_paths(live_paths, stdin, &mut stdin_used, default_namespace(common))?;
-    pipeline(common, &router_sources, &live, reporter, sink)
+    let files = crate::recursive::expand(&common.files, common.recursive)?;
+    let router_sources = read_sources(&files, stdin, &mut stdin_used)?;
+    let live: Box<dyn LiveObjects> = match live {
+        LiveInput::Files(paths) => {
+            let paths = crate::recursive::expand(paths, common.recursive)?;
+            Box::new(LiveStore::from_paths(&paths, stdin, &mut stdin_used, default_namespace(common))?)
+        }
+        LiveInput::Cluster(cluster) => Box::new(ClusterLive::new(KubectlOptions {
+            context: cluster.context.clone(),
+            kubeconfig: cluster.kubeconfig.clone(),
+        })),
+    };
+    pipeline(common, &router_sources, live.as_ref(), reporter, sink)
 }
 
 /// Streams only the reconciled objects.
 fn stream_objects(
     common: &CommonArgs,
-    live_paths: &[PathBuf],
+    live: LiveInput,
     stdin: &mut dyn Read,
     reporter: &mut Reporter,
     sink: &mut dyn FnMut(Reconciled) -> Result<()>,
 ) -> Result<()> {
-    stream(common, live_paths, stdin, reporter, &mut |result| result.items.into_iter().try_for_each(&mut *sink))
+    stream(common, live, stdin, reporter, &mut |result| result.items.into_iter().try_for_each(&mut *sink))
 }
 
 fn default_namespace(common: &CommonArgs) -> &str {
@@ -218,7 +305,12 @@ fn pipeline(
                 if let Some(("ModelRouter", namespace)) = classify(&doc, common)? {
                     let (origin, router) = router_input(&doc, namespace, common, crd.as_ref(), reporter)?;
                     let name = format!("{}/{}", router.namespace, router.name);
-                    match reconcile_one(&origin, router, &inventory, live, &flags, reporter)? {
+                    let result = reconcile_one(&origin, router, &inventory, live, &flags, reporter);
+                    // kubectl's own warnings, next to the router whose read drew them.
+                    for note in live.take_notes() {
+                        reporter.warn(&note);
+                    }
+                    match result? {
                         Some(result) => {
                             reporter.router_done(&name, result.items.len());
                             sink(result)?;
@@ -258,14 +350,16 @@ fn reconcile_one(
     let rendered = render_router(&router, inventory, flags).with_context(|| context.clone())?;
     let mut warnings = rendered.warnings.clone();
     let reconciled = reconcile_router(&router, &rendered, &live, &mut warnings).with_context(|| context.clone())?;
-    for w in &warnings {
-        reporter.warn(w);
-    }
     for item in &reconciled {
         let findings = check_object(&item.merged);
         if !findings.is_empty() {
             bail!("{context}: {}: the API server would refuse the result:\n{}", item.key, bullet_list(&findings));
         }
+    }
+    // A router the API server would refuse ends the run; its warnings would
+    // only bury the error.
+    for w in &warnings {
+        reporter.warn(w);
     }
     Ok(Some(RouterResult { router, rendered, live, items: reconciled }))
 }
@@ -532,6 +626,7 @@ pub fn exercise(data: &[u8]) {
     for emit_scrape_annotations in [false, true] {
         let common = CommonArgs {
             files: Vec::new(),
+            recursive: false,
             namespace: None,
             router_proxy_image: None,
             default_litellm_url: Some("http://litellm:4000".into()),

@@ -6,7 +6,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::output::Format;
 
-/// Render and diff the LLMKube operator's router-proxy objects offline.
+/// Render the LLMKube operator's router-proxy objects offline, and diff them
+/// against the cluster.
 ///
 /// routerctl reads ModelRouter YAML and prints the ConfigMap, Deployment,
 /// Service (and RBAC, when pooled) that the LLMKube operator would write for
@@ -36,6 +37,13 @@ pub enum Command {
     Render(RenderArgs),
     /// Show what the operator would change on the live objects.
     ///
+    /// The live objects are read from the cluster through `kubectl` (one
+    /// `kubectl get` per namespace), or from files with --live. After the
+    /// diff, a terminal gets one line per router: which objects are created
+    /// or updated and whether the proxy pods roll. `-o json` prints that
+    /// plan instead of the diff. KUBECTL_EXTERNAL_DIFF is honoured as by
+    /// `kubectl diff`.
+    ///
     /// Exit status as `kubectl diff`: 0 when nothing would change, 1 when
     /// something would, 2 on error.
     Diff(DiffArgs),
@@ -59,9 +67,18 @@ pub enum Command {
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     ///
     /// For example: `routerctl completions bash > /etc/bash_completion.d/routerctl`.
+    /// `completion` (kubectl's spelling) is the same command.
+    #[command(visible_alias = "completion")]
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
+    },
+    /// Print routerctl's version, the API it reads and the operator
+    /// behaviour it mirrors.
+    Version {
+        /// Output format (as `kubectl version -o json`); plain text when unset.
+        #[arg(short = 'o', long = "output", value_enum)]
+        output: Option<VersionFormat>,
     },
     /// Print the man page (roff), of routerctl or of one of its commands.
     ///
@@ -81,12 +98,19 @@ pub struct CommonArgs {
     #[arg(short = 'f', long = "filename", value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
 
+    /// Read the directories given to -f (and --live) with their
+    /// subdirectories, as kubectl's -R.
+    #[arg(short = 'R', long)]
+    pub recursive: bool,
+
     /// Namespace for objects that do not name one (default: `default`).
     #[arg(short = 'n', long)]
     pub namespace: Option<String>,
 
     /// The operator's --router-proxy-image: the proxy image when a
-    /// ModelRouter does not set spec.proxy.image.
+    /// ModelRouter does not set spec.proxy.image. Without it (or when it is
+    /// empty) such routers get the operator's built-in default image, with a
+    /// warning (an error with --strict).
     #[arg(long, value_name = "IMAGE")]
     pub router_proxy_image: Option<String>,
 
@@ -101,7 +125,8 @@ pub struct CommonArgs {
     pub emit_scrape_annotations: bool,
 
     /// Treat what can only be assumed offline (a referenced InferenceService
-    /// missing from the inputs) and unknown fields as errors.
+    /// missing from the inputs, the built-in default proxy image) and
+    /// unknown fields as errors.
     #[arg(long)]
     pub strict: bool,
 
@@ -112,6 +137,18 @@ pub struct CommonArgs {
     pub crd: Option<PathBuf>,
 }
 
+/// Which cluster `kubectl` reads the live objects from.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ClusterArgs {
+    /// The kubeconfig context kubectl uses to read the live objects.
+    #[arg(long, value_name = "CONTEXT")]
+    pub context: Option<String>,
+
+    /// The kubeconfig file kubectl uses to read the live objects.
+    #[arg(long, value_name = "FILE")]
+    pub kubeconfig: Option<PathBuf>,
+}
+
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     #[command(flatten)]
@@ -120,6 +157,13 @@ pub struct ExplainArgs {
     /// Live objects, as for `render --live`. Repeatable.
     #[arg(long = "live", value_name = "FILE")]
     pub live: Vec<PathBuf>,
+
+    /// Read the live objects from the cluster through kubectl, as `diff` does.
+    #[arg(long, conflicts_with = "live")]
+    pub live_from_cluster: bool,
+
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = ExplainFormat::Table)]
@@ -137,10 +181,18 @@ pub struct RenderArgs {
     #[command(flatten)]
     pub common: CommonArgs,
 
-    /// Live objects (`kubectl get deploy,svc,cm -o yaml`, a YAML stream, a
-    /// single object, a directory or `-`) to merge into. Repeatable.
+    /// Live objects (`kubectl get deploy,svc,cm,sa,role,rolebinding -o
+    /// yaml`, a YAML stream, a single object, a directory or `-`) to merge
+    /// into. Repeatable.
     #[arg(long = "live", value_name = "FILE")]
     pub live: Vec<PathBuf>,
+
+    /// Read the live objects from the cluster through kubectl, as `diff` does.
+    #[arg(long, conflicts_with = "live")]
+    pub live_from_cluster: bool,
+
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Yaml)]
@@ -152,13 +204,33 @@ pub struct DiffArgs {
     #[command(flatten)]
     pub common: CommonArgs,
 
-    /// Live objects to compare with (as for `render --live`). Repeatable.
-    #[arg(long = "live", value_name = "FILE", required = true)]
+    /// Live objects to compare with (as for `render --live`), instead of
+    /// reading them from the cluster. Repeatable.
+    #[arg(long = "live", value_name = "FILE", conflicts_with_all = ["context", "kubeconfig"])]
     pub live: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+
+    /// `diff`: unified diffs; `json`: the plan per router (objects created,
+    /// updated, unchanged; whether the pods roll).
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = DiffFormat::Diff)]
+    pub output: DiffFormat,
 
     /// When to colour the diff.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    Diff,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VersionFormat {
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -46,8 +46,8 @@ pub struct KrmOutcome {
     pub output: String,
     /// An error result was written: the function exits non-zero.
     pub failed: bool,
-    /// One `error: ...` / `warning: ...` line per result, for stderr:
-    /// kustomize shows a function's stderr, not its `results`.
+    /// One `error: ...` line per error result, for stderr: kustomize shows
+    /// a function's stderr, not its `results`. Warnings are results only.
     pub stderr: String,
 }
 
@@ -216,6 +216,12 @@ fn finish(mut list: Value, out_items: Vec<Value>, input_items: &[Value], finding
         }
         results.push(Value::Object(r));
 
+        // kpt prints results and stderr both; kustomize only stderr, and
+        // fails on a non-zero exit. An error must reach either reader, so
+        // errors go to both; a warning only to the results, to be said once.
+        if f.severity != Severity::Error {
+            continue;
+        }
         let mut line = format!("{}: ", f.severity.as_str());
         match (object, f.subject) {
             (Some(obj), _) => line.push_str(&describe_object(obj)),
@@ -348,6 +354,7 @@ fn settings(function_config: Option<&Value>, findings: &mut Vec<Finding>) -> Set
 fn common_args(s: &Settings) -> CommonArgs {
     CommonArgs {
         files: Vec::new(),
+        recursive: false,
         namespace: s.namespace.clone(),
         router_proxy_image: s.router_proxy_image.clone(),
         default_litellm_url: s.default_litellm_url.clone(),
@@ -758,6 +765,7 @@ mod tests {
         assert!(results[0]["message"].as_str().unwrap_or("").contains("did you mean emitScrapeAnnotations?"));
         assert!(results.iter().any(|r| r["message"].as_str().unwrap_or("").contains("InferenceService \"missing\"")));
         assert_eq!(out["items"].as_array().map(Vec::len), Some(4), "rendered despite the warnings");
+        assert_eq!(outcome.stderr, "", "each warning is said once, as a result");
     }
 
     #[test]

@@ -82,6 +82,14 @@ impl LiveStore {
         Ok(store)
     }
 
+    /// Indexes one file already open, named `name` in messages (the output
+    /// of a `kubectl get` spooled to a temporary file).
+    pub fn from_file(name: &str, file: File, default_namespace: &str) -> Result<LiveStore> {
+        let mut store = LiveStore::default();
+        store.add_file(name, file, default_namespace)?;
+        Ok(store)
+    }
+
     fn open_file(&mut self, path: &std::path::Path, default_namespace: &str) -> Result<()> {
         let name = path.display().to_string();
         let file = File::open(path).map_err(|e| anyhow!("{name}: cannot read file: {e}"))?;

@@ -3,22 +3,31 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use routerctl::app::Terminal;
 use routerctl::cli::Cli;
 
 fn main() -> ExitCode {
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    // kustomize's exec functions take a path and no arguments: a link named
-    // `routerctl-krm` (or anything ending in `-krm`) runs the KRM function.
-    let invoked_as_krm = args
+    let stem = args
         .first()
         .and_then(|a| std::path::Path::new(a).file_stem())
-        .is_some_and(|stem| stem.to_string_lossy().ends_with("-krm"));
-    if invoked_as_krm {
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    // kustomize's exec functions take a path and no arguments: a link named
+    // `routerctl-krm` (or anything ending in `-krm`) runs the KRM function.
+    if stem.ends_with("-krm") {
         args.insert(1, "krm".into());
     }
-    let cli = Cli::parse_from(args);
+    // kubectl runs `kubectl-routerctl` for `kubectl routerctl`; usage and
+    // errors then name the command the user typed.
+    let cli = if stem == "kubectl-routerctl" {
+        let mut command = Cli::command().bin_name("kubectl routerctl");
+        let matches = command.try_get_matches_from_mut(args).unwrap_or_else(|e| e.exit());
+        Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut command).exit())
+    } else {
+        Cli::parse_from(args)
+    };
     let mut stderr = std::io::stderr();
     let terminal = Terminal {
         stdout_is_tty: std::io::stdout().is_terminal(),
@@ -35,6 +44,8 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             }
+            // The plan lines close a diff, after it.
+            let _ = stderr.write_all(outcome.notes.as_bytes());
             ExitCode::from(u8::try_from(outcome.code).unwrap_or(2))
         }
         Err(e) => {

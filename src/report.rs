@@ -45,6 +45,11 @@ impl<'a> Reporter<'a> {
         }
     }
 
+    /// Whether `-q` asked for silence.
+    pub fn is_quiet(&self) -> bool {
+        self.quiet
+    }
+
     /// Lines already formatted by someone else (the KRM function's results).
     pub fn raw(&mut self, text: &str) {
         if !self.quiet && !text.is_empty() {

@@ -6,10 +6,12 @@ mod common;
 use common::routerctl;
 
 const ROUTER: &str = "testdata/diff/router.yaml";
+const DEV_IMAGE: &str = "ghcr.io/defilantech/llmkube-router-proxy:dev";
 
 #[test]
 fn an_operator_made_deployment_as_kubectl_prints_it_is_no_change() {
-    let args = ["diff", "-f", ROUTER, "--live", "testdata/diff/live-unchanged.yaml"];
+    // The operator that made the live objects runs with its default image.
+    let args = ["diff", "-f", ROUTER, "--live", "testdata/diff/live-unchanged.yaml", "--router-proxy-image", DEV_IMAGE];
     let run = routerctl(&args, None);
     assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", ""), "{}", run.stdout);
 }
@@ -94,4 +96,16 @@ fn render_live_prints_the_merged_objects_ready_to_apply() {
     let run = routerctl(&args, None);
     assert_eq!(run.code, 0, "{}", run.stderr);
     insta::assert_snapshot!("render_live_drift", run.transcript(&args));
+}
+
+#[test]
+fn another_owner_is_refused_when_no_live_object_tells_the_router_uid() {
+    let live = std::fs::read_to_string(common::root().join("testdata/diff/live-unchanged.yaml"))
+        .expect("fixture")
+        .replace("kind: ModelRouter\n      name: coding-router", "kind: HelmRelease\n      name: someone-else");
+    assert!(!live.contains("kind: ModelRouter"), "every reference points elsewhere");
+    let run = routerctl(&["diff", "-f", ROUTER, "--live", "-"], Some(&live));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("it is controlled by HelmRelease \"someone-else\""), "{}", run.stderr);
 }

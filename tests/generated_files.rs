@@ -4,7 +4,9 @@
 
 mod common;
 
-use routerctl::generated::{completions, man_page, man_page_names, SHELLS};
+use routerctl::generated::{
+    completions, kubectl_plugin_completion, man_page, man_page_names, KUBECTL_COMPLETE, SHELLS,
+};
 
 fn check(path: &str, generated: &str) {
     let path = common::root().join(path);
@@ -26,6 +28,37 @@ fn completions_are_current() {
     for (shell, file) in SHELLS {
         check(&format!("completions/{file}"), &completions(shell));
     }
+}
+
+#[test]
+fn the_kubectl_plugin_completion_script_is_current() {
+    check(&format!("completions/{KUBECTL_COMPLETE}"), &kubectl_plugin_completion());
+}
+
+/// Runs the checked-in plugin completion script as kubectl would.
+fn complete(words: &[&str]) -> String {
+    let out = std::process::Command::new("sh")
+        .arg(common::root().join(format!("completions/{KUBECTL_COMPLETE}")))
+        .args(words)
+        .output()
+        .expect("sh runs the script");
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn the_kubectl_plugin_completion_script_answers_as_cobra_expects() {
+    assert_eq!(complete(&[""]), "render\ndiff\nexplain\nkrm\ncompletions\ncompletion\nversion\nman\n:4\n");
+    assert_eq!(complete(&["di"]), "diff\n:4\n");
+    assert_eq!(complete(&["diff", "-f", "routers/", "--co"]), "--color\n--context\n:4\n");
+    // File names are the shell's to complete.
+    assert_eq!(complete(&["diff", "-f", ""]), ":0\n");
+    assert_eq!(complete(&["render", "--kubeconfig", ""]), ":0\n");
+    assert_eq!(complete(&["diff", "-o", ""]), "diff\njson\n:4\n");
+    assert_eq!(complete(&["render", "-f", "r.yaml", "-o", "n"]), "name\n:4\n");
+    assert_eq!(complete(&["completion", "z"]), "zsh\n:4\n");
+    assert_eq!(complete(&["-q", "man", "re"]), "render\n:4\n");
+    assert_eq!(complete(&["diff", "--context", ""]), ":4\n");
 }
 
 #[test]
@@ -61,4 +94,20 @@ fn works_as_a_kubectl_plugin() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("kind: Deployment"));
+
+    // Its usage names the command the user typed.
+    let run = |args: &[&str]| std::process::Command::new(&link).args(args).output().expect("runs");
+    let help = run(&["--help"]);
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Usage: kubectl routerctl [OPTIONS] <COMMAND>"));
+    let help = run(&["diff", "--help"]);
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Usage: kubectl routerctl diff [OPTIONS]"));
+    let wrong = run(&["diff"]);
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(wrong.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&wrong.stderr);
+    assert!(stderr.contains("Usage: kubectl routerctl diff --filename <FILE>"), "{stderr}");
+    assert!(!stderr.contains("kubectl-routerctl"), "{stderr}");
+    // Under its own name, its own usage.
+    let own = common::routerctl(&["--help"], None);
+    assert!(own.stdout.contains("Usage: routerctl [OPTIONS] <COMMAND>"));
 }

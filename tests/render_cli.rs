@@ -110,7 +110,7 @@ fn config_hash_annotation_is_sha256_of_the_config_as_read_back() {
 #[test]
 fn missing_inference_service_warns_and_assumes_port_8080() {
     let input = ROUTER.replace("external: {provider: openai, model: gpt-4o}", "inferenceServiceRef: {name: llama}");
-    let run = routerctl(&["render", "-f", "-"], Some(&input));
+    let run = routerctl(&["render", "-f", "-", "--router-proxy-image", "registry.example.com/proxy:1"], Some(&input));
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         run.stderr,

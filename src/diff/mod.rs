@@ -36,23 +36,49 @@ impl Palette {
     }
 }
 
-/// The unified diff of one object, or `None` when nothing would change.
-pub fn diff_object(item: &Reconciled, palette: Palette) -> Option<String> {
-    let (old, new) = match &item.live {
+/// One object before and after the reconcile, as the differ sees them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// The live object normalized; `None` when it is not live yet.
+    pub before: Option<Value>,
+    /// What the operator would store, normalized the same way.
+    pub after: Value,
+}
+
+impl Comparison {
+    /// Whether applying would create or change the object.
+    pub fn changed(&self) -> bool {
+        self.before.as_ref() != Some(&self.after)
+    }
+}
+
+/// Normalizes both sides of `item` once, for the diff and the plan alike.
+pub fn compare(item: &Reconciled) -> Comparison {
+    match &item.live {
         Some(live) => {
-            let (before, after) = (normalize(live, Some(live)), normalize(&item.merged, Some(live)));
-            // Comparing trees first spares printing the objects that did not change.
-            if before == after {
-                return None;
-            }
-            (to_yaml(&before), to_yaml(&after))
+            Comparison { before: Some(normalize(live, Some(live))), after: normalize(&item.merged, Some(live)) }
         }
         None => {
-            let mut v = item.merged.clone();
-            strip(&mut v);
-            (String::new(), to_yaml(&v))
+            let mut after = item.merged.clone();
+            strip(&mut after);
+            Comparison { before: None, after }
         }
-    };
+    }
+}
+
+/// The unified diff of one object, or `None` when nothing would change.
+pub fn diff_object(item: &Reconciled, palette: Palette) -> Option<String> {
+    diff_compared(item, &compare(item), palette)
+}
+
+/// The unified diff of an object already compared.
+pub fn diff_compared(item: &Reconciled, cmp: &Comparison, palette: Palette) -> Option<String> {
+    // Comparing trees first spares printing the objects that did not change.
+    if !cmp.changed() {
+        return None;
+    }
+    let old = cmp.before.as_ref().map(to_yaml).unwrap_or_default();
+    let new = to_yaml(&cmp.after);
     if old == new {
         return None;
     }

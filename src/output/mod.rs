@@ -1,5 +1,5 @@
-//! Printing objects: a YAML stream or a kubectl-style `v1 List` in JSON,
-//! written one object at a time.
+//! Printing objects: a YAML stream, a kubectl-style `v1 List` in JSON, or
+//! kubectl's `-o name` lines, written one object at a time.
 
 pub mod spool;
 pub mod yaml;
@@ -10,11 +10,26 @@ use serde_json::Value;
 
 use crate::render::gojson::{marshal_indent, GoJson};
 
-/// The two output formats `-o` takes.
+/// The output formats `-o` takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     Yaml,
     Json,
+    /// `resource[.group]/name`, one a line, as `kubectl get -o name`.
+    Name,
+}
+
+/// An object as `kubectl get -o name` prints it: the lower-case kind,
+/// qualified by its API group unless it is in the core group
+/// (`deployment.apps/x`, `service/x`).
+pub fn kubectl_name(obj: &Value) -> String {
+    let s = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or("").to_string();
+    let kind = s(obj.get("kind")).to_lowercase();
+    let name = s(obj.get("metadata").and_then(|m| m.get("name")));
+    match s(obj.get("apiVersion")).split_once('/') {
+        Some((group, _)) => format!("{kind}.{group}/{name}"),
+        None => format!("{kind}/{name}"),
+    }
 }
 
 /// Writes objects as they come: `---` between YAML documents, or the items
@@ -47,6 +62,10 @@ impl<W: Write> Printer<W> {
                 })?;
                 self.out.write_all(b"        ")?;
                 self.out.write_all(marshal_indent(&GoJson::from(obj), "        ", "    ").as_bytes())?;
+            }
+            Format::Name => {
+                self.out.write_all(kubectl_name(obj).as_bytes())?;
+                self.out.write_all(b"\n")?;
             }
         }
         self.count += 1;
@@ -97,6 +116,18 @@ mod tests {
             let whole = marshal_indent(&GoJson::from(&list), "", "    ") + "\n";
             assert_eq!(print_objects(&objects, Format::Json), whole);
         }
+    }
+
+    #[test]
+    fn names_are_qualified_by_group_as_kubectl_prints_them() {
+        let obj =
+            |api_version: &str, kind: &str| json!({"apiVersion": api_version, "kind": kind, "metadata": {"name": "x"}});
+        let objects =
+            [obj("v1", "ConfigMap"), obj("apps/v1", "Deployment"), obj("rbac.authorization.k8s.io/v1", "RoleBinding")];
+        assert_eq!(
+            print_objects(&objects, Format::Name),
+            "configmap/x\ndeployment.apps/x\nrolebinding.rbac.authorization.k8s.io/x\n"
+        );
     }
 
     #[test]

@@ -52,6 +52,12 @@ impl std::fmt::Display for ObjectKey {
 /// fail.
 pub trait LiveObjects {
     fn get(&self, key: &ObjectKey) -> Result<Option<Value>>;
+
+    /// What the source had to say besides the objects (kubectl's warnings),
+    /// taken once, for the caller to report.
+    fn take_notes(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Live objects held in memory, indexed once by identity. A later object with
@@ -165,10 +171,19 @@ fn update_object(
         }
         other => bail!("{key}: routerctl does not know how the operator updates a {other}"),
     };
-    if let Some(uid) = input.uid.as_deref() {
-        owner::set_controller_reference(&mut merged, &owner_reference(&input.name, uid)).map_err(|e| {
-            anyhow::anyhow!("{key}: {e}; the operator refuses to update an object another controller owns")
-        })?;
+    match input.uid.as_deref() {
+        Some(uid) => {
+            owner::set_controller_reference(&mut merged, &owner_reference(&input.name, uid)).map_err(|e| {
+                anyhow::anyhow!("{key}: {e}; the operator refuses to update an object another controller owns")
+            })?;
+        }
+        // Without the uid no reference is written, but the object is still
+        // not the operator's to take over.
+        None => {
+            if let Some(other) = owner::foreign_controller(live, &input.name) {
+                bail!("{key}: it is controlled by {other}; the operator refuses to update an object another controller owns");
+            }
+        }
     }
     Ok(merged)
 }
@@ -263,6 +278,21 @@ mod tests {
         let binding = find(&items, "RoleBinding");
         assert_eq!(binding["subjects"][0]["name"], "r-router-proxy");
         assert_eq!(binding["metadata"]["ownerReferences"][0]["uid"], "u-1");
+    }
+
+    #[test]
+    fn another_owner_is_refused_even_when_the_uid_is_unknown() {
+        let (mut input, rendered) = rendered(false);
+        input.uid = None;
+        let mut live = LiveIndex::default();
+        live.insert(
+            json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "r-router-proxy", "namespace": "ns",
+                "ownerReferences": [{"apiVersion": "helm.toolkit.fluxcd.io/v2", "kind": "HelmRelease", "name": "h",
+                    "uid": "9", "controller": true}]}}),
+            "ns",
+        );
+        let err = reconcile_router(&input, &rendered, &live, &mut Vec::new()).expect_err("refused");
+        assert!(err.to_string().contains("it is controlled by HelmRelease \"h\""), "{err}");
     }
 
     #[test]

@@ -34,6 +34,22 @@ pub fn controller_uid(obj: &Value, name: &str) -> Option<String> {
         .map(str::to_string)
 }
 
+/// The controller of `obj`, as `Kind "name"`, when it is not the
+/// ModelRouter `name`: whether or not the router's uid is known, the
+/// operator would fail to adopt such an object.
+pub fn foreign_controller(obj: &Value, name: &str) -> Option<String> {
+    get(obj, &["metadata", "ownerReferences"])?
+        .as_array()?
+        .iter()
+        .filter(|r| r.get("controller").and_then(Value::as_bool) == Some(true))
+        .find(|r| !refers_to_router(r, name))
+        .map(|r| {
+            let kind = r.get("kind").and_then(Value::as_str).unwrap_or("?");
+            let name = r.get("name").and_then(Value::as_str).unwrap_or("?");
+            format!("{kind} {name:?}")
+        })
+}
+
 /// controller-runtime's SetControllerReference, then the operator's
 /// `blockOwnerDeletion: false`: refuse an object another controller owns,
 /// replace a reference to the same owner, append otherwise; other owner
@@ -91,6 +107,16 @@ mod tests {
         let mut obj = json!({"metadata": {"name": "x"}});
         set_controller_reference(&mut obj, &owner("u")).expect("no owner yet");
         assert_eq!(controller_uid(&obj, "r").as_deref(), Some("u"));
+    }
+
+    #[test]
+    fn another_controller_is_named_and_the_router_itself_is_not() {
+        let obj = json!({"metadata": {"ownerReferences": [
+            {"apiVersion": "inference.llmkube.dev/v1alpha1", "kind": "ModelRouter", "name": "other", "uid": "1", "controller": true}
+        ]}});
+        assert_eq!(foreign_controller(&obj, "r").as_deref(), Some("ModelRouter \"other\""));
+        assert_eq!(foreign_controller(&obj, "other"), None);
+        assert_eq!(foreign_controller(&json!({"metadata": {}}), "r"), None);
     }
 
     #[test]

@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use crate::model::{InferenceService, ModelPool, ModelRouter, GROUP_VERSION};
 pub use config::Compiled;
-pub use deployment::{pod_metadata, record_value, PodMetadata};
+pub use deployment::{pod_metadata, record_value, PodMetadata, DEFAULT_IMAGE as DEFAULT_PROXY_IMAGE};
 
 /// The operator's command-line flags that change what it writes.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -103,6 +103,12 @@ pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &Operato
         objects.push(to_tree(&binding)?);
     }
     let mut warnings = compiled.warnings.clone();
+    if let Some(msg) = default_image_note(input, flags) {
+        if flags.strict {
+            anyhow::bail!("{msg}; set one of them (refused with --strict)");
+        }
+        warnings.push(msg);
+    }
     let requested = input.router.spec.proxy.as_ref().and_then(|p| p.replicas);
     if let Some(n) = requested.filter(|n| compiled.has_pools && *n > 1) {
         warnings.push(format!(
@@ -114,6 +120,23 @@ pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &Operato
     objects.push(to_tree(&deployment)?);
     objects.push(to_tree(&service::build(input))?);
     Ok(RenderedRouter { compiled, pod_metadata, objects, warnings })
+}
+
+/// Said when the proxy image falls back to the built-in default: a cluster
+/// almost never runs that tag, so the render would silently differ from the
+/// operator's. An empty flag counts as unset, as in the operator.
+fn default_image_note(input: &RouterInput, flags: &OperatorFlags) -> Option<String> {
+    let set = |image: Option<&str>| image.is_some_and(|i| !i.is_empty());
+    let own = input.router.spec.proxy.as_ref().and_then(|p| p.image.as_deref());
+    if set(own) || set(flags.router_proxy_image.as_deref()) {
+        return None;
+    }
+    Some(format!(
+        "ModelRouter {}/{}: no spec.proxy.image and no --router-proxy-image (KRM: routerProxyImage), so the built-in default image {} is used",
+        input.namespace,
+        input.name,
+        deployment::DEFAULT_IMAGE
+    ))
 }
 
 fn to_tree<T: serde::Serialize>(obj: &T) -> Result<Value> {

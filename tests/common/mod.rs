@@ -33,10 +33,18 @@ pub fn root() -> PathBuf {
 
 /// Runs the binary from the crate root with `args`, feeding `stdin`.
 pub fn routerctl(args: &[&str], stdin: Option<&str>) -> Run {
+    routerctl_env(args, stdin, &[])
+}
+
+/// As `routerctl`, with environment variables set (PATH for a kubectl
+/// stand-in, KUBECTL_EXTERNAL_DIFF).
+pub fn routerctl_env(args: &[&str], stdin: Option<&str>, env: &[(&str, std::ffi::OsString)]) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_routerctl"))
         .args(args)
         .current_dir(root())
         .env_remove("NO_COLOR")
+        .env_remove("KUBECTL_EXTERNAL_DIFF")
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -55,6 +63,88 @@ pub fn routerctl(args: &[&str], stdin: Option<&str>) -> Run {
         stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
         stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
     }
+}
+
+/// A `kubectl` stand-in: a shell script in a temporary directory, put first
+/// on PATH. It appends its arguments to `calls.log`, one call a line, and
+/// answers `get ... -n NS` with `NS.yaml` from its directory (an empty List
+/// when there is none), or, when `fail` exists, prints that file on stderr
+/// and exits 1 as kubectl does; `warn` is printed on stderr by a call that
+/// succeeds.
+pub struct FakeKubectl {
+    pub dir: tempfile::TempDir,
+}
+
+impl FakeKubectl {
+    pub fn new() -> FakeKubectl {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let script = format!(
+            r#"#!/bin/sh
+dir='{}'
+printf '%s\n' "$*" >> "$dir/calls.log"
+ns=""
+prev=""
+for a in "$@"; do
+  if [ "$prev" = "-n" ]; then ns="$a"; fi
+  prev="$a"
+done
+if [ -f "$dir/fail" ]; then cat "$dir/fail" >&2; exit 1; fi
+if [ -f "$dir/warn" ]; then cat "$dir/warn" >&2; fi
+if [ -f "$dir/$ns.yaml" ]; then cat "$dir/$ns.yaml"; exit 0; fi
+printf 'apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: ""\n'
+"#,
+            dir.path().display()
+        );
+        let path = dir.path().join("kubectl");
+        std::fs::write(&path, script).expect("writes the stand-in");
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("makes it executable");
+        FakeKubectl { dir }
+    }
+
+    /// What `kubectl get -n NS` answers.
+    pub fn namespace(&self, ns: &str, yaml: &str) -> &FakeKubectl {
+        std::fs::write(self.dir.path().join(format!("{ns}.yaml")), yaml).expect("writes the answer");
+        self
+    }
+
+    /// Every call fails with `message` on stderr.
+    pub fn fail_with(&self, message: &str) -> &FakeKubectl {
+        std::fs::write(self.dir.path().join("fail"), message).expect("writes the failure");
+        self
+    }
+
+    /// Every call succeeds but first prints `message` on stderr.
+    pub fn warn_with(&self, message: &str) -> &FakeKubectl {
+        std::fs::write(self.dir.path().join("warn"), message).expect("writes the warning");
+        self
+    }
+
+    /// The calls made, one line of arguments each.
+    pub fn calls(&self) -> Vec<String> {
+        std::fs::read_to_string(self.dir.path().join("calls.log"))
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// PATH with the stand-in first.
+    pub fn path(&self) -> std::ffi::OsString {
+        let mut dirs = vec![self.dir.path().to_path_buf()];
+        dirs.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
+        std::env::join_paths(dirs).expect("a valid PATH")
+    }
+
+    /// Runs routerctl with the stand-in on PATH.
+    pub fn run(&self, args: &[&str], stdin: Option<&str>) -> Run {
+        routerctl_env(args, stdin, &[("PATH", self.path())])
+    }
+}
+
+/// A testdata file's text.
+pub fn fixture(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).expect("fixture")
 }
 
 /// The objects of a YAML stream (the binary's output), parsed back.

@@ -1,0 +1,158 @@
+//! Live objects read from the cluster through the `kubectl` on PATH, as
+//! `kubectl diff` reads them: the user's kubeconfig, context and credentials
+//! apply, and routerctl links no Kubernetes client of its own.
+//!
+//! One `kubectl get` per namespace lists the six kinds the operator writes;
+//! the objects are then picked by the names the routers own. Listing by kind
+//! rather than naming each object keeps the call one per namespace however
+//! many routers live there (no command line grows with the fleet), and a
+//! label selector is not used because labels on live objects can be edited
+//! or removed by anyone, while the names are fixed by the operator.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use anyhow::{anyhow, bail, Context as _, Result};
+use serde_json::Value;
+
+use crate::live::LiveStore;
+use crate::reconcile::{LiveObjects, ObjectKey};
+
+/// The kinds the operator writes for a ModelRouter, as `kubectl get` takes
+/// them: fully qualified, so that another group's kind of the same name
+/// (a CRD called `Role`, say) is never read instead.
+pub const OWNED_RESOURCES: &str = "deployment.apps,service,configmap,serviceaccount,role.rbac.authorization.k8s.io,rolebinding.rbac.authorization.k8s.io";
+
+/// The kubectl flags passed through: which cluster, as whom.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KubectlOptions {
+    pub context: Option<String>,
+    pub kubeconfig: Option<PathBuf>,
+}
+
+impl KubectlOptions {
+    /// The global flags, before the verb.
+    fn global_args(&self) -> Vec<OsString> {
+        let mut args = Vec::new();
+        if let Some(context) = &self.context {
+            args.push("--context".into());
+            args.push(context.into());
+        }
+        if let Some(kubeconfig) = &self.kubeconfig {
+            args.push("--kubeconfig".into());
+            args.push(kubeconfig.into());
+        }
+        args
+    }
+
+    /// The whole `kubectl get` for one namespace.
+    pub fn get_args(&self, namespace: &str) -> Vec<OsString> {
+        let mut args = self.global_args();
+        for a in ["get", OWNED_RESOURCES, "-n", namespace, "-o", "yaml"] {
+            args.push(a.into());
+        }
+        args
+    }
+}
+
+/// The live objects of the cluster, fetched a namespace at a time on first
+/// use and kept for the rest of the run.
+pub struct ClusterLive {
+    program: OsString,
+    options: KubectlOptions,
+    namespaces: RefCell<HashMap<String, LiveStore>>,
+    /// kubectl's stderr from calls that succeeded (deprecation and
+    /// admission warnings), one entry per line.
+    notes: RefCell<Vec<String>>,
+}
+
+impl ClusterLive {
+    /// Reads through `kubectl` as found on PATH.
+    pub fn new(options: KubectlOptions) -> ClusterLive {
+        ClusterLive {
+            program: "kubectl".into(),
+            options,
+            namespaces: RefCell::new(HashMap::new()),
+            notes: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Runs one `kubectl get` for `namespace`; its output goes to a
+    /// temporary file and is indexed from there, so memory stays bounded
+    /// however large the namespace.
+    fn fetch(&self, namespace: &str) -> Result<LiveStore> {
+        let args = self.options.get_args(namespace);
+        let shown = format!(
+            "{} {}",
+            self.program.to_string_lossy(),
+            args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ")
+        );
+        let spool = tempfile::tempfile().context("cannot create a temporary file for kubectl's output")?;
+        let for_child = spool.try_clone().context("cannot share a temporary file with kubectl")?;
+        let output = Command::new(&self.program)
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::from(for_child))
+            .stderr(Stdio::piped())
+            .output()
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => anyhow!(
+                    "cannot run kubectl: it is not on PATH; install kubectl, or give the live objects with --live FILE"
+                ),
+                _ => anyhow!("cannot run `{shown}`: {e}"),
+            })?;
+        if !output.status.success() {
+            let status = match output.status.code() {
+                Some(code) => format!("exit status {code}"),
+                None => "killed by a signal".to_string(),
+            };
+            let message = String::from_utf8_lossy(&output.stderr).trim_end().to_string();
+            let message = if message.is_empty() { "(kubectl printed nothing on stderr)".to_string() } else { message };
+            bail!(
+                "`{shown}` failed ({status}):\n{message}\n(check --context and --kubeconfig, or give the live objects with --live FILE)"
+            );
+        }
+        let said = String::from_utf8_lossy(&output.stderr);
+        self.notes.borrow_mut().extend(
+            said.lines().filter(|l| !l.trim().is_empty()).map(|l| format!("kubectl (namespace {namespace}): {l}")),
+        );
+        let mut file = spool;
+        std::io::Seek::rewind(&mut file).context("cannot rewind kubectl's output")?;
+        LiveStore::from_file(&format!("`{shown}`"), file, namespace)
+    }
+}
+
+impl LiveObjects for ClusterLive {
+    fn get(&self, key: &ObjectKey) -> Result<Option<Value>> {
+        if !self.namespaces.borrow().contains_key(&key.namespace) {
+            let store = self.fetch(&key.namespace)?;
+            self.namespaces.borrow_mut().insert(key.namespace.clone(), store);
+        }
+        match self.namespaces.borrow().get(&key.namespace) {
+            Some(store) => store.get(key),
+            None => Ok(None),
+        }
+    }
+
+    fn take_notes(&self) -> Vec<String> {
+        std::mem::take(&mut *self.notes.borrow_mut())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_come_before_the_verb_and_the_namespace_is_explicit() {
+        let options = KubectlOptions { context: Some("prod".into()), kubeconfig: Some("kc".into()) };
+        let args: Vec<String> = options.get_args("ml").iter().map(|a| a.to_string_lossy().into_owned()).collect();
+        assert_eq!(args, ["--context", "prod", "--kubeconfig", "kc", "get", OWNED_RESOURCES, "-n", "ml", "-o", "yaml"]);
+        let bare: Vec<String> =
+            KubectlOptions::default().get_args("a").iter().map(|a| a.to_string_lossy().into_owned()).collect();
+        assert_eq!(bare, ["get", OWNED_RESOURCES, "-n", "a", "-o", "yaml"]);
+    }
+}

@@ -1,0 +1,195 @@
+//! `routerctl diff` (and `render`/`explain --live-from-cluster`) reading the
+//! live objects through `kubectl`, with a stand-in script first on PATH that
+//! records its arguments and answers from testdata.
+
+mod common;
+
+use common::{fixture, FakeKubectl};
+
+const ROUTER: &str = "testdata/diff/router.yaml";
+const DEV_IMAGE: &str = "ghcr.io/defilantech/llmkube-router-proxy:dev";
+const KINDS: &str = "deployment.apps,service,configmap,serviceaccount,role.rbac.authorization.k8s.io,rolebinding.rbac.authorization.k8s.io";
+
+#[test]
+fn an_unchanged_cluster_exits_0() {
+    let kubectl = FakeKubectl::new();
+    kubectl.namespace("ml", &fixture("testdata/diff/live-unchanged.yaml"));
+    let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", DEV_IMAGE], None);
+    assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", ""), "{}", run.stderr);
+    assert_eq!(kubectl.calls(), [format!("get {KINDS} -n ml -o yaml")]);
+}
+
+#[test]
+fn drift_in_the_cluster_exits_1_with_the_same_diff_as_from_a_file() {
+    let kubectl = FakeKubectl::new();
+    kubectl.namespace("ml", &fixture("testdata/diff/live-drift.yaml"));
+    let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", DEV_IMAGE], None);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let offline = common::routerctl(
+        &["diff", "-f", ROUTER, "--router-proxy-image", DEV_IMAGE, "--live", "testdata/diff/live-drift.yaml"],
+        None,
+    );
+    assert_eq!(offline.code, 1);
+    assert_eq!(run.stdout, offline.stdout);
+    assert!(run.stdout.contains("+++ operator apps/v1 Deployment ml/coding-router-router-proxy"));
+}
+
+#[test]
+fn objects_missing_from_the_cluster_are_creates() {
+    let kubectl = FakeKubectl::new();
+    let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", DEV_IMAGE], None);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    for kind in ["v1 ConfigMap", "apps/v1 Deployment", "v1 Service"] {
+        assert!(run.stdout.contains(&format!("--- /dev/null\n+++ operator {kind} ml/coding-router-router-proxy")));
+    }
+}
+
+#[test]
+fn kubectl_failing_exits_2_with_its_message_and_nothing_on_stdout() {
+    let kubectl = FakeKubectl::new();
+    kubectl.fail_with("error: context \"prod\" does not exist\n");
+    let run = kubectl.run(&["diff", "-f", ROUTER, "--context", "prod"], None);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("failed (exit status 1):\nerror: context \"prod\" does not exist"), "{}", run.stderr);
+    assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
+}
+
+#[test]
+fn a_forbidden_answer_is_reported_as_kubectl_said_it() {
+    let kubectl = FakeKubectl::new();
+    let message = "Error from server (Forbidden): deployments.apps is forbidden: User \"ci\" cannot list resource \"deployments\" in API group \"apps\" in the namespace \"ml\"";
+    kubectl.fail_with(message);
+    let run = kubectl.run(&["diff", "-f", ROUTER], None);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains(message), "{}", run.stderr);
+}
+
+#[test]
+fn without_kubectl_on_path_the_error_says_what_to_do() {
+    let empty = tempfile::tempdir().expect("temp dir");
+    let run = common::routerctl_env(&["diff", "-f", ROUTER], None, &[("PATH", empty.path().as_os_str().to_owned())]);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("kubectl: it is not on PATH"), "{}", run.stderr);
+    assert!(run.stderr.contains("--live FILE"), "{}", run.stderr);
+}
+
+#[test]
+fn context_and_kubeconfig_are_passed_through() {
+    let kubectl = FakeKubectl::new();
+    let run = kubectl.run(&["diff", "-f", ROUTER, "--context", "prod", "--kubeconfig", "ci/kubeconfig"], None);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(kubectl.calls(), [format!("--context prod --kubeconfig ci/kubeconfig get {KINDS} -n ml -o yaml")]);
+}
+
+#[test]
+fn the_namespace_flag_is_passed_through() {
+    let kubectl = FakeKubectl::new();
+    let router = fixture("testdata/render/sample.yaml").replace("  namespace: ml\n", "");
+    let run = kubectl.run(&["diff", "-f", "-", "-n", "team-a"], Some(&router));
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(kubectl.calls(), [format!("get {KINDS} -n team-a -o yaml")]);
+}
+
+#[test]
+fn one_call_per_namespace_however_many_routers() {
+    let kubectl = FakeKubectl::new();
+    // multi.yaml: alpha in `default`, beta in `team-b`; three more routers in
+    // `default` from stdin, the first of them before beta's namespace is read.
+    let more: String = ["gamma", "delta", "epsilon"]
+        .iter()
+        .map(|name| {
+            fixture("testdata/render/multi.yaml")
+                .split("---\n")
+                .next()
+                .unwrap_or("")
+                .replace("name: alpha", &format!("name: {name}"))
+                + "---\n"
+        })
+        .collect();
+    let args = ["diff", "-f", "testdata/render/multi.yaml", "-f", "-", "--router-proxy-image", DEV_IMAGE, "-o", "json"];
+    let run = kubectl.run(&args, Some(&more));
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(report["routers"].as_array().map(Vec::len), Some(5), "{}", run.stdout);
+    let calls = kubectl.calls();
+    assert_eq!(calls, [format!("get {KINDS} -n default -o yaml"), format!("get {KINDS} -n team-b -o yaml")]);
+}
+
+#[test]
+fn objects_of_other_names_in_the_namespace_are_ignored() {
+    let kubectl = FakeKubectl::new();
+    let live =
+        fixture("testdata/diff/live-unchanged.yaml").replace("name: coding-router-router-proxy", "name: someone-else");
+    kubectl.namespace("ml", &live);
+    let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", DEV_IMAGE, "-o", "json"], None);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let actions: Vec<&str> =
+        report["routers"][0]["objects"].as_array().into_iter().flatten().filter_map(|o| o["action"].as_str()).collect();
+    assert_eq!(actions, ["create", "create", "create"]);
+}
+
+#[test]
+fn live_files_keep_working_offline() {
+    let kubectl = FakeKubectl::new();
+    let args = ["diff", "-f", ROUTER, "--router-proxy-image", DEV_IMAGE, "--live", "testdata/diff/live-unchanged.yaml"];
+    let run = kubectl.run(&args, None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(kubectl.calls().is_empty(), "kubectl is not called with --live");
+}
+
+#[test]
+fn live_and_cluster_flags_do_not_mix() {
+    let kubectl = FakeKubectl::new();
+    let cases: &[&[&str]] = &[
+        &["diff", "-f", ROUTER, "--live", "testdata/diff/live-unchanged.yaml", "--context", "prod"],
+        &["render", "-f", ROUTER, "--live", "testdata/diff/live-unchanged.yaml", "--live-from-cluster"],
+        &["render", "-f", ROUTER, "--context", "prod"],
+        &["explain", "-f", ROUTER, "--kubeconfig", "kc"],
+    ];
+    for args in cases {
+        let run = kubectl.run(args, None);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{args:?}");
+    }
+    assert!(kubectl.calls().is_empty());
+}
+
+#[test]
+fn render_and_explain_read_the_cluster_when_asked() {
+    let kubectl = FakeKubectl::new();
+    kubectl.namespace("ml", &fixture("testdata/diff/live-drift.yaml"));
+    let from_cluster = kubectl.run(
+        &["render", "-f", ROUTER, "--live-from-cluster", "--context", "prod", "--router-proxy-image", DEV_IMAGE],
+        None,
+    );
+    assert_eq!(from_cluster.code, 0, "{}", from_cluster.stderr);
+    let from_file = common::routerctl(
+        &["render", "-f", ROUTER, "--live", "testdata/diff/live-drift.yaml", "--router-proxy-image", DEV_IMAGE],
+        None,
+    );
+    assert_eq!(from_cluster.stdout, from_file.stdout);
+
+    let explained =
+        kubectl.run(&["explain", "-f", ROUTER, "--live-from-cluster", "--router-proxy-image", DEV_IMAGE], None);
+    assert_eq!(explained.code, 0, "{}", explained.stderr);
+    assert!(explained.stdout.contains("pruned"), "{}", explained.stdout);
+    assert_eq!(
+        kubectl.calls(),
+        [format!("--context prod get {KINDS} -n ml -o yaml"), format!("get {KINDS} -n ml -o yaml")]
+    );
+}
+
+#[test]
+fn kubectl_warnings_on_a_good_call_are_passed_on() {
+    let kubectl = FakeKubectl::new();
+    kubectl.namespace("ml", &fixture("testdata/diff/live-unchanged.yaml"));
+    kubectl.warn_with("Warning: the server is being upgraded\n");
+    let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", DEV_IMAGE], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.stderr, "warning: kubectl (namespace ml): Warning: the server is being upgraded\n");
+}
