@@ -23,7 +23,7 @@ use crate::external_diff::ExternalDiff;
 use crate::input::{for_each_document_where, read_sources, Document, Identity, Source};
 use crate::kubectl::{ClusterLive, KubectlOptions};
 use crate::live::LiveStore;
-use crate::model::{apply_router_defaults, InferenceService, ModelPool, ModelRouter, GROUP, GROUP_VERSION};
+use crate::model::{InferenceService, ModelPool, ModelRouter, GROUP, GROUP_VERSION};
 use crate::output::spool::Spool;
 use crate::output::{print_objects, Format, Printer};
 use crate::plan::{plan_router, report_json, RouterPlan};
@@ -35,7 +35,7 @@ use crate::render::{render_router, Inventory, OperatorFlags, RenderedRouter, Rou
 use crate::report::Reporter;
 use crate::validate::operator::validate_model_router;
 use crate::validate::output::check_object;
-use crate::validate::schema::{check_model_router_as_written, suggest};
+use crate::validate::schema::{check_against, suggest};
 use crate::validate::{Finding, Severity};
 
 /// What a successful run prints and how it exits.
@@ -493,7 +493,11 @@ fn classify(doc: &Document, common: &CommonArgs) -> Result<Option<(&'static str,
         }
     };
     if doc.api_version() != GROUP_VERSION {
-        bail!("{}: {kind} has apiVersion {:?}; routerctl reads {GROUP_VERSION}", doc.locate("apiVersion"), doc.api_version());
+        bail!(
+            "{}: {kind} has apiVersion {:?}; routerctl reads {GROUP_VERSION}",
+            doc.locate("apiVersion"),
+            doc.api_version()
+        );
     }
     if kind != "ModelRouter" {
         object_name(doc)?;
@@ -513,9 +517,11 @@ fn router_input(
         Some(n) if !n.is_empty() => format!("{n:?}"),
         _ => "(without a name)".to_string(),
     };
+    // The cluster's CRD when given, else the newest schema routerctl knows.
+    let schema = crd.unwrap_or_else(|| crate::crd_defaults::built_in());
     let written = |path: &str| doc.plain_text(path).map(str::to_string);
     let (errors, unknown): (Vec<_>, Vec<_>) =
-        check_model_router_as_written(&doc.value, &written).into_iter().partition(|f| f.severity == Severity::Error);
+        check_against(&doc.value, schema, &written).into_iter().partition(|f| f.severity == Severity::Error);
     if !errors.is_empty() {
         bail!(
             "{}: ModelRouter {name} does not fit the ModelRouter CRD schema; the API server refuses it:\n{}",
@@ -534,20 +540,12 @@ fn router_input(
         reporter.warn(&format!("{}: {w} (the API server drops unknown fields)", doc.locate(&w.path)));
     }
     let name = object_name(doc)?;
-    // The API server's defaults: those of the cluster's CRD when given,
-    // else the ones built in.
-    let router: ModelRouter = match crd {
-        Some(crd) => {
-            let mut value = doc.value.clone();
-            crd.apply(&mut value);
-            typed_value(doc, &value)?
-        }
-        None => {
-            let mut router: ModelRouter = typed(doc)?;
-            apply_router_defaults(&mut router);
-            router
-        }
-    };
+    // What the operator reads is the stored object: fields the schema does
+    // not know pruned, its defaults applied.
+    let mut value = doc.value.clone();
+    schema.prune(&mut value);
+    schema.apply(&mut value);
+    let router: ModelRouter = typed_value(doc, &value)?;
     let findings = validate_model_router(&router);
     if !findings.is_empty() {
         bail!(

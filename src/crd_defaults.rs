@@ -1,9 +1,11 @@
-//! Defaults taken from a ModelRouter CRD file (`--crd FILE`) instead of the
-//! ones built into routerctl, for clusters whose CRD is older or newer than
-//! the one routerctl was built for.
+//! The ModelRouter CRD's schema routerctl judges input by: the one built in
+//! (the newest routerctl knows) or the cluster's own (`--crd FILE`), for
+//! clusters whose operator is older or newer than routerctl.
 //!
-//! The defaults are applied to the document before it is typed, the way the
-//! API server applies a CRD's structural-schema defaults
+//! The schema is compiled once (`validate::openapi`) and drives all three
+//! things the API server does with it before the operator sees an object:
+//! the checks (`validate::schema`), the pruning of fields it does not know,
+//! and the structural-schema defaults
 //! (k8s.io/apiextensions-apiserver, `pkg/apiserver/schema/defaulting`):
 //!
 //! - a property with a `default` that is absent — or null while the property
@@ -15,20 +17,25 @@
 //!   default has just put in place;
 //! - an explicit value always wins.
 
-use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
 use crate::model::GROUP;
+use crate::validate::openapi::{apply_defaults, prune, Schema};
 
 /// The CRD routerctl reads defaults from.
 pub const CRD_NAME: &str = "modelrouters.inference.llmkube.dev";
 /// The version of the ModelRouter API routerctl was built for.
 pub const BUILT_FOR_VERSION: &str = "v1alpha1";
 
-/// The defaults routerctl has built in (`model::apply_router_defaults`), by
-/// path; `[]` steps into every element of an array.
+/// The built-in schema's text (written for routerctl in the CRD's form).
+const BUILT_IN_SCHEMA: &str = include_str!("validate/schemas/modelrouter-v1alpha1.yaml");
+
+/// The defaults routerctl's typed model applies (`model::apply_router_defaults`),
+/// by path; `[]` steps into every element of an array. A cluster CRD
+/// without them is worth a warning.
 const BUILT_IN_DEFAULTS: [(&str, &str); 9] = [
     ("spec.dataPlane", "Proxy"),
     ("spec.defaultRouteStrategy", "Static"),
@@ -41,102 +48,34 @@ const BUILT_IN_DEFAULTS: [(&str, &str); 9] = [
     ("spec.policy.auditLog.sink", "stdout"),
 ];
 
-/// One schema node, reduced to what defaulting reads.
-#[derive(Debug, Clone, Default, PartialEq)]
-struct Node {
-    default: Option<Value>,
-    nullable: bool,
-    properties: BTreeMap<String, Node>,
-    items: Option<Box<Node>>,
-    additional_properties: Option<Box<Node>>,
-}
-
-impl Node {
-    /// Reads a `JSONSchemaProps` tree. Parts that are not schemas (a boolean
-    /// `additionalProperties`, a tuple `items`) carry no defaults.
-    fn compile(schema: &Value) -> Node {
-        let Some(m) = schema.as_object() else { return Node::default() };
-        let child = |key: &str| m.get(key).filter(|v| v.is_object()).map(|v| Box::new(Node::compile(v)));
-        Node {
-            default: m.get("default").cloned(),
-            nullable: m.get("nullable").and_then(Value::as_bool).unwrap_or(false),
-            properties: m
-                .get("properties")
-                .and_then(Value::as_object)
-                .map(|p| p.iter().map(|(k, v)| (k.clone(), Node::compile(v))).collect())
-                .unwrap_or_default(),
-            items: child("items"),
-            additional_properties: child("additionalProperties"),
-        }
-    }
-
-    /// The node at a `a.b[].c` path.
-    fn at(&self, path: &str) -> Option<&Node> {
-        let mut node = self;
-        for step in path.split('.') {
-            let (name, into_items) = match step.strip_suffix("[]") {
-                Some(name) => (name, true),
-                None => (step, false),
-            };
-            node = node.properties.get(name)?;
-            if into_items {
-                node = node.items.as_deref()?;
-            }
-        }
-        Some(node)
-    }
-}
-
-/// `x` is null where the schema does not allow null.
-fn non_nullable_null(x: &Value, s: &Node) -> bool {
-    x.is_null() && !s.nullable
-}
-
-/// The API server's defaulting walk over `x` with schema `s`.
-fn default_value(x: &mut Value, s: &Node) {
-    match x {
-        Value::Object(m) => {
-            for (key, prop) in &s.properties {
-                let Some(default) = &prop.default else { continue };
-                if m.get(key).is_none_or(|v| non_nullable_null(v, prop)) {
-                    m.insert(key.clone(), default.clone());
-                }
-            }
-            for (key, v) in m.iter_mut() {
-                if let Some(prop) = s.properties.get(key) {
-                    default_value(v, prop);
-                } else if let Some(extra) = s.additional_properties.as_deref() {
-                    if non_nullable_null(v, extra) {
-                        if let Some(default) = &extra.default {
-                            *v = default.clone();
-                        }
-                    }
-                    default_value(v, extra);
-                }
-            }
-        }
-        Value::Array(items) => {
-            let Some(item_schema) = s.items.as_deref() else { return };
-            for v in items {
-                if non_nullable_null(v, item_schema) {
-                    if let Some(default) = &item_schema.default {
-                        *v = default.clone();
-                    }
-                }
-                default_value(v, item_schema);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// The defaulting part of the ModelRouter CRD's schema, for one version.
-#[derive(Debug, Clone, PartialEq)]
+/// The ModelRouter CRD's schema, for one version.
+#[derive(Debug, Clone)]
 pub struct CrdDefaults {
     /// The version whose schema is used: `v1alpha1` when the CRD serves it,
     /// else the storage version, else the first served one.
     pub version: String,
-    schema: Node,
+    /// The compiled schema.
+    pub schema: Schema,
+    /// The schema as written, for its CEL rules.
+    pub schema_json: Value,
+}
+
+impl PartialEq for CrdDefaults {
+    fn eq(&self, other: &Self) -> bool {
+        self.version == other.version && self.schema_json == other.schema_json
+    }
+}
+
+/// The schema routerctl judges ModelRouters by without `--crd`.
+pub fn built_in() -> &'static CrdDefaults {
+    static BUILT_IN: OnceLock<CrdDefaults> = OnceLock::new();
+    BUILT_IN.get_or_init(|| {
+        // The text is part of the program and covered by tests: a failure
+        // here is a bug in routerctl, not in its input.
+        let json: Value = crate::input::from_yaml_str(BUILT_IN_SCHEMA).expect("the built-in schema is YAML");
+        let schema = Schema::compile(&json).expect("the built-in schema compiles");
+        CrdDefaults { version: BUILT_FOR_VERSION.to_string(), schema, schema_json: json }
+    })
 }
 
 impl CrdDefaults {
@@ -217,12 +156,19 @@ impl CrdDefaults {
                 "CustomResourceDefinition {CRD_NAME}: version {version:?} has no schema.openAPIV3Schema to take defaults from"
             )
         })?;
-        Ok(CrdDefaults { version, schema: Node::compile(schema) })
+        let compiled = Schema::compile(schema).map_err(|e| anyhow!("CustomResourceDefinition {CRD_NAME}: {e}"))?;
+        Ok(CrdDefaults { version, schema: compiled, schema_json: schema.clone() })
     }
 
     /// Applies the defaults to a ModelRouter document (a JSON tree), in place.
     pub fn apply(&self, doc: &mut serde_json::Value) {
-        default_value(doc, &self.schema);
+        apply_defaults(doc, &self.schema);
+    }
+
+    /// Drops the fields the schema does not know, as the API server does
+    /// before it stores the object (and so before the operator sees it).
+    pub fn prune(&self, doc: &mut serde_json::Value) {
+        prune(doc, &self.schema);
     }
 
     /// A warning when the CRD's version differs from the one routerctl was

@@ -291,7 +291,7 @@ fn decode_binary(text: &str) -> Result<String, String> {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let invalid = || "!!binary value contains invalid base64 data".to_string();
     let symbols: Vec<u8> = text.bytes().filter(|b| *b != b'\n' && *b != b'\r').collect();
-    if symbols.len() % 4 != 0 {
+    if !symbols.len().is_multiple_of(4) {
         return Err(invalid());
     }
     let mut out = Vec::with_capacity(symbols.len() / 4 * 3);

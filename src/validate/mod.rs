@@ -3,6 +3,7 @@
 //! (`validateModelRouter`). Every finding names its field path.
 
 pub mod metadata;
+pub mod openapi;
 pub mod operator;
 pub mod output;
 pub mod schema;

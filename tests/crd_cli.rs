@@ -1,0 +1,65 @@
+//! `--crd`: the cluster's own CRD decides what is refused, what the API
+//! server drops and what it defaults, through the real binary.
+
+mod common;
+
+use common::{parse_stream, routerctl};
+
+const ROUTER: &str = "apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nmetadata:\n  name: r\n  namespace: ml\nspec:\n  backends:\n  - name: gpt\n    external: {provider: openai, model: gpt-4o}\n";
+
+fn with_spec(extra: &str) -> String {
+    format!("{ROUTER}{extra}")
+}
+
+#[test]
+fn an_older_crd_without_pod_labels_drops_them() {
+    let router = with_spec("  proxy:\n    podLabels: {team: ml}\n    podAnnotations: {example.com/owner: ml}\n");
+    let crd = "testdata/crd/modelrouters-no-podmeta.yaml";
+    let run = routerctl(&["render", "-f", "-", "--crd", crd], Some(&router));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("<stdin>:11:5: spec.proxy.podLabels: unknown field"), "{}", run.stderr);
+    assert!(run.stderr.contains("spec.proxy.podAnnotations: unknown field"), "{}", run.stderr);
+    // That cluster's API server prunes both fields, so the operator never
+    // sees them: the pod template carries only the operator's own keys.
+    let objects = parse_stream(&run.stdout);
+    let deployment = objects.iter().find(|o| o["kind"] == "Deployment").expect("a Deployment");
+    let labels = deployment["spec"]["template"]["metadata"]["labels"].as_object().expect("labels");
+    assert!(labels.get("team").is_none(), "{labels:?}");
+    assert!(deployment["spec"]["template"]["metadata"]["annotations"].get("example.com/owner").is_none());
+    // The newest schema (built in) keeps them.
+    let built_in = routerctl(&["render", "-f", "-"], Some(&router));
+    assert_eq!(built_in.code, 0, "{}", built_in.stderr);
+    assert!(built_in.stdout.contains("team: ml"));
+
+    let strict = routerctl(&["render", "-f", "-", "--crd", crd, "--strict"], Some(&router));
+    assert_eq!(strict.code, 2);
+    assert!(strict.stdout.is_empty());
+    assert!(strict.stderr.contains("fields the CRD does not know (refused with --strict)"), "{}", strict.stderr);
+    assert!(strict.stderr.contains("spec.proxy.podLabels: unknown field"), "{}", strict.stderr);
+}
+
+#[test]
+fn a_tightened_bound_is_enforced() {
+    let router = with_spec("  proxy:\n    replicas: 5\n");
+    let run = routerctl(&["render", "-f", "-", "--crd", "testdata/crd/modelrouters-tight.yaml"], Some(&router));
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stdout.is_empty());
+    assert!(run.stderr.contains("<stdin>:11:5: spec.proxy.replicas: must be at most 3, found 5"), "{}", run.stderr);
+    assert_eq!(routerctl(&["render", "-f", "-"], Some(&router)).code, 0, "the built-in schema allows 10");
+}
+
+#[test]
+fn cel_rules_of_the_crd_are_evaluated() {
+    let crd = "testdata/crd/modelrouters-cel.yaml";
+    let three = format!(
+        "{ROUTER}  - name: b\n    external: {{provider: openai, model: m}}\n  - name: c\n    external: {{provider: openai, model: m}}\n  proxy: {{replicas: 2}}\n"
+    );
+    let run = routerctl(&["render", "-f", "-", "--crd", crd], Some(&three));
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stdout.is_empty());
+    assert!(run.stderr.contains("a router may have at most two backends here"), "{}", run.stderr);
+    assert!(run.stderr.contains("replicas must be odd"), "{}", run.stderr);
+    let fine = with_spec("  proxy: {replicas: 3}\n");
+    let run = routerctl(&["render", "-f", "-", "--crd", crd], Some(&fine));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
