@@ -9,6 +9,7 @@ pub mod config;
 mod configmap;
 mod deployment;
 pub mod duration;
+pub mod gateway;
 pub mod gojson;
 pub mod names;
 pub mod quantity;
