@@ -15,7 +15,9 @@ use serde_json::Value;
 use crate::cli::{Cli, ColorChoice, Command, CommonArgs, ExplainFormat};
 use crate::crd_defaults::CrdDefaults;
 use crate::diff::{diff_object, Palette};
-use crate::explain::{explain, Explanation};
+use crate::explain::explain;
+use crate::explain_gateway::{explain_gateway, RouterExplanation};
+use crate::gateway::reconcile_gateway_router;
 use crate::input::{for_each_document_where, read_sources, Document, Identity, Source};
 use crate::live::LiveStore;
 use crate::model::{apply_router_defaults, InferenceService, ModelPool, ModelRouter, GROUP, GROUP_VERSION};
@@ -23,10 +25,12 @@ use crate::output::spool::Spool;
 use crate::output::{print_objects, Format, Printer};
 use crate::reconcile::server_fields::strip;
 use crate::reconcile::{controller_uid, reconcile_router, LiveIndex, LiveObjects, ObjectKey, Reconciled};
+use crate::render::gateway::GatewayRendered;
 use crate::render::gojson::{marshal_indent, GoJson};
 use crate::render::names::resource_name;
 use crate::render::{render_router, Inventory, OperatorFlags, RenderedRouter, RouterInput};
 use crate::report::Reporter;
+use crate::validate::gateway::validate_gateway_router;
 use crate::validate::operator::validate_model_router;
 use crate::validate::output::check_object;
 use crate::validate::schema::{check_model_router, suggest};
@@ -69,15 +73,23 @@ fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, termina
         Command::Explain(args) => {
             let mut tables = Vec::new();
             stream(&args.common, &args.live, stdin, reporter, &mut |result| {
-                let live_deployment =
-                    result.items.iter().find(|i| i.key.kind == "Deployment").and_then(|i| i.live.clone());
-                tables.push(explain(&result.rendered, &result.router, live_deployment.as_ref()));
+                tables.push(match &result.rendered {
+                    Rendered::Proxy(rendered) => {
+                        let live_deployment =
+                            result.items.iter().find(|i| i.key.kind == "Deployment").and_then(|i| i.live.clone());
+                        RouterExplanation::Proxy(explain(rendered, &result.router, live_deployment.as_ref()))
+                    }
+                    Rendered::Gateway(rendered) => {
+                        let router = format!("{}/{}", result.router.namespace, result.router.name);
+                        RouterExplanation::Gateway(explain_gateway(&router, &result.items, &rendered.ejected))
+                    }
+                });
                 Ok(())
             })?;
             let text = match args.output {
-                ExplainFormat::Table => tables.iter().map(Explanation::to_table).collect::<Vec<_>>().join("\n"),
+                ExplainFormat::Table => tables.iter().map(RouterExplanation::to_table).collect::<Vec<_>>().join("\n"),
                 ExplainFormat::Json => {
-                    let list = Value::Array(tables.iter().map(Explanation::to_json).collect());
+                    let list = Value::Array(tables.iter().map(RouterExplanation::to_json).collect());
                     marshal_indent(&GoJson::from(&list), "", "    ") + "\n"
                 }
             };
@@ -126,10 +138,16 @@ fn apply_ready(mut obj: Value) -> Value {
     obj
 }
 
+/// What the operator writes for a router, by data plane.
+pub enum Rendered {
+    Proxy(Box<RenderedRouter>),
+    Gateway(GatewayRendered),
+}
+
 /// Everything known about one ModelRouter after its reconcile.
 pub struct RouterResult {
     pub router: RouterInput,
-    pub rendered: RenderedRouter,
+    pub rendered: Rendered,
     /// The live objects the operator owns for it, by identity.
     pub live: LiveIndex,
     /// Its objects, rendered and merged, in the operator's order.
@@ -240,16 +258,25 @@ fn reconcile_one(
     reporter: &mut Reporter,
 ) -> Result<Option<RouterResult>> {
     let context = format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
-    let findings = validate_model_router(&router.router);
+    let gateway = router.router.spec.data_plane.as_deref() == Some("Gateway");
+    let mut findings = validate_model_router(&router.router);
+    if gateway {
+        findings.extend(validate_gateway_router(&router.router));
+    }
     if !findings.is_empty() {
         bail!("{context}: the operator refuses this ModelRouter:\n{}", bullet_list(&findings));
     }
-    if router.router.spec.data_plane.as_deref() == Some("Gateway") {
-        reporter.warn(&format!(
-            "ModelRouter {}/{} uses dataPlane: Gateway; the operator provisions no router-proxy objects for it",
-            router.namespace, router.name
-        ));
-        return Ok(None);
+    if gateway {
+        let outcome = reconcile_gateway_router(&context, &mut router, inventory, live, flags.strict)?;
+        return finish(
+            &context,
+            router,
+            Rendered::Gateway(outcome.rendered),
+            outcome.live,
+            outcome.items,
+            &outcome.warnings,
+            reporter,
+        );
     }
     // Every live object this router can own, read (and parsed) once.
     let (live, live_uid) = owned_live_objects(&router, live)?;
@@ -259,16 +286,29 @@ fn reconcile_one(
     let rendered = render_router(&router, inventory, flags).with_context(|| context.clone())?;
     let mut warnings = rendered.warnings.clone();
     let reconciled = reconcile_router(&router, &rendered, &live, &mut warnings).with_context(|| context.clone())?;
-    for w in &warnings {
+    finish(&context, router, Rendered::Proxy(Box::new(rendered)), live, reconciled, &warnings, reporter)
+}
+
+/// Reports a router's warnings and checks what is about to be printed.
+fn finish(
+    context: &str,
+    router: RouterInput,
+    rendered: Rendered,
+    live: LiveIndex,
+    items: Vec<Reconciled>,
+    warnings: &[String],
+    reporter: &mut Reporter,
+) -> Result<Option<RouterResult>> {
+    for w in warnings {
         reporter.warn(w);
     }
-    for item in &reconciled {
+    for item in &items {
         let findings = check_object(&item.merged);
         if !findings.is_empty() {
             bail!("{context}: {}: the API server would refuse the result:\n{}", item.key, bullet_list(&findings));
         }
     }
-    Ok(Some(RouterResult { router, rendered, live, items: reconciled }))
+    Ok(Some(RouterResult { router, rendered, live, items }))
 }
 
 /// The live objects with the names and kinds the operator owns for `router`.

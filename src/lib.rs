@@ -9,6 +9,8 @@ pub mod cli;
 pub mod crd_defaults;
 pub mod diff;
 pub mod explain;
+pub mod explain_gateway;
+pub mod gateway;
 pub mod generated;
 pub mod input;
 pub mod krm;
