@@ -92,7 +92,15 @@ fn object(input: &RouterInput, api_version: &str, kind: &str, name: String, spec
     metadata.insert("name".into(), Value::String(name));
     metadata.insert("namespace".into(), Value::String(input.namespace.clone()));
     if let Some(uid) = input.uid.as_deref() {
-        let reference = serde_json::to_value(owner_reference(&input.name, uid)).unwrap_or(Value::Null);
+        let r = owner_reference(&input.name, uid);
+        let reference = json!({
+            "apiVersion": r.api_version,
+            "kind": r.kind,
+            "name": r.name,
+            "uid": r.uid,
+            "controller": r.controller,
+            "blockOwnerDeletion": r.block_owner_deletion,
+        });
         metadata.insert("ownerReferences".into(), Value::Array(vec![reference]));
     }
     json!({"apiVersion": api_version, "kind": kind, "metadata": metadata, "spec": spec})

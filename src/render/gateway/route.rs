@@ -85,3 +85,32 @@ fn backend_ref(r: &BackendRef) -> Value {
     }
     Value::Object(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classification_without_models_and_the_catch_all() {
+        let rule = CompiledRule {
+            classifications: vec!["pii".into(), "phi".into()],
+            classification_header: "x-c".into(),
+            headers: [("x-a".to_string(), "1".to_string())].into(),
+            ..CompiledRule::default()
+        };
+        assert_eq!(
+            matches(&rule),
+            [
+                json!({"headers": [exact("x-c", "pii"), exact("x-a", "1")]}),
+                json!({"headers": [exact("x-c", "phi"), exact("x-a", "1")]})
+            ]
+        );
+        assert_eq!(matches(&CompiledRule::default()), [json!({})]);
+    }
+
+    #[test]
+    fn backend_refs_carry_only_what_the_strategy_sets_and_sanitized_names() {
+        let r = BackendRef { name: "a.b".into(), priority: None, weight: Some(2) };
+        assert_eq!(backend_ref(&r), json!({"name": "a-b", "weight": 2}));
+    }
+}

@@ -103,3 +103,29 @@ fn budget_rule(i: usize, b: &BudgetSpec) -> Result<Value> {
     }
     Ok(rule)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limit(window: i32, max_tokens: i64) -> Value {
+        let b = BudgetSpec {
+            name: "b".into(),
+            scope: "router".into(),
+            window_seconds: Some(window),
+            max_tokens: Some(max_tokens),
+            ..BudgetSpec::default()
+        };
+        budget_rule(0, &b).map(|r| r["limit"].clone()).unwrap_or(Value::Null)
+    }
+
+    #[test]
+    fn exact_windows_keep_the_cap_and_others_scale_it() {
+        assert_eq!(limit(60, 700), json!({"requests": 700, "unit": "Minute"}));
+        assert_eq!(limit(86_400, 9), json!({"requests": 9, "unit": "Day"}));
+        assert_eq!(limit(7_200, 1_000), json!({"requests": 500, "unit": "Hour"}));
+        assert_eq!(limit(59, 10), json!({"requests": 1, "unit": "Second"}));
+        // int64 overflow wraps as in Go; the floor of 1 then applies.
+        assert_eq!(limit(86_400, i64::MAX), json!({"requests": 1, "unit": "Day"}));
+    }
+}
