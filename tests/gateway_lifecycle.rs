@@ -104,3 +104,52 @@ fn a_gateway_object_controlled_by_someone_else_is_an_error() {
     assert_eq!((run.code, run.stdout.as_str()), (2, ""));
     assert!(run.stderr.contains("Backend ml/qwen: it is controlled by InferenceService \"qwen\""), "{}", run.stderr);
 }
+
+/// What the API server stores for the objects of testdata/gateway/budgets-auth.yaml:
+/// the CRDs' defaults filled in (Envoy Gateway v1.8.1, Envoy AI Gateway v0.7.0).
+fn as_the_api_server_stores(mut obj: Value) -> Value {
+    let kind = obj["kind"].as_str().unwrap_or("").to_string();
+    let spec = &mut obj["spec"];
+    match kind.as_str() {
+        "Backend" => spec["type"] = json!("Endpoints"),
+        "AIGatewayRoute" => {
+            for rule in spec["rules"].as_array_mut().into_iter().flatten() {
+                rule["modelsOwnedBy"] = json!("Envoy AI Gateway");
+                for r in rule["backendRefs"].as_array_mut().into_iter().flatten() {
+                    r["priority"] = json!(0);
+                    r["weight"] = json!(1);
+                }
+            }
+        }
+        "BackendTrafficPolicy" => {
+            let passive = &mut spec["healthCheck"]["passive"];
+            passive["alwaysEjectOneEndpoint"] = json!(false);
+            passive["consecutiveLocalOriginFailures"] = json!(5);
+            passive["splitExternalLocalOriginErrors"] = json!(false);
+            for rule in spec["rateLimit"]["global"]["rules"].as_array_mut().into_iter().flatten() {
+                let selectors = rule.get_mut("clientSelectors").and_then(Value::as_array_mut);
+                for selector in selectors.into_iter().flatten() {
+                    selector["headers"][0]["invert"] = json!(false);
+                }
+            }
+        }
+        "SecurityPolicy" => {
+            spec["jwt"]["providers"][0]["remoteJWKS"]["cacheDuration"] = json!("300s");
+            for rule in spec["authorization"]["rules"].as_array_mut().into_iter().flatten() {
+                rule["principal"]["jwt"]["claims"][0]["valueType"] = json!("String");
+            }
+        }
+        _ => {}
+    }
+    stored(obj)
+}
+
+#[test]
+fn objects_as_the_api_server_stores_them_diff_as_no_change() {
+    let router = "testdata/gateway/budgets-auth.yaml";
+    let first = routerctl(&["render", "-f", router], None);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let live: Vec<Value> = parse_stream(&first.stdout).into_iter().map(as_the_api_server_stores).collect();
+    let run = routerctl(&["diff", "-f", router, "--live", "-"], Some(&to_stream(&live)));
+    assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+}
