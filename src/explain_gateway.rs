@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Map, Value};
 
+use crate::diff::normalize;
 use crate::explain::Explanation;
 use crate::reconcile::tree::string_map;
 use crate::reconcile::Reconciled;
@@ -86,8 +87,11 @@ pub fn explain_gateway(router: &str, items: &[Reconciled], ejected: &[String]) -
                     kept_metadata: Vec::new(),
                 };
             };
+            // Compared as the API server holds them, so that its defaults
+            // are no change.
+            let (before, after) = (normalize(live, Some(live)), normalize(&item.merged, Some(live)));
             let mut changed = Vec::new();
-            changed_paths(live.get("spec"), item.merged.get("spec"), "spec", &mut changed);
+            changed_paths(before.get("spec"), after.get("spec"), "spec", &mut changed);
             let owner_added =
                 live.pointer("/metadata/ownerReferences") != item.merged.pointer("/metadata/ownerReferences");
             let action = if changed.is_empty() && !owner_added {

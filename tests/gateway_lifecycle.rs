@@ -152,4 +152,11 @@ fn objects_as_the_api_server_stores_them_diff_as_no_change() {
     let live: Vec<Value> = parse_stream(&first.stdout).into_iter().map(as_the_api_server_stores).collect();
     let run = routerctl(&["diff", "-f", router, "--live", "-"], Some(&to_stream(&live)));
     assert_eq!((run.code, run.stdout.as_str()), (0, ""), "{}", run.stderr);
+    // explain agrees: nothing to change.
+    let explain = routerctl(&["explain", "-f", router, "--live", "-", "-o", "json"], Some(&to_stream(&live)));
+    assert_eq!(explain.code, 0, "{}", explain.stderr);
+    let list: Value = serde_json::from_str(&explain.stdout).expect("explain prints JSON");
+    let actions: Vec<&str> =
+        list[0]["objects"].as_array().into_iter().flatten().filter_map(|o| o["action"].as_str()).collect();
+    assert_eq!(actions, ["unchanged"; 5]);
 }
