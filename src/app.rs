@@ -18,8 +18,10 @@ use crate::cli::{
 };
 use crate::crd_defaults::CrdDefaults;
 use crate::diff::{compare, diff_compared, diff_object, Palette};
-use crate::explain::{explain, Explanation};
+use crate::explain::explain;
+use crate::explain_gateway::{explain_gateway, RouterExplanation};
 use crate::external_diff::ExternalDiff;
+use crate::gateway::reconcile_gateway_router;
 use crate::input::{for_each_document_where, read_sources, Document, Identity, Source};
 use crate::kubectl::{ClusterLive, KubectlOptions};
 use crate::live::LiveStore;
@@ -29,10 +31,12 @@ use crate::output::{print_objects, Format, Printer};
 use crate::plan::{plan_router, report_json, RouterPlan};
 use crate::reconcile::server_fields::strip;
 use crate::reconcile::{controller_uid, reconcile_router, LiveIndex, LiveObjects, ObjectKey, Reconciled};
+use crate::render::gateway::GatewayRendered;
 use crate::render::gojson::{marshal_indent, GoJson};
 use crate::render::names::resource_name;
 use crate::render::{render_router, Inventory, OperatorFlags, RenderedRouter, RouterInput};
 use crate::report::Reporter;
+use crate::validate::gateway::validate_gateway_router;
 use crate::validate::operator::validate_model_router;
 use crate::validate::output::check_object;
 use crate::validate::schema::{check_against, suggest};
@@ -79,15 +83,23 @@ fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, termina
             let live = LiveInput::choose(&args.live, args.live_from_cluster, &args.cluster)?;
             let mut tables = Vec::new();
             stream(&args.common, live, stdin, reporter, &mut |result| {
-                let live_deployment =
-                    result.items.iter().find(|i| i.key.kind == "Deployment").and_then(|i| i.live.clone());
-                tables.push(explain(&result.rendered, &result.router, live_deployment.as_ref()));
+                tables.push(match &result.rendered {
+                    Rendered::Proxy(rendered) => {
+                        let live_deployment =
+                            result.items.iter().find(|i| i.key.kind == "Deployment").and_then(|i| i.live.clone());
+                        RouterExplanation::Proxy(explain(rendered, &result.router, live_deployment.as_ref()))
+                    }
+                    Rendered::Gateway(rendered) => {
+                        let router = format!("{}/{}", result.router.namespace, result.router.name);
+                        RouterExplanation::Gateway(explain_gateway(&router, &result.items, &rendered.ejected))
+                    }
+                });
                 Ok(())
             })?;
             let text = match args.output {
-                ExplainFormat::Table => tables.iter().map(Explanation::to_table).collect::<Vec<_>>().join("\n"),
+                ExplainFormat::Table => tables.iter().map(RouterExplanation::to_table).collect::<Vec<_>>().join("\n"),
                 ExplainFormat::Json => {
-                    let list = Value::Array(tables.iter().map(Explanation::to_json).collect());
+                    let list = Value::Array(tables.iter().map(RouterExplanation::to_json).collect());
                     marshal_indent(&GoJson::from(&list), "", "    ") + "\n"
                 }
             };
@@ -204,10 +216,16 @@ fn apply_ready(mut obj: Value) -> Value {
     obj
 }
 
+/// What the operator writes for a router, by data plane.
+pub enum Rendered {
+    Proxy(Box<RenderedRouter>),
+    Gateway(GatewayRendered),
+}
+
 /// Everything known about one ModelRouter after its reconcile.
 pub struct RouterResult {
     pub router: RouterInput,
-    pub rendered: RenderedRouter,
+    pub rendered: Rendered,
     /// The live objects the operator owns for it, by identity.
     pub live: LiveIndex,
     /// Its objects, rendered and merged, in the operator's order.
@@ -336,11 +354,16 @@ fn reconcile_one(
 ) -> Result<Option<RouterResult>> {
     let context = format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
     if router.router.spec.data_plane.as_deref() == Some("Gateway") {
-        reporter.warn(&format!(
-            "ModelRouter {}/{} uses dataPlane: Gateway; the operator provisions no router-proxy objects for it",
-            router.namespace, router.name
-        ));
-        return Ok(None);
+        let outcome = reconcile_gateway_router(&context, &mut router, inventory, live, flags.strict)?;
+        return finish(
+            &context,
+            router,
+            Rendered::Gateway(outcome.rendered),
+            outcome.live,
+            outcome.items,
+            &outcome.warnings,
+            reporter,
+        );
     }
     // Every live object this router can own, read (and parsed) once.
     let (live, live_uid) = owned_live_objects(&router, live)?;
@@ -350,7 +373,20 @@ fn reconcile_one(
     let rendered = render_router(&router, inventory, flags).with_context(|| context.clone())?;
     let mut warnings = rendered.warnings.clone();
     let reconciled = reconcile_router(&router, &rendered, &live, &mut warnings).with_context(|| context.clone())?;
-    for item in &reconciled {
+    finish(&context, router, Rendered::Proxy(Box::new(rendered)), live, reconciled, &warnings, reporter)
+}
+
+/// Checks what is about to be printed, then reports the router's warnings.
+fn finish(
+    context: &str,
+    router: RouterInput,
+    rendered: Rendered,
+    live: LiveIndex,
+    items: Vec<Reconciled>,
+    warnings: &[String],
+    reporter: &mut Reporter,
+) -> Result<Option<RouterResult>> {
+    for item in &items {
         let findings = check_object(&item.merged);
         if !findings.is_empty() {
             bail!("{context}: {}: the API server would refuse the result:\n{}", item.key, bullet_list(&findings));
@@ -358,10 +394,10 @@ fn reconcile_one(
     }
     // A router the API server would refuse ends the run; its warnings would
     // only bury the error.
-    for w in &warnings {
+    for w in warnings {
         reporter.warn(w);
     }
-    Ok(Some(RouterResult { router, rendered, live, items: reconciled }))
+    Ok(Some(RouterResult { router, rendered, live, items }))
 }
 
 /// The live objects with the names and kinds the operator owns for `router`.
@@ -546,7 +582,12 @@ fn router_input(
     schema.prune(&mut value);
     schema.apply(&mut value);
     let router: ModelRouter = typed_value(doc, &value)?;
-    let findings = validate_model_router(&router);
+    // The admission checks, and for a Gateway router the gateway
+    // reconciler's refusals, all at once.
+    let mut findings = validate_model_router(&router);
+    if router.spec.data_plane.as_deref() == Some("Gateway") {
+        findings.extend(validate_gateway_router(&router));
+    }
     if !findings.is_empty() {
         bail!(
             "{}: ModelRouter {}/{name}: the operator refuses this ModelRouter:\n{}",

@@ -36,7 +36,7 @@ const BUILT_IN_SCHEMA: &str = include_str!("validate/schemas/modelrouter-v1alpha
 /// The defaults routerctl's typed model applies (`model::apply_router_defaults`),
 /// by path; `[]` steps into every element of an array. A cluster CRD
 /// without them is worth a warning.
-const BUILT_IN_DEFAULTS: [(&str, &str); 9] = [
+const BUILT_IN_DEFAULTS: [(&str, &str); 10] = [
     ("spec.dataPlane", "Proxy"),
     ("spec.defaultRouteStrategy", "Static"),
     ("spec.backends[].tier", "local"),
@@ -46,6 +46,7 @@ const BUILT_IN_DEFAULTS: [(&str, &str); 9] = [
     ("spec.endpoint.type", "ClusterIP"),
     ("spec.policy.classification.mode", "header-only"),
     ("spec.policy.auditLog.sink", "stdout"),
+    ("spec.policy.budgets[].windowSeconds", "3600"),
 ];
 
 /// The ModelRouter CRD's schema, for one version.
@@ -250,6 +251,7 @@ spec:
   policy:
     classification: {}
     auditLog: {filePath: /x}
+    budgets: [{name: b, scope: router, maxTokens: 10}]
 ";
 
     #[test]
@@ -262,7 +264,11 @@ spec:
         assert_eq!(d["spec"]["endpoint"], json!({"port": 9000, "path": "/v1/chat/completions", "type": "ClusterIP"}));
         assert_eq!(d["spec"]["backends"][0]["weight"], 1);
         // This CRD has no policy defaults: none are invented.
-        assert_eq!(d["spec"]["policy"], json!({"classification": {}, "auditLog": {"filePath": "/x"}}));
+        assert_eq!(
+            d["spec"]["policy"],
+            json!({"classification": {}, "auditLog": {"filePath": "/x"},
+                   "budgets": [{"name": "b", "scope": "router", "maxTokens": 10}]})
+        );
         let typed: ModelRouter = serde_json::from_value(d).expect("types");
         assert_eq!(typed.spec.endpoint.and_then(|e| e.port), Some(9000));
     }
@@ -408,7 +414,7 @@ spec:
         let warning = crd("modelrouters-modified.yaml").compatibility_warning().expect("a warning");
         assert_eq!(
             warning,
-            "the CRD modelrouters.inference.llmkube.dev differs from the one routerctl was built for: it has no field spec.policy.classification.mode (built in: header-only), spec.policy.auditLog.sink (built in: stdout); its defaults are used as they are, so those fields stay unset as that cluster's API server would leave them"
+            "the CRD modelrouters.inference.llmkube.dev differs from the one routerctl was built for: it has no field spec.policy.classification.mode (built in: header-only), spec.policy.auditLog.sink (built in: stdout), spec.policy.budgets[].windowSeconds (built in: 3600); its defaults are used as they are, so those fields stay unset as that cluster's API server would leave them"
         );
         let undefaulted = fixture("modelrouters-builtin.yaml").replace("default: 8080", "minimum: 1");
         let warning = CrdDefaults::from_yaml("crd.yaml", &undefaulted)
@@ -455,6 +461,7 @@ spec:
             endpoint.type_,
             policy.classification.and_then(|c| c.mode),
             policy.audit_log.and_then(|a| a.sink),
+            policy.budgets.and_then(|b| b[0].window_seconds).map(|w| w.to_string()),
         ];
         let table: Vec<Option<String>> = BUILT_IN_DEFAULTS.iter().map(|(_, v)| Some(v.to_string())).collect();
         assert_eq!(filled.to_vec(), table);

@@ -96,8 +96,9 @@ fn the_namespace_flag_is_passed_through() {
 #[test]
 fn one_call_per_namespace_however_many_routers() {
     let kubectl = FakeKubectl::new();
-    // multi.yaml: alpha in `default`, beta in `team-b`; three more routers in
-    // `default` from stdin, the first of them before beta's namespace is read.
+    // multi.yaml: alpha and the Gateway router edge in `default`, beta in
+    // `team-b`; three more routers in `default` from stdin, the first of
+    // them before beta's namespace is read.
     let more: String = ["gamma", "delta", "epsilon"]
         .iter()
         .map(|name| {
@@ -113,7 +114,7 @@ fn one_call_per_namespace_however_many_routers() {
     let run = kubectl.run(&args, Some(&more));
     assert_eq!(run.code, 1, "{}", run.stderr);
     let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
-    assert_eq!(report["routers"].as_array().map(Vec::len), Some(5), "{}", run.stdout);
+    assert_eq!(report["routers"].as_array().map(Vec::len), Some(6), "{}", run.stdout);
     let calls = kubectl.calls();
     assert_eq!(calls, [format!("get {KINDS} -n default -o yaml"), format!("get {KINDS} -n team-b -o yaml")]);
 }

@@ -2,6 +2,7 @@
 //! both normalized (server-populated fields dropped, API server defaults
 //! filled in) so that only real changes show, printed as unified diffs.
 
+pub mod gateway_defaults;
 pub mod server_defaults;
 
 use serde_json::Value;

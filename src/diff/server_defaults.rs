@@ -57,7 +57,9 @@ const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
 /// `obj` leaves them unset. Without `live` they stay unset: the server
 /// allocates them from cluster state no renderer can know.
 ///
-/// Objects of other kinds are left untouched. Never panics on odd input
+/// The Envoy Gateway and Envoy AI Gateway kinds of the Gateway data plane get
+/// their CRDs' defaults (`gateway_defaults`); objects of other kinds are left
+/// untouched. Never panics on odd input
 /// (wrong types are left as they are).
 pub fn apply_server_defaults(obj: &mut Value, live: Option<&Value>) {
     let Some(object) = obj.as_object_mut() else {
@@ -74,7 +76,7 @@ pub fn apply_server_defaults(obj: &mut Value, live: Option<&Value>) {
         // ServiceAccount: core/v1 has no defaulter for it.
         // Role: PolicyRule has no defaults.
         ("v1", "ConfigMap") | ("v1", "ServiceAccount") | (RBAC_V1, "Role") => {}
-        _ => {}
+        _ => super::gateway_defaults::apply_gateway_defaults(&api_version, &kind, object),
     }
 }
 

@@ -43,6 +43,12 @@ pub fn apply_router_defaults(mr: &mut ModelRouter) {
         if let Some(a) = &mut policy.audit_log {
             default_str(&mut a.sink, "stdout");
         }
+        // The gateway data plane scales each token cap to this window.
+        for b in policy.budgets.iter_mut().flatten() {
+            if b.window_seconds.is_none() {
+                b.window_seconds = Some(3600);
+            }
+        }
     }
 }
 

@@ -104,6 +104,17 @@ pub struct InferenceService {
     pub metadata: Metadata,
     #[serde(default)]
     pub spec: InferenceServiceSpec,
+    /// Present only when the document was read from a cluster.
+    #[serde(default)]
+    pub status: Option<InferenceServiceStatus>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct InferenceServiceStatus {
+    /// Omitted by the API when zero (Go's omitempty).
+    #[serde(default)]
+    pub ready_replicas: Option<i32>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
@@ -126,6 +137,12 @@ impl InferenceService {
             Some(p) if p > 0 => p,
             _ => 8080,
         }
+    }
+
+    /// Whether the InferenceService has a ready replica, as its status says;
+    /// `None` when the document carries no status at all.
+    pub fn ready(&self) -> Option<bool> {
+        self.status.as_ref().map(|s| s.ready_replicas.unwrap_or(0) > 0)
     }
 }
 

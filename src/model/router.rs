@@ -23,6 +23,9 @@ pub struct ModelRouter {
 pub struct ModelRouterSpec {
     #[serde(default)]
     pub data_plane: Option<String>,
+    /// The Gateway a `dataPlane: Gateway` router's route attaches to.
+    #[serde(default)]
+    pub gateway_ref: Option<GatewayReference>,
     pub backends: Vec<RouterBackend>,
     #[serde(default)]
     pub rules: Option<Vec<RouterRule>>,
@@ -118,6 +121,53 @@ pub struct RouterPolicy {
     pub classification: Option<ClassificationPolicy>,
     #[serde(default)]
     pub audit_log: Option<AuditLogPolicy>,
+    /// Gateway-mode authentication and per-team authorization.
+    #[serde(default)]
+    pub auth: Option<RouterAuthSpec>,
+}
+
+/// A Gateway (gateway.networking.k8s.io) by name; an empty namespace means
+/// the route's own.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+pub struct GatewayReference {
+    pub name: String,
+    #[serde(default)]
+    pub namespace: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RouterAuthSpec {
+    #[serde(default)]
+    pub jwt: Option<JwtAuthSpec>,
+    #[serde(default)]
+    pub allowlists: Option<Vec<TeamModelAllowlist>>,
+}
+
+/// JWT validation: required strings are kept as given (possibly empty) so
+/// that a half-configured block can be reported the way the operator does.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct JwtAuthSpec {
+    #[serde(default)]
+    pub provider: String,
+    #[serde(default)]
+    pub issuer: String,
+    #[serde(default, rename = "jwksURI")]
+    pub jwks_uri: String,
+    #[serde(default)]
+    pub team_claim: String,
+    #[serde(default)]
+    pub header_key: Option<String>,
+}
+
+/// One verified team and the models it may reach (all, when empty).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+pub struct TeamModelAllowlist {
+    #[serde(default)]
+    pub team: String,
+    #[serde(default)]
+    pub models: Option<Vec<String>>,
 }
 
 /// A token or dollar cap over a rolling window. Enforced by the proxy's

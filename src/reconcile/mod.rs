@@ -5,6 +5,7 @@
 //! Pure: live objects come in as values, merged objects go out as values.
 
 pub mod deployment;
+pub mod gateway;
 mod owner;
 pub mod server_fields;
 pub mod tree;

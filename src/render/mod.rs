@@ -9,6 +9,7 @@ pub mod config;
 mod configmap;
 mod deployment;
 pub mod duration;
+pub mod gateway;
 pub mod gojson;
 pub mod names;
 pub mod quantity;
@@ -91,8 +92,8 @@ pub struct RenderedRouter {
     pub warnings: Vec<String>,
 }
 
-/// Renders one ModelRouter. `dataPlane: Gateway` routers are the caller's
-/// business: the operator provisions nothing for them.
+/// Renders one Proxy-mode ModelRouter. `dataPlane: Gateway` routers get no
+/// proxy objects; [`gateway`] renders theirs.
 pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &OperatorFlags) -> Result<RenderedRouter> {
     let compiled = config::compile(&input.router, &input.namespace, inventory, flags)?;
     let mut objects = vec![to_tree(&configmap::build(input, &compiled))?];

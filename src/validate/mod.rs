@@ -2,6 +2,7 @@
 //! Kubernetes metadata syntax) and what the operator would refuse
 //! (`validateModelRouter`). Every finding names its field path.
 
+pub mod gateway;
 pub mod metadata;
 pub mod openapi;
 pub mod operator;

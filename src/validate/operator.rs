@@ -282,7 +282,7 @@ fn check_timeout(path: &str, value: Option<&str>, findings: &mut Vec<Finding>) {
 /// C-style escapes for the usual control characters, `\xNN` for other ASCII
 /// controls, `\uNNNN` / `\UNNNNNNNN` for other unprintable runes. Printable
 /// runes, non-ASCII ones included, are kept as they are.
-fn go_quote(s: &str) -> String {
+pub(crate) fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {

@@ -1,0 +1,103 @@
+//! One `dataPlane: Gateway` ModelRouter through the pipeline: what the
+//! inputs and live objects say about its InferenceServices, backend
+//! resolution, render, and the gateway reconciler's update path.
+
+use std::collections::BTreeMap;
+
+use anyhow::{bail, Context as _, Result};
+
+use crate::model::{InferenceService, GROUP_VERSION};
+use crate::reconcile::gateway::reconcile_gateway;
+use crate::reconcile::{controller_uid, LiveIndex, LiveObjects, ObjectKey, Reconciled};
+use crate::render::gateway::{render_gateway, resolve_backends, GatewayRendered, IsvcFacts};
+use crate::render::{Inventory, RouterInput};
+
+/// A Gateway-mode router after its reconcile.
+pub struct GatewayOutcome {
+    pub rendered: GatewayRendered,
+    /// The live objects it owns, by identity.
+    pub live: LiveIndex,
+    pub items: Vec<Reconciled>,
+    pub warnings: Vec<String>,
+}
+
+/// Resolves, renders and merges one Gateway-mode router that passed the
+/// up-front checks. Fills in `router.uid` from live objects when the input
+/// has none.
+pub fn reconcile_gateway_router(
+    context: &str,
+    router: &mut RouterInput,
+    inventory: &Inventory,
+    live: &dyn LiveObjects,
+    strict: bool,
+) -> Result<GatewayOutcome> {
+    let facts = isvc_facts(router, inventory, live).with_context(|| context.to_string())?;
+    let resolution = resolve_backends(&router.router, &router.namespace, &facts, strict);
+    if !resolution.errors.is_empty() {
+        let list: Vec<String> = resolution.errors.iter().map(|f| format!("  {f}")).collect();
+        bail!("{context}: the operator's gateway reconcile fails for this ModelRouter:\n{}", list.join("\n"));
+    }
+    let mut warnings = resolution.warnings;
+    let mut rendered = render_gateway(router, &resolution.backends).with_context(|| context.to_string())?;
+    // Every live object this router can own, read (and parsed) once; they
+    // carry the ModelRouter's uid when the input has none.
+    let mut owned = LiveIndex::default();
+    let mut uid = None;
+    for obj in &rendered.objects {
+        let key = ObjectKey::of(obj, &router.namespace);
+        if let Some(live_obj) = live.get(&key)? {
+            uid = uid.or_else(|| controller_uid(&live_obj, &router.name));
+            owned.insert_keyed(key, live_obj);
+        }
+    }
+    if router.uid.is_none() && uid.is_some() {
+        router.uid = uid;
+        rendered = render_gateway(router, &resolution.backends).with_context(|| context.to_string())?;
+    }
+    if !rendered.ejected.is_empty() {
+        warnings.push(format!(
+            "ModelRouter {}/{}: backend(s) {} have no ready replica and are left out of the route's rules (a rule never loses its last backend)",
+            router.namespace,
+            router.name,
+            rendered.ejected.join(", ")
+        ));
+    }
+    let items = reconcile_gateway(router, &rendered.objects, &owned).with_context(|| context.to_string())?;
+    Ok(GatewayOutcome { rendered, live: owned, items, warnings })
+}
+
+/// What the inputs and the live objects say about each InferenceService
+/// the router references: the port from the spec (inputs first), readiness
+/// from the status (live first, since a cluster's status is current).
+fn isvc_facts(
+    router: &RouterInput,
+    inventory: &Inventory,
+    live: &dyn LiveObjects,
+) -> Result<BTreeMap<String, IsvcFacts>> {
+    let mut facts = BTreeMap::new();
+    let refs = router.router.spec.backends.iter().filter_map(|b| b.inference_service_ref.as_ref());
+    for isr in refs {
+        if facts.contains_key(&isr.name) {
+            continue;
+        }
+        let key = ObjectKey {
+            api_version: GROUP_VERSION.to_string(),
+            kind: "InferenceService".to_string(),
+            namespace: router.namespace.clone(),
+            name: isr.name.clone(),
+        };
+        let live_isvc: Option<InferenceService> = match live.get(&key)? {
+            Some(obj) => Some(
+                serde_path_to_error::deserialize(&obj)
+                    .map_err(|e| anyhow::anyhow!("live {key}: {}: {}", e.path(), e.inner()))?,
+            ),
+            None => None,
+        };
+        let given = inventory.inference_service(&router.namespace, &isr.name);
+        let Some(spec_source) = given.or(live_isvc.as_ref()) else { continue };
+        let ready =
+            live_isvc.as_ref().and_then(InferenceService::ready).or_else(|| given.and_then(InferenceService::ready));
+        facts.insert(isr.name.clone(), IsvcFacts { port: spec_source.port(), ready });
+    }
+    Ok(facts)
+}

@@ -1,0 +1,85 @@
+//! The gateway reconciler's update path: on an existing object it replaces
+//! `spec` wholesale with the desired one and sets its controller reference;
+//! labels, annotations, other owner references and every other field of
+//! the live object stay as they are.
+
+use anyhow::{anyhow, Result};
+use serde_json::Value;
+
+use super::{owner, LiveObjects, ObjectKey, Reconciled};
+use crate::render::{owner_reference, RouterInput};
+
+/// Reconciles the gateway objects of one router against `live`.
+pub fn reconcile_gateway(input: &RouterInput, objects: &[Value], live: &dyn LiveObjects) -> Result<Vec<Reconciled>> {
+    let mut out = Vec::with_capacity(objects.len());
+    for desired in objects {
+        let key = ObjectKey::of(desired, &input.namespace);
+        let Some(live_obj) = live.get(&key)? else {
+            out.push(Reconciled { key, live: None, merged: desired.clone() });
+            continue;
+        };
+        let merged = update(input, &key, &live_obj, desired)?;
+        out.push(Reconciled { key, live: Some(live_obj), merged });
+    }
+    Ok(out)
+}
+
+fn update(input: &RouterInput, key: &ObjectKey, live: &Value, desired: &Value) -> Result<Value> {
+    let mut merged = live.clone();
+    if let (Value::Object(m), Some(spec)) = (&mut merged, desired.get("spec")) {
+        m.insert("spec".into(), spec.clone());
+    }
+    if let Some(uid) = input.uid.as_deref() {
+        owner::set_controller_reference(&mut merged, &owner_reference(&input.name, uid))
+            .map_err(|e| anyhow!("{key}: {e}; the operator refuses to update an object another controller owns"))?;
+    }
+    Ok(merged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ModelRouter;
+    use crate::reconcile::LiveIndex;
+    use serde_json::json;
+
+    fn input(uid: Option<&str>) -> RouterInput {
+        let mr: ModelRouter = serde_json::from_value(json!({"spec": {"backends": []}})).expect("router");
+        RouterInput { router: mr, name: "r".into(), namespace: "ns".into(), uid: uid.map(str::to_string) }
+    }
+
+    fn desired() -> Value {
+        json!({"apiVersion": "gateway.envoyproxy.io/v1alpha1", "kind": "Backend",
+               "metadata": {"name": "a", "namespace": "ns"}, "spec": {"endpoints": [{"fqdn": {"hostname": "h", "port": 1}}]}})
+    }
+
+    #[test]
+    fn spec_is_replaced_and_everything_else_kept() {
+        let live_obj = json!({"apiVersion": "gateway.envoyproxy.io/v1alpha1", "kind": "Backend",
+            "metadata": {"name": "a", "namespace": "ns", "labels": {"team": "x"}, "annotations": {"note": "y"}},
+            "spec": {"endpoints": [{"fqdn": {"hostname": "old", "port": 2}}], "tls": {"insecure": true}},
+            "status": {"conditions": []}});
+        let mut live = LiveIndex::default();
+        live.insert(live_obj, "ns");
+        let items = reconcile_gateway(&input(Some("u-1")), &[desired()], &live).expect("reconciles");
+        let merged = &items[0].merged;
+        assert_eq!(merged["spec"], desired()["spec"], "spec replaced wholesale, unknown spec fields included");
+        assert_eq!(merged["metadata"]["labels"], json!({"team": "x"}));
+        assert_eq!(merged["metadata"]["annotations"], json!({"note": "y"}));
+        assert_eq!(merged["status"], json!({"conditions": []}));
+        assert_eq!(merged["metadata"]["ownerReferences"][0]["uid"], "u-1");
+    }
+
+    #[test]
+    fn another_controller_is_refused_and_absent_objects_are_new() {
+        let live_obj = json!({"apiVersion": "gateway.envoyproxy.io/v1alpha1", "kind": "Backend",
+            "metadata": {"name": "a", "namespace": "ns", "ownerReferences": [
+                {"apiVersion": "apps/v1", "kind": "Deployment", "name": "d", "uid": "9", "controller": true}]}});
+        let mut live = LiveIndex::default();
+        live.insert(live_obj, "ns");
+        let err = reconcile_gateway(&input(Some("u")), &[desired()], &live).expect_err("owned elsewhere");
+        assert!(err.to_string().contains("it is controlled by Deployment \"d\""), "{err}");
+        let fresh = reconcile_gateway(&input(None), &[desired()], &LiveIndex::default()).expect("new");
+        assert_eq!((fresh[0].live.is_none(), &fresh[0].merged), (true, &desired()));
+    }
+}

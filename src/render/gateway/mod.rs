@@ -1,0 +1,112 @@
+//! The Gateway data plane: what the operator's gateway reconciler writes for
+//! a `dataPlane: Gateway` ModelRouter, in its order — per backend a
+//! `Backend` (gateway.envoyproxy.io) and an `AIServiceBackend`
+//! (aigateway.envoyproxy.io), the `SecurityPolicy` when `policy.auth.jwt` is
+//! set, the one multi-rule `AIGatewayRoute` attached to `spec.gatewayRef`,
+//! and the `BackendTrafficPolicy` targeting the route's HTTPRoute.
+//!
+//! Pure: backends arrive resolved ([`resolve`]), objects leave as JSON
+//! trees. The gateway objects carry no labels, only name, namespace, the
+//! controller reference and `spec`, as the operator creates them.
+
+mod backend;
+pub mod resolve;
+mod route;
+pub mod rules;
+mod security_policy;
+mod traffic_policy;
+
+use anyhow::Result;
+use serde_json::{json, Map, Value};
+
+use super::names::sanitize_dns_name;
+use super::{owner_reference, RouterInput};
+pub use resolve::{resolve_backends, IsvcFacts, Resolution, ResolvedBackend};
+
+/// API version of Backend, BackendTrafficPolicy and SecurityPolicy.
+pub const ENVOY_GATEWAY_API: &str = "gateway.envoyproxy.io/v1alpha1";
+/// API version of AIServiceBackend and AIGatewayRoute.
+pub const AI_GATEWAY_API: &str = "aigateway.envoyproxy.io/v1beta1";
+/// The group of the Backend an AIServiceBackend points at.
+const ENVOY_GATEWAY_GROUP: &str = "gateway.envoyproxy.io";
+/// The Gateway API group: parent Gateway and policy target HTTPRoute.
+const GATEWAY_API_GROUP: &str = "gateway.networking.k8s.io";
+/// The header the AI gateway copies the request's model into.
+const MODEL_HEADER: &str = "x-ai-eg-model";
+/// Where a verified team claim lands, and what team budgets key on.
+const DEFAULT_TEAM_HEADER: &str = "x-llmkube-team";
+
+/// The kinds the gateway reconciler owns, with their API versions.
+pub const OWNED_KINDS: [(&str, &str); 5] = [
+    (ENVOY_GATEWAY_API, "Backend"),
+    (AI_GATEWAY_API, "AIServiceBackend"),
+    (ENVOY_GATEWAY_API, "SecurityPolicy"),
+    (AI_GATEWAY_API, "AIGatewayRoute"),
+    (ENVOY_GATEWAY_API, "BackendTrafficPolicy"),
+];
+
+/// What the gateway reconciler writes for one ModelRouter.
+#[derive(Debug, Clone)]
+pub struct GatewayRendered {
+    /// Backend and AIServiceBackend per backend, [SecurityPolicy,]
+    /// AIGatewayRoute, BackendTrafficPolicy.
+    pub objects: Vec<Value>,
+    /// Backends dropped from at least one route rule as unhealthy, sorted.
+    pub ejected: Vec<String>,
+}
+
+/// Renders a Gateway-mode router from its resolved backends. The router has
+/// passed the gateway reconciler's up-front checks.
+pub fn render_gateway(input: &RouterInput, backends: &[ResolvedBackend]) -> Result<GatewayRendered> {
+    let mr = &input.router;
+    let compiled = rules::compile_rules(mr)?;
+    let mut objects = Vec::with_capacity(backends.len() * 2 + 3);
+    for b in backends {
+        objects.push(backend::backend(input, b));
+        objects.push(backend::ai_service_backend(input, b));
+    }
+    let policy = mr.spec.policy.as_ref();
+    let auth = policy.and_then(|p| p.auth.as_ref());
+    if let Some(jwt) = auth.and_then(|a| a.jwt.as_ref()) {
+        let allowlists = auth.and_then(|a| a.allowlists.as_deref()).unwrap_or_default();
+        objects.push(security_policy::security_policy(input, jwt, allowlists));
+    }
+    // Every backend keeps its Backend and AIServiceBackend; only the route's
+    // references drop the unhealthy ones.
+    let (compiled, ejected) = rules::eject_unhealthy(compiled, backends);
+    let budgets = policy.and_then(|p| p.budgets.as_deref()).unwrap_or_default();
+    objects.push(route::ai_gateway_route(input, &compiled, !budgets.is_empty())?);
+    objects.push(traffic_policy::backend_traffic_policy(input, budgets)?);
+    Ok(GatewayRendered { objects, ejected })
+}
+
+/// The name of the route, and of the policies that target its HTTPRoute.
+pub fn route_name(router_name: &str) -> String {
+    sanitize_dns_name(router_name)
+}
+
+/// An object as the operator creates it: identity, controller reference
+/// (when the ModelRouter's uid is known) and `spec`.
+fn object(input: &RouterInput, api_version: &str, kind: &str, name: String, spec: Value) -> Value {
+    let mut metadata = Map::new();
+    metadata.insert("name".into(), Value::String(name));
+    metadata.insert("namespace".into(), Value::String(input.namespace.clone()));
+    if let Some(uid) = input.uid.as_deref() {
+        let r = owner_reference(&input.name, uid);
+        let reference = json!({
+            "apiVersion": r.api_version,
+            "kind": r.kind,
+            "name": r.name,
+            "uid": r.uid,
+            "controller": r.controller,
+            "blockOwnerDeletion": r.block_owner_deletion,
+        });
+        metadata.insert("ownerReferences".into(), Value::Array(vec![reference]));
+    }
+    json!({"apiVersion": api_version, "kind": kind, "metadata": metadata, "spec": spec})
+}
+
+/// A reference from a policy to the route's HTTPRoute.
+fn http_route_target(input: &RouterInput) -> Value {
+    json!([{"group": GATEWAY_API_GROUP, "kind": "HTTPRoute", "name": route_name(&input.name)}])
+}
