@@ -467,3 +467,33 @@ spec:
         assert_eq!(filled.to_vec(), table);
     }
 }
+
+#[cfg(test)]
+mod built_in_schema_tests {
+    use super::*;
+    use crate::model::{apply_router_defaults, ModelRouter};
+
+    /// The built-in schema's defaults and the typed model's agree on every
+    /// field the model reads, on a router that leaves them all unset.
+    #[test]
+    fn schema_defaults_match_the_typed_defaults() {
+        let text = "apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nmetadata: {name: r}\nspec:\n  \
+                    backends: [{name: a, inferenceServiceRef: {name: q}}, {name: b, external: {provider: openai, model: m}}]\n  \
+                    rules: [{name: r1, route: {backends: [a]}}]\n  endpoint: {}\n  \
+                    policy: {classification: {}, auditLog: {}, budgets: [{name: x, scope: router, maxTokens: 5}]}\n";
+        let mut value: Value = crate::input::from_yaml_str(text).expect("parses");
+        let mut typed: ModelRouter = serde_json::from_value(value.clone()).expect("typed");
+        apply_router_defaults(&mut typed);
+        built_in().apply(&mut value);
+        let from_schema: ModelRouter = serde_json::from_value(value).expect("typed");
+        assert_eq!(from_schema.spec, typed.spec);
+    }
+
+    #[test]
+    fn the_built_in_schema_defaults_what_routerctl_knows() {
+        let crd = built_in();
+        assert_eq!(crd.version, BUILT_FOR_VERSION);
+        assert_eq!(crd.compatibility_warning(), None, "it is the schema the built-in defaults describe");
+        assert!(crd.schema.at("spec.proxy.podLabels").is_some());
+    }
+}

@@ -663,3 +663,194 @@ fn snippet(key: Option<&str>, text: &str) -> String {
         None => format!("- {value}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn schema(s: Value) -> Schema {
+        Schema::compile(&s).expect("compiles")
+    }
+
+    /// Findings of `value` against `s`, as `E path: message` lines.
+    fn check(s: &Schema, value: Value) -> Vec<String> {
+        let mut walk = Walk::new(&|_| None);
+        walk.check(&value, s, "x", Some("x"));
+        walk.findings
+            .iter()
+            .map(|f| format!("{} {}", if f.severity == Severity::Error { "E" } else { "W" }, f))
+            .collect()
+    }
+
+    // One keyword at a time; expectations from the keyword's meaning in
+    // JSON Schema as apiextensions-apiserver applies it.
+
+    #[test]
+    fn type_keyword() {
+        let s = schema(json!({"type": "integer"}));
+        assert!(check(&s, json!(3)).is_empty());
+        assert_eq!(check(&s, json!(3.5)), ["E x: must be an integer, found the number 3.5"]);
+        assert_eq!(check(&s, json!("3")), ["E x: must be an integer, found a string \"3\""]);
+        let s = schema(json!({"type": "string"}));
+        assert_eq!(check(&s, json!(true)), ["E x: must be a string, found the boolean true; quote it: x: \"true\""]);
+        let s = schema(json!({"type": "boolean"}));
+        assert_eq!(check(&s, json!("yes")), ["E x: must be a boolean, found a string \"yes\""]);
+        let s = schema(json!({"type": "number"}));
+        assert!(check(&s, json!(1.5)).is_empty());
+    }
+
+    #[test]
+    fn required_and_unknown_fields() {
+        let s = schema(json!({"type": "object", "required": ["a"], "properties": {"a": {"type": "string"}, "b": {}}}));
+        assert_eq!(check(&s, json!({})), ["E x.a: required"]);
+        assert_eq!(check(&s, json!({"a": null})), ["E x.a: required, found null"]);
+        assert_eq!(check(&s, json!({"a": "v", "zzz": 1})), ["W x.zzz: unknown field; known fields here: a, b"]);
+        assert_eq!(check(&s, json!({"a": "v", "bb": 1})), ["W x.bb: unknown field; did you mean b?"]);
+        let open = schema(json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}));
+        assert!(check(&open, json!({"anything": 1})).is_empty());
+    }
+
+    #[test]
+    fn enum_keyword() {
+        let s = schema(json!({"type": "string", "enum": ["Static", "BackendNameMatch"]}));
+        assert!(check(&s, json!("Static")).is_empty());
+        assert_eq!(
+            check(&s, json!("static")),
+            ["E x: unsupported value \"static\"; must be one of \"Static\", \"BackendNameMatch\"; did you mean \"Static\"?"]
+        );
+    }
+
+    #[test]
+    fn pattern_and_lengths() {
+        let s = schema(json!({"type": "string", "pattern": "^[a-z]+$", "minLength": 2, "maxLength": 3}));
+        assert!(check(&s, json!("ab")).is_empty());
+        assert_eq!(check(&s, json!("a")), ["E x: must be at least 2 characters long"]);
+        assert_eq!(check(&s, json!("abcd")), ["E x: must be at most 3 characters long, found 4"]);
+        assert_eq!(check(&s, json!("A1")), ["E x: \"A1\" does not match the pattern \"^[a-z]+$\""]);
+        assert!(Schema::compile(&json!({"pattern": "("})).is_err(), "a pattern that does not compile");
+    }
+
+    #[test]
+    fn bounds_and_formats() {
+        let s = schema(json!({"type": "integer", "minimum": 1, "maximum": 10, "format": "int32"}));
+        assert_eq!(check(&s, json!(0)), ["E x: must be at least 1, found 0"]);
+        assert_eq!(check(&s, json!(11)), ["E x: must be at most 10, found 11"]);
+        let s = schema(json!({"type": "number", "minimum": 0, "exclusiveMinimum": true}));
+        assert_eq!(check(&s, json!(0)), ["E x: must be greater than 0, found 0"]);
+        let s = schema(json!({"type": "integer", "format": "int32"}));
+        assert_eq!(check(&s, json!(2147483648_i64)), ["E x: 2147483648 does not fit a 32-bit integer (format int32)"]);
+        let s = schema(json!({"type": "integer", "format": "int64"}));
+        assert_eq!(
+            check(&s, json!(u64::MAX)),
+            ["E x: 18446744073709551615 does not fit a 64-bit integer (format int64)"]
+        );
+    }
+
+    #[test]
+    fn item_and_property_counts() {
+        let s = schema(json!({"type": "array", "minItems": 1, "maxItems": 2, "items": {"type": "string"}}));
+        assert_eq!(check(&s, json!([])), ["E x: must have at least 1 item"]);
+        assert_eq!(check(&s, json!(["a", "b", "c"])), ["E x: must have at most 2 items, found 3"]);
+        assert_eq!(check(&s, json!(["a", 1])), ["E x[1]: must be a string, found the number 1; quote it: - \"1\""]);
+        let s = schema(json!({"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}}));
+        assert_eq!(check(&s, json!({})), ["E x: must have at least 1 entries"]);
+    }
+
+    #[test]
+    fn additional_properties_and_nulls() {
+        let s = schema(json!({"type": "object", "additionalProperties": {"type": "string"}}));
+        assert!(check(&s, json!({"a": "b"})).is_empty());
+        assert_eq!(
+            check(&s, json!({"a": null})),
+            ["E x.a: must be a string, found null, which is not allowed here; use \"\" for an empty value: a: \"\""]
+        );
+        let nullable = schema(json!({"type": "object", "additionalProperties": {"type": "string", "nullable": true}}));
+        assert!(check(&nullable, json!({"a": null})).is_empty());
+        let any = schema(json!({"type": "object", "additionalProperties": true}));
+        assert!(check(&any, json!({"a": [1]})).is_empty());
+    }
+
+    #[test]
+    fn int_or_string() {
+        let s = schema(json!({"x-kubernetes-int-or-string": true, "anyOf": [{"type": "integer"}, {"type": "string"}]}));
+        assert!(check(&s, json!(3)).is_empty());
+        assert!(check(&s, json!("3Gi")).is_empty());
+        assert_eq!(
+            check(&s, json!(0.5)),
+            ["E x: must be an integer or a string, found the number 0.5; quote it: x: \"0.5\""]
+        );
+    }
+
+    #[test]
+    fn list_types() {
+        let set = schema(json!({"type": "array", "x-kubernetes-list-type": "set", "items": {"type": "string"}}));
+        assert_eq!(check(&set, json!(["a", "b", "a"])), ["E x[2]: duplicate value \"a\" in a set"]);
+        let map = schema(json!({
+            "type": "array", "x-kubernetes-list-type": "map", "x-kubernetes-list-map-keys": ["name"],
+            "items": {"type": "object", "properties": {"name": {"type": "string"}}}
+        }));
+        assert_eq!(check(&map, json!([{"name": "a"}, {"name": "a"}])), ["E x[1]: duplicate entry with key name=\"a\""]);
+        let atomic = schema(json!({"type": "array", "items": {"type": "string"}}));
+        assert!(check(&atomic, json!(["a", "a"])).is_empty(), "atomic lists may repeat");
+    }
+
+    #[test]
+    fn combinators() {
+        let any = schema(json!({"anyOf": [{"type": "string", "pattern": "^a"}, {"type": "integer"}]}));
+        assert!(check(&any, json!("abc")).is_empty());
+        assert_eq!(check(&any, json!("b")), ["E x: matches none of the schemas it may take (anyOf)"]);
+        let one = schema(json!({"oneOf": [{"minimum": 1}, {"maximum": 5}]}));
+        assert_eq!(check(&one, json!(3)), ["E x: must match exactly one of its schemas (oneOf), matches 2"]);
+        let not = schema(json!({"not": {"enum": ["forbidden"]}}));
+        assert_eq!(check(&not, json!("forbidden")), ["E x: matches a schema it must not match (not)"]);
+        let all = schema(json!({"allOf": [{"minimum": 1}, {"maximum": 5}]}));
+        assert_eq!(check(&all, json!(9)), ["E x: must be at most 5, found 9"]);
+    }
+
+    #[test]
+    fn defaults_only_inside_objects_that_exist() {
+        let s = schema(json!({"type": "object", "properties": {
+            "a": {"type": "object", "properties": {"b": {"type": "integer", "default": 5}}},
+            "c": {"type": "string", "default": "d"},
+            "n": {"type": "string", "nullable": true, "default": "e"}
+        }}));
+        let mut v = json!({"n": null});
+        apply_defaults(&mut v, &s);
+        assert_eq!(v, json!({"c": "d", "n": null}), "no `a` is created; a nullable null stays");
+        let mut v = json!({"a": {}, "c": "mine"});
+        apply_defaults(&mut v, &s);
+        assert_eq!(v, json!({"a": {"b": 5}, "c": "mine", "n": "e"}), "an absent field gets its default");
+    }
+
+    #[test]
+    fn pruning_drops_what_the_schema_does_not_know() {
+        let s = schema(json!({"type": "object", "properties": {
+            "apiVersion": {"type": "string"},
+            "spec": {"type": "object", "properties": {"keep": {"type": "string"},
+                "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
+                "map": {"type": "object", "additionalProperties": {"type": "object", "properties": {"k": {}}}}}}
+        }}));
+        let mut v = json!({"apiVersion": "v", "kind": "K", "metadata": {"name": "n", "odd": 1}, "extra": 1,
+            "spec": {"keep": "a", "drop": "b", "free": {"x": 1}, "map": {"m": {"k": 1, "gone": 2}}}});
+        prune(&mut v, &s);
+        assert_eq!(
+            v,
+            json!({"apiVersion": "v", "kind": "K", "metadata": {"name": "n", "odd": 1},
+                "spec": {"keep": "a", "free": {"x": 1}, "map": {"m": {"k": 1}}}})
+        );
+    }
+
+    #[test]
+    fn cel_rules() {
+        let s = json!({"type": "object", "properties": {"spec": {"type": "object",
+            "properties": {"replicas": {"type": "integer"}},
+            "x-kubernetes-validations": [{"rule": "self.replicas >= 2", "message": "at least two replicas"}]}}});
+        assert!(check_rules(&s, &json!({"spec": {"replicas": 2}})).is_empty());
+        let found = check_rules(&s, &json!({"spec": {"replicas": 1}}));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].path, "spec");
+        assert!(found[0].message.starts_with("at least two replicas"), "{}", found[0].message);
+        assert!(Schema::compile(&s).expect("compiles").has_rules);
+    }
+}
