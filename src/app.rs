@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::cli::{
     Cli, ClusterArgs, ColorChoice, Command, CommonArgs, DiffArgs, DiffFormat, ExplainFormat, VersionFormat,
 };
-use crate::crd_defaults::CrdDefaults;
+use crate::crd_defaults::{ClusterCrds, CrdSchema};
 use crate::diff::{compare, diff_compared, diff_object, Palette};
 use crate::explain::explain;
 use crate::explain_gateway::{explain_gateway, RouterExplanation};
@@ -298,19 +298,18 @@ fn pipeline(
     reporter: &mut Reporter,
     sink: &mut dyn FnMut(RouterResult) -> Result<()>,
 ) -> Result<()> {
-    let crd = match &common.crd {
-        Some(path) => {
-            let source = crate::input::read_file(path)?;
-            let crd = CrdDefaults::from_yaml(&source.name, &source.text)
-                .with_context(|| format!("{}: not the ModelRouter CRD", path.display()))?;
-            if let Some(w) = crd.compatibility_warning() {
-                reporter.warn(&format!("{}: {w}", path.display()));
-            }
-            Some(crd)
+    let mut files = Vec::new();
+    for path in &common.crd {
+        let source = crate::input::read_file(path)?;
+        files.push((source.name, source.text));
+    }
+    let crds = ClusterCrds::read(&files)?;
+    if let (Some(crd), Some(path)) = (&crds.router, common.crd.first()) {
+        if let Some(w) = crd.compatibility_warning() {
+            reporter.warn(&format!("{}: {w}", path.display()));
         }
-        None => None,
-    };
-    let (inventory, not_routers) = scan_inventory(common, router_sources)?;
+    }
+    let (inventory, not_routers) = scan_inventory(common, router_sources, &crds, reporter)?;
     let flags = operator_flags(common);
     for (i, source) in router_sources.iter().enumerate() {
         // Pass 1 has checked every other document; only routers are parsed
@@ -321,7 +320,7 @@ fn pipeline(
             |id, _| id.kind == "ModelRouter",
             |doc| {
                 if let Some(("ModelRouter", namespace)) = classify(&doc, common)? {
-                    let (origin, router) = router_input(&doc, namespace, common, crd.as_ref(), reporter)?;
+                    let (origin, router) = router_input(&doc, namespace, common, crds.router.as_ref(), reporter)?;
                     let name = format!("{}/{}", router.namespace, router.name);
                     let result = reconcile_one(&origin, router, &inventory, live, &flags, reporter);
                     // kubectl's own warnings, next to the router whose read drew them.
@@ -457,7 +456,12 @@ fn operator_flags(common: &CommonArgs) -> OperatorFlags {
 /// ModelRouter to render at all.
 /// Also returns the documents (source index, number) known not to be
 /// ModelRouters, which pass 2 need not read again.
-fn scan_inventory(common: &CommonArgs, sources: &[Source]) -> Result<(Inventory, HashSet<(usize, usize)>)> {
+fn scan_inventory(
+    common: &CommonArgs,
+    sources: &[Source],
+    crds: &ClusterCrds,
+    reporter: &mut Reporter,
+) -> Result<(Inventory, HashSet<(usize, usize)>)> {
     let mut inventory = Inventory::default();
     let not_routers = std::cell::RefCell::new(HashSet::new());
     // ModelRouters are checked when pass 2 parses them; here they are only
@@ -485,11 +489,11 @@ fn scan_inventory(common: &CommonArgs, sources: &[Source]) -> Result<(Inventory,
                 match classify(&doc, common)? {
                     Some(("ModelRouter", _)) => routers.set(routers.get() + 1),
                     Some(("InferenceService", namespace)) => {
-                        let isvc: InferenceService = typed(&doc)?;
+                        let isvc: InferenceService = stored(&doc, crds.for_kind("InferenceService"), common, reporter)?;
                         inventory.add_inference_service(&namespace, isvc);
                     }
                     Some((_, namespace)) => {
-                        let pool: ModelPool = typed(&doc)?;
+                        let pool: ModelPool = stored(&doc, crds.for_kind("ModelPool"), common, reporter)?;
                         inventory.add_pool(&namespace, pool);
                     }
                     None => {}
@@ -546,42 +550,13 @@ fn router_input(
     doc: &Document,
     namespace: String,
     common: &CommonArgs,
-    crd: Option<&CrdDefaults>,
+    crd: Option<&CrdSchema>,
     reporter: &mut Reporter,
 ) -> Result<(String, RouterInput)> {
-    let name = match doc.metadata_str("name") {
-        Some(n) if !n.is_empty() => format!("{n:?}"),
-        _ => "(without a name)".to_string(),
-    };
     // The cluster's CRD when given, else the newest schema routerctl knows.
     let schema = crd.unwrap_or_else(|| crate::crd_defaults::built_in());
-    let written = |path: &str| doc.plain_text(path).map(str::to_string);
-    let (errors, unknown): (Vec<_>, Vec<_>) =
-        check_against(&doc.value, schema, &written).into_iter().partition(|f| f.severity == Severity::Error);
-    if !errors.is_empty() {
-        bail!(
-            "{}: ModelRouter {name} does not fit the ModelRouter CRD schema; the API server refuses it:\n{}",
-            doc.origin,
-            located_list(doc, errors.iter().chain(&unknown))
-        );
-    }
-    if common.strict && !unknown.is_empty() {
-        bail!(
-            "{}: ModelRouter {name} has fields the CRD does not know (refused with --strict):\n{}",
-            doc.origin,
-            located_list(doc, &unknown)
-        );
-    }
-    for w in unknown {
-        reporter.warn(&format!("{}: {w} (the API server drops unknown fields)", doc.locate(&w.path)));
-    }
+    let router: ModelRouter = stored(doc, Some(schema), common, reporter)?;
     let name = object_name(doc)?;
-    // What the operator reads is the stored object: fields the schema does
-    // not know pruned, its defaults applied.
-    let mut value = doc.value.clone();
-    schema.prune(&mut value);
-    schema.apply(&mut value);
-    let router: ModelRouter = typed_value(doc, &value)?;
     // The admission checks, and for a Gateway router the gateway
     // reconciler's refusals, all at once.
     let mut findings = validate_model_router(&router);
@@ -598,6 +573,47 @@ fn router_input(
     }
     let uid = router.metadata.uid.clone().filter(|u| !u.is_empty());
     Ok((doc.origin.to_string(), RouterInput { router, name, namespace, uid }))
+}
+
+/// A document as the API server would store it, typed: checked against its
+/// CRD schema (when there is one), fields the schema does not know pruned
+/// (warned about; refused with `--strict`), the schema's defaults applied.
+fn stored<T: serde::de::DeserializeOwned>(
+    doc: &Document,
+    schema: Option<&CrdSchema>,
+    common: &CommonArgs,
+    reporter: &mut Reporter,
+) -> Result<T> {
+    let Some(schema) = schema else { return typed(doc) };
+    let kind = doc.kind();
+    let name = match doc.metadata_str("name") {
+        Some(n) if !n.is_empty() => format!("{n:?}"),
+        _ => "(without a name)".to_string(),
+    };
+    let written = |path: &str| doc.plain_text(path).map(str::to_string);
+    let (errors, unknown): (Vec<_>, Vec<_>) =
+        check_against(&doc.value, schema, &written).into_iter().partition(|f| f.severity == Severity::Error);
+    if !errors.is_empty() {
+        bail!(
+            "{}: {kind} {name} does not fit the {kind} CRD schema; the API server refuses it:\n{}",
+            doc.origin,
+            located_list(doc, errors.iter().chain(&unknown))
+        );
+    }
+    if common.strict && !unknown.is_empty() {
+        bail!(
+            "{}: {kind} {name} has fields the CRD does not know (refused with --strict):\n{}",
+            doc.origin,
+            located_list(doc, &unknown)
+        );
+    }
+    for w in unknown {
+        reporter.warn(&format!("{}: {w} (the API server drops unknown fields)", doc.locate(&w.path)));
+    }
+    let mut value = doc.value.clone();
+    schema.prune(&mut value);
+    schema.apply(&mut value);
+    typed_value(doc, &value)
 }
 
 fn object_name(doc: &Document) -> Result<String> {
@@ -671,7 +687,7 @@ pub fn exercise(data: &[u8]) {
             default_litellm_url: Some("http://litellm:4000".into()),
             emit_scrape_annotations,
             strict: false,
-            crd: None,
+            crd: Vec::new(),
         };
         let Ok(items) =
             reconcile_sources(&common, std::slice::from_ref(&router_source), &live_sources, &mut std::io::sink())

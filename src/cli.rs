@@ -130,11 +130,12 @@ pub struct CommonArgs {
     #[arg(long)]
     pub strict: bool,
 
-    /// The cluster's ModelRouter CRD (`kubectl get crd
-    /// modelrouters.inference.llmkube.dev -o yaml`): apply its schema's
-    /// defaults instead of the built-in ones.
+    /// The cluster's CRDs (`kubectl get crd
+    /// modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService
+    /// and ModelPool CRDs): judge, prune and default those kinds by their
+    /// schemas instead of the built-in ModelRouter schema. Repeatable.
     #[arg(long, value_name = "FILE")]
-    pub crd: Option<PathBuf>,
+    pub crd: Vec<PathBuf>,
 }
 
 /// Which cluster `kubectl` reads the live objects from.

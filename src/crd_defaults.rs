@@ -49,9 +49,97 @@ const BUILT_IN_DEFAULTS: [(&str, &str); 10] = [
     ("spec.policy.budgets[].windowSeconds", "3600"),
 ];
 
-/// The ModelRouter CRD's schema, for one version.
+/// The kinds whose CRDs routerctl reads.
+const KINDS: [&str; 3] = ["ModelRouter", "InferenceService", "ModelPool"];
+
+/// The objects of a CRD file (a `List`'s items in its place).
+fn crd_objects(name: &str, text: &str) -> Result<Vec<Value>> {
+    let mut objects = Vec::new();
+    for (_, _, value) in crate::input::parse_stream(name, text).context("not a YAML CRD")? {
+        match value {
+            Value::Null => {}
+            Value::Object(ref m)
+                if m.get("kind").and_then(Value::as_str).is_some_and(|k| k.ends_with("List"))
+                    && m.get("items").is_some_and(Value::is_array) =>
+            {
+                objects.extend(m["items"].as_array().into_iter().flatten().cloned());
+            }
+            other => objects.push(other),
+        }
+    }
+    Ok(objects)
+}
+
+fn str_at(obj: &Value, path: &[&str]) -> String {
+    path.iter().try_fold(obj, |v, k| v.get(k)).and_then(Value::as_str).unwrap_or("").to_string()
+}
+
+/// The objects found, in words, for "expected ..., found ...".
+fn found(objects: &[Value]) -> String {
+    let described: Vec<String> = objects
+        .iter()
+        .map(|obj| {
+            let kind = str_at(obj, &["kind"]);
+            let name = str_at(obj, &["metadata", "name"]);
+            match (kind.is_empty(), name.is_empty()) {
+                (true, _) => "an object without a kind".to_string(),
+                (false, true) => kind,
+                (false, false) => format!("{kind} {name}"),
+            }
+        })
+        .collect();
+    if described.is_empty() {
+        "nothing".to_string()
+    } else {
+        described.join(", ")
+    }
+}
+
+/// The cluster's CRDs given with `--crd`, by kind.
+#[derive(Debug, Clone, Default)]
+pub struct ClusterCrds {
+    pub router: Option<CrdSchema>,
+    pub inference_service: Option<CrdSchema>,
+    pub pool: Option<CrdSchema>,
+}
+
+impl ClusterCrds {
+    /// Files the user named: each may hold several CRDs; a kind given twice
+    /// is an error (which one would the cluster serve?).
+    pub fn read(files: &[(String, String)]) -> Result<ClusterCrds> {
+        let mut crds = ClusterCrds::default();
+        for (name, text) in files {
+            for crd in CrdSchema::read_all(name, text).with_context(|| name.clone())? {
+                let slot = match crd.kind.as_str() {
+                    "ModelRouter" => &mut crds.router,
+                    "InferenceService" => &mut crds.inference_service,
+                    _ => &mut crds.pool,
+                };
+                if slot.is_some() {
+                    bail!("{name}: a second {} CRD; give each kind's CRD once", crd.kind);
+                }
+                *slot = Some(crd);
+            }
+        }
+        Ok(crds)
+    }
+
+    /// The schema for documents of `kind`, if one was given.
+    pub fn for_kind(&self, kind: &str) -> Option<&CrdSchema> {
+        match kind {
+            "ModelRouter" => self.router.as_ref(),
+            "InferenceService" => self.inference_service.as_ref(),
+            "ModelPool" => self.pool.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+/// One kind's CRD schema, for one version.
 #[derive(Debug, Clone)]
-pub struct CrdDefaults {
+pub struct CrdSchema {
+    /// The kind it defines.
+    pub kind: String,
     /// The version whose schema is used: `v1alpha1` when the CRD serves it,
     /// else the storage version, else the first served one.
     pub version: String,
@@ -61,61 +149,35 @@ pub struct CrdDefaults {
     pub schema_json: Value,
 }
 
-impl PartialEq for CrdDefaults {
+impl PartialEq for CrdSchema {
     fn eq(&self, other: &Self) -> bool {
         self.version == other.version && self.schema_json == other.schema_json
     }
 }
 
 /// The schema routerctl judges ModelRouters by without `--crd`.
-pub fn built_in() -> &'static CrdDefaults {
-    static BUILT_IN: OnceLock<CrdDefaults> = OnceLock::new();
+pub fn built_in() -> &'static CrdSchema {
+    static BUILT_IN: OnceLock<CrdSchema> = OnceLock::new();
     BUILT_IN.get_or_init(|| {
         // The text is part of the program and covered by tests: a failure
         // here is a bug in routerctl, not in its input.
         let json: Value = crate::input::from_yaml_str(BUILT_IN_SCHEMA).expect("the built-in schema is YAML");
         let schema = Schema::compile(&json).expect("the built-in schema compiles");
-        CrdDefaults { version: BUILT_FOR_VERSION.to_string(), schema, schema_json: json }
+        CrdSchema { kind: "ModelRouter".into(), version: BUILT_FOR_VERSION.to_string(), schema, schema_json: json }
     })
 }
 
-impl CrdDefaults {
-    /// Reads the CRD from YAML (one object, a stream, or a `List`, as the
-    /// chart or `kubectl get crd modelrouters.inference.llmkube.dev -o yaml`
-    /// print it). An error unless it holds the ModelRouter CRD with an
-    /// `openAPIV3Schema`.
-    pub fn from_yaml(name: &str, text: &str) -> Result<CrdDefaults> {
-        let mut objects = Vec::new();
-        for (_, _, value) in crate::input::parse_stream(name, text).context("not a YAML CRD")? {
-            match value {
-                Value::Null => {}
-                Value::Object(ref m)
-                    if m.get("kind").and_then(Value::as_str).is_some_and(|k| k.ends_with("List"))
-                        && m.get("items").is_some_and(Value::is_array) =>
-                {
-                    objects.extend(m["items"].as_array().into_iter().flatten().cloned());
-                }
-                other => objects.push(other),
-            }
-        }
-        let str_at = |obj: &Value, path: &[&str]| -> String {
-            path.iter().try_fold(obj, |v, k| v.get(k)).and_then(Value::as_str).unwrap_or("").to_string()
-        };
-        let describe = |obj: &Value| {
-            let kind = str_at(obj, &["kind"]);
-            let name = str_at(obj, &["metadata", "name"]);
-            match (kind.is_empty(), name.is_empty()) {
-                (true, _) => "an object without a kind".to_string(),
-                (false, true) => kind,
-                (false, false) => format!("{kind} {name}"),
-            }
-        };
+impl CrdSchema {
+    /// Reads the ModelRouter CRD from YAML (one object, a stream, or a
+    /// `List`, as the chart or `kubectl get crd
+    /// modelrouters.inference.llmkube.dev -o yaml` print it). An error unless
+    /// it holds the ModelRouter CRD with an `openAPIV3Schema`.
+    pub fn from_yaml(name: &str, text: &str) -> Result<CrdSchema> {
+        let objects = crd_objects(name, text)?;
         let Some(crd) = objects.iter().find(|o| {
             str_at(o, &["kind"]) == "CustomResourceDefinition" && str_at(o, &["metadata", "name"]) == CRD_NAME
         }) else {
-            let found: Vec<String> = objects.iter().map(describe).collect();
-            let found = if found.is_empty() { "nothing".to_string() } else { found.join(", ") };
-            bail!("expected the ModelRouter CustomResourceDefinition ({CRD_NAME}), found {found}");
+            bail!("expected the ModelRouter CustomResourceDefinition ({CRD_NAME}), found {}", found(&objects));
         };
         let group = str_at(crd, &["spec", "group"]);
         let kind = str_at(crd, &["spec", "names", "kind"]);
@@ -124,7 +186,31 @@ impl CrdDefaults {
                 "CustomResourceDefinition {CRD_NAME} defines {kind:?} in group {group:?}, not ModelRouter in {GROUP}"
             );
         }
+        Self::from_crd(crd)
+    }
 
+    /// Every LLMKube CRD routerctl reads (ModelRouter, InferenceService,
+    /// ModelPool) in a file; an error when it holds none.
+    pub fn read_all(name: &str, text: &str) -> Result<Vec<CrdSchema>> {
+        let objects = crd_objects(name, text)?;
+        let ours: Vec<&Value> = objects
+            .iter()
+            .filter(|o| {
+                str_at(o, &["kind"]) == "CustomResourceDefinition"
+                    && str_at(o, &["spec", "group"]) == GROUP
+                    && KINDS.contains(&str_at(o, &["spec", "names", "kind"]).as_str())
+            })
+            .collect();
+        if ours.is_empty() {
+            bail!("expected a CustomResourceDefinition of {GROUP} ({}), found {}", KINDS.join(", "), found(&objects));
+        }
+        ours.into_iter().map(Self::from_crd).collect()
+    }
+
+    /// The schema of one CRD object, for the version routerctl reads.
+    fn from_crd(crd: &Value) -> Result<CrdSchema> {
+        let crd_name = str_at(crd, &["metadata", "name"]);
+        let kind = str_at(crd, &["spec", "names", "kind"]);
         let spec = &crd["spec"];
         let shared_schema = spec.get("validation").and_then(|v| v.get("openAPIV3Schema"));
         let versions: Vec<&Value> = match spec.get("versions").and_then(Value::as_array) {
@@ -135,7 +221,7 @@ impl CrdDefaults {
             // apiextensions.k8s.io/v1beta1: one `spec.version`, one shared schema.
             let version = str_at(crd, &["spec", "version"]);
             if version.is_empty() {
-                bail!("CustomResourceDefinition {CRD_NAME} lists no versions");
+                bail!("CustomResourceDefinition {crd_name} lists no versions");
             }
             (version, shared_schema)
         } else {
@@ -148,17 +234,17 @@ impl CrdDefaults {
                 .or_else(|| served_versions.iter().find(|v| storage(v)))
                 .or_else(|| served_versions.first())
                 .copied()
-                .ok_or_else(|| anyhow!("CustomResourceDefinition {CRD_NAME} serves no version"))?;
+                .ok_or_else(|| anyhow!("CustomResourceDefinition {crd_name} serves no version"))?;
             let schema = chosen.get("schema").and_then(|s| s.get("openAPIV3Schema")).or(shared_schema);
             (str_at(chosen, &["name"]), schema)
         };
         let schema = schema.filter(|s| s.is_object()).ok_or_else(|| {
             anyhow!(
-                "CustomResourceDefinition {CRD_NAME}: version {version:?} has no schema.openAPIV3Schema to take defaults from"
+                "CustomResourceDefinition {crd_name}: version {version:?} has no schema.openAPIV3Schema to take defaults from"
             )
         })?;
-        let compiled = Schema::compile(schema).map_err(|e| anyhow!("CustomResourceDefinition {CRD_NAME}: {e}"))?;
-        Ok(CrdDefaults { version, schema: compiled, schema_json: schema.clone() })
+        let compiled = Schema::compile(schema).map_err(|e| anyhow!("CustomResourceDefinition {crd_name}: {e}"))?;
+        Ok(CrdSchema { kind, version, schema: compiled, schema_json: schema.clone() })
     }
 
     /// Applies the defaults to a ModelRouter document (a JSON tree), in place.
@@ -218,15 +304,15 @@ mod tests {
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
     }
 
-    fn crd(name: &str) -> CrdDefaults {
-        CrdDefaults::from_yaml(name, &fixture(name)).expect("the fixture is a ModelRouter CRD")
+    fn crd(name: &str) -> CrdSchema {
+        CrdSchema::from_yaml(name, &fixture(name)).expect("the fixture is a ModelRouter CRD")
     }
 
     fn doc(yaml: &str) -> Value {
         crate::input::from_yaml_str(yaml).expect("test document parses")
     }
 
-    fn defaulted(crd: &CrdDefaults, yaml: &str) -> Value {
+    fn defaulted(crd: &CrdSchema, yaml: &str) -> Value {
         let mut d = doc(yaml);
         crd.apply(&mut d);
         d
@@ -350,7 +436,7 @@ spec:
                 default: x
 "
         );
-        let crd = CrdDefaults::from_yaml("crd.yaml", &text).expect("parses");
+        let crd = CrdSchema::from_yaml("crd.yaml", &text).expect("parses");
         let d = defaulted(
             &crd,
             "spec: {byName: {a: {}, b: {weight: 1}, c: null}, matrix: [[{}, {enabled: false}], []], maybe: null}",
@@ -363,33 +449,33 @@ spec:
 
     #[test]
     fn another_crd_or_another_object_is_an_error() {
-        let err = CrdDefaults::from_yaml("inferenceservices.yaml", &fixture("inferenceservices.yaml")).unwrap_err();
+        let err = CrdSchema::from_yaml("inferenceservices.yaml", &fixture("inferenceservices.yaml")).unwrap_err();
         assert_eq!(
             err.to_string(),
             "expected the ModelRouter CustomResourceDefinition (modelrouters.inference.llmkube.dev), found CustomResourceDefinition inferenceservices.inference.llmkube.dev"
         );
         let err =
-            CrdDefaults::from_yaml("crd.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n").unwrap_err();
+            CrdSchema::from_yaml("crd.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n").unwrap_err();
         assert!(err.to_string().ends_with("found ConfigMap x"), "{err}");
-        assert!(CrdDefaults::from_yaml("crd.yaml", "").unwrap_err().to_string().ends_with("found nothing"));
-        assert!(CrdDefaults::from_yaml("crd.yaml", "a: [1\n").unwrap_err().to_string().starts_with("not a YAML CRD"));
+        assert!(CrdSchema::from_yaml("crd.yaml", "").unwrap_err().to_string().ends_with("found nothing"));
+        assert!(CrdSchema::from_yaml("crd.yaml", "a: [1\n").unwrap_err().to_string().starts_with("not a YAML CRD"));
 
         let no_schema = fixture("modelrouters-builtin.yaml").replace("schema:", "notASchema:");
-        let err = CrdDefaults::from_yaml("crd.yaml", &no_schema).unwrap_err();
+        let err = CrdSchema::from_yaml("crd.yaml", &no_schema).unwrap_err();
         assert!(err.to_string().contains("has no schema.openAPIV3Schema"), "{err}");
         let other_kind = fixture("modelrouters-builtin.yaml").replace("kind: ModelRouter", "kind: ModelRoute");
-        let err = CrdDefaults::from_yaml("crd.yaml", &other_kind).unwrap_err();
+        let err = CrdSchema::from_yaml("crd.yaml", &other_kind).unwrap_err();
         assert!(err.to_string().contains("defines \"ModelRoute\""), "{err}");
     }
 
     #[test]
     fn the_crd_is_found_in_a_stream_or_a_list() {
         let stream = format!("{}\n---\n{}", fixture("inferenceservices.yaml"), fixture("modelrouters-modified.yaml"));
-        assert_eq!(CrdDefaults::from_yaml("crd.yaml", &stream).expect("found"), crd("modelrouters-modified.yaml"));
+        assert_eq!(CrdSchema::from_yaml("crd.yaml", &stream).expect("found"), crd("modelrouters-modified.yaml"));
         let single: Value = crate::input::from_yaml_str(&fixture("modelrouters-modified.yaml")).expect("yaml");
         let list =
             serde_json::to_string(&json!({"apiVersion": "v1", "kind": "List", "items": [single]})).expect("json");
-        assert_eq!(CrdDefaults::from_yaml("crd.yaml", &list).expect("found"), crd("modelrouters-modified.yaml"));
+        assert_eq!(CrdSchema::from_yaml("crd.yaml", &list).expect("found"), crd("modelrouters-modified.yaml"));
     }
 
     #[test]
@@ -398,14 +484,14 @@ spec:
             "  versions:\n",
             "  versions:\n  - name: v1beta1\n    served: true\n    storage: false\n    schema:\n      openAPIV3Schema: {type: object}\n",
         );
-        assert_eq!(CrdDefaults::from_yaml("crd.yaml", &two).expect("parses").version, "v1alpha1");
+        assert_eq!(CrdSchema::from_yaml("crd.yaml", &two).expect("parses").version, "v1alpha1");
         let renamed = fixture("modelrouters-modified.yaml").replace("name: v1alpha1", "name: v1beta1");
-        let crd = CrdDefaults::from_yaml("crd.yaml", &renamed).expect("parses");
+        let crd = CrdSchema::from_yaml("crd.yaml", &renamed).expect("parses");
         assert_eq!(crd.version, "v1beta1");
         let warning = crd.compatibility_warning().expect("a warning");
         assert!(warning.contains("its schema is for version v1beta1, routerctl was built for v1alpha1"), "{warning}");
         let unserved = fixture("modelrouters-modified.yaml").replace("served: true", "served: false");
-        assert!(CrdDefaults::from_yaml("crd.yaml", &unserved).unwrap_err().to_string().ends_with("serves no version"));
+        assert!(CrdSchema::from_yaml("crd.yaml", &unserved).unwrap_err().to_string().ends_with("serves no version"));
     }
 
     #[test]
@@ -417,10 +503,8 @@ spec:
             "the CRD modelrouters.inference.llmkube.dev differs from the one routerctl was built for: it has no field spec.policy.classification.mode (built in: header-only), spec.policy.auditLog.sink (built in: stdout), spec.policy.budgets[].windowSeconds (built in: 3600); its defaults are used as they are, so those fields stay unset as that cluster's API server would leave them"
         );
         let undefaulted = fixture("modelrouters-builtin.yaml").replace("default: 8080", "minimum: 1");
-        let warning = CrdDefaults::from_yaml("crd.yaml", &undefaulted)
-            .expect("parses")
-            .compatibility_warning()
-            .expect("a warning");
+        let warning =
+            CrdSchema::from_yaml("crd.yaml", &undefaulted).expect("parses").compatibility_warning().expect("a warning");
         assert!(warning.contains("it sets no default for spec.endpoint.port (built in: 8080)"), "{warning}");
     }
 

@@ -360,7 +360,7 @@ fn common_args(s: &Settings) -> CommonArgs {
         default_litellm_url: s.default_litellm_url.clone(),
         emit_scrape_annotations: s.emit_scrape_annotations,
         strict: s.strict,
-        crd: None,
+        crd: Vec::new(),
     }
 }
 

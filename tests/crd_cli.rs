@@ -63,3 +63,40 @@ fn cel_rules_of_the_crd_are_evaluated() {
     let run = routerctl(&["render", "-f", "-", "--crd", crd], Some(&fine));
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+#[test]
+fn an_inference_service_crd_judges_inference_services() {
+    let crd = "testdata/crd/inferenceservices.yaml";
+    let router = "apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nmetadata: {name: r, namespace: ml}\nspec:\n  backends: [{name: local, inferenceServiceRef: {name: qwen}}]\n  proxy: {image: example.com/proxy:1}\n";
+    let isvc = |spec: &str| {
+        format!("apiVersion: inference.llmkube.dev/v1alpha1\nkind: InferenceService\nmetadata: {{name: qwen, namespace: ml}}\nspec: {spec}\n---\n{router}")
+    };
+    // The CRD's CEL rule.
+    let run = routerctl(
+        &["render", "-f", "-", "--crd", crd],
+        Some(&isvc("{cache: {persistence: Ephemeral, claimName: models}}")),
+    );
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(run.stdout.is_empty());
+    assert!(
+        run.stderr.contains("InferenceService \"qwen\" does not fit the InferenceService CRD schema"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("claimName cannot be set when persistence is Ephemeral"), "{}", run.stderr);
+    // A bound of the CRD.
+    let run = routerctl(&["render", "-f", "-", "--crd", crd], Some(&isvc("{endpoint: {port: 70000}}")));
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("<stdin>:4:19: spec.endpoint.port: must be at most 65535, found 70000"),
+        "{}",
+        run.stderr
+    );
+    // A valid one renders, its port in the backend's address.
+    let run = routerctl(&["render", "-f", "-", "--crd", crd], Some(&isvc("{endpoint: {port: 9000}}")));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("http://qwen.ml.svc.cluster.local:9000"), "{}", run.stdout);
+    // Together with a ModelRouter CRD, in any order.
+    let both = ["render", "-f", "-", "--crd", crd, "--crd", "testdata/crd/modelrouters-tight.yaml"];
+    assert_eq!(routerctl(&both, Some(&isvc("{}"))).code, 0);
+}

@@ -109,9 +109,9 @@ fn a_crd_of_another_version_is_a_warning() {
 }
 
 #[test]
-fn a_crd_of_another_kind_is_an_error() {
-    let run =
-        routerctl(&["render", "-f", "testdata/crd/router.yaml", "--crd", "testdata/crd/inferenceservices.yaml"], None);
+fn a_crd_of_another_group_is_an_error() {
+    let run = routerctl(&["render", "-f", "testdata/crd/router.yaml", "--crd", "testdata/render/sample.yaml"], None);
     assert_eq!(run.code, 2);
     assert_eq!(run.stdout, "");
+    assert!(run.stderr.contains("expected a CustomResourceDefinition of inference.llmkube.dev"), "{}", run.stderr);
 }

@@ -24,7 +24,7 @@ use serde_json::{json, Value};
 use super::metadata;
 use super::openapi::{check_rules, found, Schema, Walk};
 use super::{Finding, Severity};
-use crate::crd_defaults::{built_in, CrdDefaults};
+use crate::crd_defaults::{built_in, CrdSchema};
 use crate::input::child_path;
 
 /// Field path used for findings about the document itself.
@@ -44,7 +44,7 @@ pub fn check_model_router_as_written(doc: &Value, written: &dyn Fn(&str) -> Opti
 }
 
 /// Checks a ModelRouter document against `crd`'s schema.
-pub fn check_against(doc: &Value, crd: &CrdDefaults, written: &dyn Fn(&str) -> Option<String>) -> Vec<Finding> {
+pub fn check_against(doc: &Value, crd: &CrdSchema, written: &dyn Fn(&str) -> Option<String>) -> Vec<Finding> {
     let Some(top) = doc.as_object() else {
         let message = format!("must be an object (a ModelRouter manifest), found {}", found(doc));
         return vec![Finding::error(DOCUMENT_PATH, message)];
