@@ -493,7 +493,11 @@ fn classify(doc: &Document, common: &CommonArgs) -> Result<Option<(&'static str,
         }
     };
     if doc.api_version() != GROUP_VERSION {
-        bail!("{}: {kind} has apiVersion {:?}; routerctl reads {GROUP_VERSION}", doc.locate("apiVersion"), doc.api_version());
+        bail!(
+            "{}: {kind} has apiVersion {:?}; routerctl reads {GROUP_VERSION}",
+            doc.locate("apiVersion"),
+            doc.api_version()
+        );
     }
     if kind != "ModelRouter" {
         object_name(doc)?;

@@ -5,6 +5,7 @@
 pub mod metadata;
 pub mod operator;
 pub mod output;
+pub mod resources;
 pub mod schema;
 
 use std::fmt;
