@@ -153,7 +153,7 @@ fn owner_reference_findings(obj: &Value) -> Vec<Finding> {
             }
         }
         if r.get("controller").and_then(Value::as_bool) == Some(true) {
-            controllers.push(format!("{}/{}", field("kind"), field("name")));
+            controllers.push(format!("{} {} {:?}", field("apiVersion"), field("kind"), field("name")));
         }
     }
     if controllers.len() > 1 {
@@ -213,10 +213,11 @@ impl Requirement<'_> {
 /// values), and, evaluated as `LabelSelectorAsSelector` + `Matches` do,
 /// selects the pod template's labels.
 fn selector_findings(selector: Option<&Value>, labels: &BTreeMap<&str, &str>) -> Vec<Finding> {
-    const KEPT: &str = "(a Deployment keeps its live selector: selectors are immutable)";
+    const KEPT: &str = "; this selector is the live Deployment's, kept because selectors are immutable: delete the \
+                        Deployment and let the operator create it again";
     let mut out = Vec::new();
     let Some(selector) = selector.filter(|s| !s.is_null()) else {
-        out.push(Finding::error("spec.selector", format!("missing; a Deployment needs one {KEPT}")));
+        out.push(Finding::error("spec.selector", format!("missing, and a Deployment needs one{KEPT}")));
         return out;
     };
     let mut requirements = Vec::new();
@@ -237,15 +238,15 @@ fn selector_findings(selector: Option<&Value>, labels: &BTreeMap<&str, &str>) ->
             expr.get("values").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
         match operator {
             "In" | "NotIn" if values.is_empty() => out
-                .push(Finding::error(format!("{path}.values"), format!("required when operator is {operator} {KEPT}"))),
+                .push(Finding::error(format!("{path}.values"), format!("required when operator is {operator}{KEPT}"))),
             "Exists" | "DoesNotExist" if !values.is_empty() => out.push(Finding::error(
                 format!("{path}.values"),
-                format!("must be empty when operator is {operator} {KEPT}"),
+                format!("must be empty when operator is {operator}{KEPT}"),
             )),
             "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
             other => out.push(Finding::error(
                 format!("{path}.operator"),
-                format!("{other:?} is not a label selector operator (In, NotIn, Exists, DoesNotExist) {KEPT}"),
+                format!("{other:?} is not a label selector operator (In, NotIn, Exists, DoesNotExist){KEPT}"),
             )),
         }
         for e in qualified_name_errors(key) {
@@ -261,7 +262,10 @@ fn selector_findings(selector: Option<&Value>, labels: &BTreeMap<&str, &str>) ->
     if requirements.is_empty() {
         out.push(Finding::error(
             "spec.selector",
-            format!("empty: it would select every pod, which a Deployment may not (`empty selector is invalid for deployment`) {KEPT}"),
+            format!(
+                "empty: it would select every pod, which a Deployment may not (`empty selector is invalid for \
+                 deployment`){KEPT}"
+            ),
         ));
     }
     if !out.is_empty() {
@@ -272,7 +276,7 @@ fn selector_findings(selector: Option<&Value>, labels: &BTreeMap<&str, &str>) ->
         out.push(Finding::error(
             &r.path,
             format!(
-                "{}, so the API server refuses the Deployment (`selector` does not match template `labels`) {KEPT}",
+                "{}, so the API server refuses the Deployment (`selector` does not match template `labels`){KEPT}",
                 r.describe(labels)
             ),
         ));
@@ -378,8 +382,9 @@ mod tests {
         assert_eq!(
             found[0].message,
             "the selector requires tier in [\"api\", \"db\"] but the pod template has tier=\"web\", so the API server \
-             refuses the Deployment (`selector` does not match template `labels`) (a Deployment keeps its live \
-             selector: selectors are immutable)"
+             refuses the Deployment (`selector` does not match template `labels`); this selector is the live \
+             Deployment's, kept because selectors are immutable: delete the Deployment and let the operator create \
+             it again"
         );
     }
 
@@ -392,7 +397,13 @@ mod tests {
         let two = check_object(&with_refs(json!([r("a", true), r("a", true)])));
         assert_eq!(two.len(), 1);
         assert_eq!(two[0].path, "metadata.ownerReferences");
-        assert!(two[0].message.contains("ModelRouter/a, ModelRouter/a"), "{}", two[0].message);
+        assert!(
+            two[0].message.contains(
+                "(inference.llmkube.dev/v1alpha1 ModelRouter \"a\", inference.llmkube.dev/v1alpha1 ModelRouter \"a\")"
+            ),
+            "{}",
+            two[0].message
+        );
         let no_uid = check_object(&with_refs(json!([{"apiVersion": "v1", "kind": "ConfigMap", "name": "c"}])));
         assert_eq!(no_uid.iter().map(|f| f.path.as_str()).collect::<Vec<_>>(), ["metadata.ownerReferences[0].uid"]);
     }
