@@ -1125,6 +1125,17 @@ mod tests {
         })
     }
 
+    /// Strings the CRD's quantity pattern admits, with an integer exponent
+    /// of at most `exponent_digits` digits:
+    /// `^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?[0-9]+))?$`.
+    fn crd_pattern_text(exponent_digits: usize) -> impl Strategy<Value = String> {
+        let number = prop_oneof!["0{0,3}[0-9]{1,20}(\\.[0-9]{0,10})?", "\\.[0-9]{1,10}"];
+        let exponent = ("[eE][+-]?", proptest::collection::vec(0u8..10, 1..=exponent_digits))
+            .prop_map(|(marker, digits)| digits.iter().fold(marker, |text, d| format!("{text}{d}")));
+        let suffix = prop_oneof![Just(String::new()), "[KMGTPE]i", "[numkMGTPE]", exponent];
+        ("[+-]?", number, suffix).prop_map(|(sign, number, suffix)| format!("{sign}{number}{suffix}"))
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -1144,6 +1155,34 @@ mod tests {
                 // String() is either the input itself or the canonical form.
                 let shown = canonicalize(&input);
                 prop_assert!(shown == Ok(input.clone()) || shown == Ok(form.clone()));
+            }
+        }
+
+        #[test]
+        fn every_crd_spelling_parses(input in crd_pattern_text(9)) {
+            // The pattern and ParseQuantity agree but for fractional
+            // exponents, which the generator leaves out.
+            let shown = canonicalize(&input);
+            prop_assert!(shown.is_ok(), "{:?}: {:?}", input, shown);
+            let stored = canonicalize_resource(&input);
+            prop_assert!(stored.is_ok(), "{:?}: {:?}", input, stored);
+        }
+
+        #[test]
+        fn stored_resources_are_the_value_rounded_up_to_a_milli(input in crd_pattern_text(2)) {
+            if let (Ok(stored), Ok(value)) = (canonicalize_resource(&input), parse_value(&input)) {
+                // From 10^21 on, DecimalSI has no suffix and Go prints none
+                // (`1000E` is "1"), so the printed value is not the value.
+                let bound = parse_value("1e21").map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let minus_bound = parse_value("-1e21").map_err(|e| TestCaseError::fail(e.to_string()))?;
+                if value >= bound || value <= minus_bound {
+                    return Ok(());
+                }
+                prop_assert_eq!(parse_value(&stored), Ok(value.rounded_up_to_milli()), "input {:?}", input);
+                // What the server stores, it stores again unchanged.
+                prop_assert_eq!(canonicalize_resource(&stored), Ok(stored.clone()), "input {:?}", input);
+                // Either the text as written or the canonical form of the rounded value.
+                prop_assert!(stored == input || canonical_form(&stored) == Ok(stored.clone()), "input {:?}: {:?}", input, stored);
             }
         }
 
