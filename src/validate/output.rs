@@ -1,6 +1,13 @@
 //! Checks on what routerctl is about to print, for what the API server would
 //! refuse in the objects themselves (after a merge with live state, a user
 //! key could break them even when the ModelRouter was fine).
+//!
+//! Each check mirrors a rule of the API server, named where it is made:
+//! names, labels and annotations (`ValidateObjectMeta`), owner references
+//! (`ValidateOwnerReferences`), a ConfigMap's size (`ValidateConfigMap`), a
+//! Deployment's selector (`ValidateDeploymentSpec`, `ValidateLabelSelector`,
+//! `LabelSelectorAsSelector` + `Matches`) and its containers' resources
+//! (`validateResourceRequirements`, in [`super::resources`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -32,9 +39,10 @@ fn string_pairs(v: Option<&Value>) -> Vec<(&str, &str)> {
         .unwrap_or_default()
 }
 
-/// Findings for one output object: a Deployment whose selector does not
-/// select its own pod template, template labels the API server refuses, and
-/// annotation maps over the size limit.
+/// Findings for one output object, as the API server would refuse it. Paths
+/// are the object's own fields, except for the proxy container's resources,
+/// which are named by the ModelRouter field they come from
+/// (`spec.proxy.resources.limits.cpu`).
 pub fn check_object(obj: &Value) -> Vec<Finding> {
     let mut out = Vec::new();
     // The names and labels derive from the ModelRouter's name, which may be
