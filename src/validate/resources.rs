@@ -238,12 +238,16 @@ fn claim_errors(resources: &Value, prefix: &str, pod_claims: &BTreeSet<String>) 
             out.push(Finding::error(&path, format!("{name:?} is listed twice")));
         }
         if !pod_claims.contains(name) {
+            let declared = if pod_claims.is_empty() {
+                "the pod template declares none".to_string()
+            } else {
+                format!("the pod template declares {}", pod_claims.iter().cloned().collect::<Vec<_>>().join(", "))
+            };
             out.push(Finding::error(
                 path,
                 format!(
-                    "{name:?} is not one of the pod's resourceClaims, and the operator's pod template declares \
-                     none, so the API server refuses it (`must be one of the names in pod.spec.resourceClaims`); \
-                     remove the claim"
+                    "{name:?} is not one of the pod's resourceClaims ({declared}), so the API server refuses it \
+                     (`must be one of the names in pod.spec.resourceClaims`); remove the claim"
                 ),
             ));
         }
