@@ -104,7 +104,7 @@ fn entry_path(prefix: &str, list: &str, name: &str) -> String {
     }
 }
 
-/// One list (`limits` or `requests`) as (name, text, value-or-parse-error).
+/// One list (`limits` or `requests`) as (resource name, quantity text) pairs.
 fn entries(resources: &Value, list: &str) -> Vec<(String, String)> {
     resources
         .get(list)
