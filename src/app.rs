@@ -311,6 +311,7 @@ fn pipeline(
     }
     let (inventory, not_routers) = scan_inventory(common, router_sources, &crds, reporter)?;
     let flags = operator_flags(common);
+    let mut object_names = ObjectNames::default();
     for (i, source) in router_sources.iter().enumerate() {
         // Pass 1 has checked every other document; only routers are parsed
         // again, and documents pass 1 identified as others are not even read.
@@ -322,6 +323,7 @@ fn pipeline(
                 if let Some(("ModelRouter", namespace)) = classify(&doc, common)? {
                     let (origin, router) = router_input(&doc, namespace, common, crds.router.as_ref(), reporter)?;
                     let name = format!("{}/{}", router.namespace, router.name);
+                    object_names.claim(&origin, &router)?;
                     let result = reconcile_one(&origin, router, &inventory, live, &flags, reporter);
                     // kubectl's own warnings, next to the router whose read drew them.
                     for note in live.take_notes() {
@@ -340,6 +342,42 @@ fn pipeline(
         )?;
     }
     Ok(())
+}
+
+/// The object names of the routers rendered so far in one run, to refuse
+/// two ModelRouters whose objects share a name (`a.b` and `a-b` both own
+/// `a-b-router-proxy`): applied together, each would overwrite the other's
+/// objects, and the two owners would fight over them forever.
+#[derive(Default)]
+struct ObjectNames {
+    /// (namespace, object name) -> (origin, ModelRouter name).
+    owners: std::collections::HashMap<(String, String), (String, String)>,
+}
+
+impl ObjectNames {
+    fn claim(&mut self, origin: &str, router: &RouterInput) -> Result<()> {
+        if router.router.spec.data_plane.as_deref() == Some("Gateway") {
+            // The operator provisions no router-proxy objects for it.
+            return Ok(());
+        }
+        let key = (router.namespace.clone(), resource_name(&router.name));
+        match self.owners.get(&key) {
+            Some((first_origin, first)) if *first != router.name => bail!(
+                "{origin}: ModelRouter {ns}/{name}: metadata.name: its objects are named {object:?}, as are those of \
+                 ModelRouter {ns}/{first} ({first_origin}) (a dot in a ModelRouter's name becomes a dash in its \
+                 objects' names); applied together, each would overwrite the other's objects and their owners \
+                 would fight over them forever: rename one of the two ModelRouters",
+                ns = router.namespace,
+                name = router.name,
+                object = key.1,
+            ),
+            Some(_) => Ok(()),
+            None => {
+                self.owners.insert(key, (origin.to_string(), router.name.clone()));
+                Ok(())
+            }
+        }
+    }
 }
 
 /// Validates, renders and merges one ModelRouter.

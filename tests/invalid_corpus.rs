@@ -1,6 +1,7 @@
 //! Every file under testdata/invalid/ is refused: exit code 2, nothing on
 //! stdout, and the exact message pinned as a snapshot. Files whose name ends
-//! in `-strict` run with `--strict`.
+//! in `-strict` run with `--strict`; files whose name starts with `live-`
+//! hold live objects too and are also given as `--live`.
 
 mod common;
 
@@ -22,6 +23,9 @@ fn every_invalid_input_is_refused_with_its_message() {
         let stem = name.trim_end_matches(".yaml");
         if stem.ends_with("-strict") {
             args.push("--strict");
+        }
+        if stem.starts_with("live-") {
+            args.extend(["--live", path.as_str()]);
         }
         let run = routerctl(&args, None);
         assert_eq!(run.code, 2, "{name}: {}", run.stderr);
@@ -55,4 +59,27 @@ fn a_50_mb_input_is_refused_without_reading_it_all() {
         run.stderr,
         "error: <stdin>: larger than 32 MiB; routerctl reads manifests, not bulk data (split it into several files)\n"
     );
+}
+
+#[test]
+fn only_distinct_routers_sharing_object_names_collide() {
+    let router = |name: &str, data_plane: &str| {
+        format!(
+            "apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nmetadata: {{name: {name}, namespace: ml}}\n\
+             spec:\n  dataPlane: {data_plane}\n  backends:\n  - name: gpt\n    external: {{provider: openai, model: gpt-4o}}\n\
+               proxy: {{image: ghcr.io/defilantech/llmkube-router-proxy:v0.1.0}}\n"
+        )
+    };
+    // A Gateway data plane gets no router-proxy objects, so nothing collides.
+    let gateway = format!("{}---\n{}", router("a.b", "Gateway"), router("a-b", "Proxy"));
+    let run = routerctl(&["render", "-f", "-"], Some(&gateway));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // Other namespaces, other names.
+    let apart = format!("{}---\n{}", router("a.b", "Proxy"), router("a-b", "Proxy").replace("ml", "ops"));
+    let run = routerctl(&["render", "-f", "-"], Some(&apart));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let both = format!("{}---\n{}", router("a.b", "Proxy"), router("a-b", "Proxy"));
+    let run = routerctl(&["render", "-f", "-"], Some(&both));
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("as are those of ModelRouter ml/a.b (<stdin>: document 1"), "{}", run.stderr);
 }

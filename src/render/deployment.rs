@@ -20,7 +20,7 @@ use super::names::{
     CONFIG_HASH_ANNOTATION, CONFIG_KEY, CONFIG_MOUNT_PATH, CONTAINER_NAME, METRICS_PORT, PROXY_PORT,
     SCRAPE_ANNOTATIONS,
 };
-use super::quantity::canonicalize;
+use super::quantity::canonicalize_resource;
 use super::{non_empty, owned_metadata, Compiled, OperatorFlags, RouterInput};
 use crate::model::{QuantityText, RouterProxySpec};
 
@@ -262,7 +262,7 @@ fn credentials_env_from(input: &RouterInput) -> Vec<EnvFromSource> {
 fn quantities(path: &str, m: &BTreeMap<String, QuantityText>) -> Result<BTreeMap<String, Quantity>> {
     m.iter()
         .map(|(k, v)| {
-            let canonical = canonicalize(&v.0).with_context(|| {
+            let canonical = canonicalize_resource(&v.0).with_context(|| {
                 format!("{path}.{k}: not a Kubernetes quantity (write it like 500m, 1.5, 64Mi or 1Gi)")
             })?;
             Ok((k.clone(), Quantity(canonical)))
@@ -270,7 +270,8 @@ fn quantities(path: &str, m: &BTreeMap<String, QuantityText>) -> Result<BTreeMap
         .collect()
 }
 
-/// `spec.proxy.resources` in canonical form, or the operator's defaults when
+/// `spec.proxy.resources` as the API server stores them (parsed, rounded up
+/// to a milli, canonical unless already written canonically), or the operator's defaults when
 /// it sets neither requests nor limits.
 fn resources(proxy: Option<&RouterProxySpec>) -> Result<ResourceRequirements> {
     let spec = proxy.and_then(|p| p.resources.as_ref());

@@ -30,6 +30,9 @@
 //!   [`canonicalize`], so `+100M`, `0100M` and `5.` come back unchanged,
 //!   exactly as the API server would echo them. [`canonical_form`] skips the
 //!   shortcut and always re-renders.
+//! * Container requests and limits are rounded up to a milli by the API
+//!   server's defaulting before they are stored; [`canonicalize_resource`]
+//!   adds that step (`1n` -> `1m`).
 //! * Oddities kept on purpose because Go has them: a lone sign, `.` and a
 //!   bare suffix (`Mi`) are zero; a DecimalSI value whose exponent has no
 //!   SI prefix (at least 10^21) loses its suffix (`1000E` -> `1`); exponents
@@ -94,6 +97,98 @@ pub fn canonical_form(s: &str) -> Result<String, QuantityError> {
     parse(s).map(|parsed| parsed.render())
 }
 
+/// How the API server stores a quantity of a container's `resources`.
+///
+/// Before a Deployment is validated and stored, `SetDefaults_ResourceList`
+/// (pkg/apis/core/v1/defaults.go) calls `RoundUp(-3)` on every request and
+/// limit. `Quantity.RoundUp` keeps the cached input text when the parsed
+/// amount is an int64 one whose scale is milli or coarser, and otherwise
+/// drops the text and rounds away from zero to a multiple of 1m (the
+/// `inf.Dec` branch always drops it). So `1n` and `1u` are stored as `1m`,
+/// `1.0005` as `1001m`, while `007` stays `007` as [`canonicalize`] says.
+pub fn canonicalize_resource(s: &str) -> Result<String, QuantityError> {
+    let parsed = parse(s)?;
+    match parsed.amount {
+        Amount::Small { scale, .. } if scale >= MILLI_SCALE => {
+            Ok(if parsed.keep_input { s.to_string() } else { parsed.render() })
+        }
+        _ => {
+            let mut amount = parsed.amount.to_decimal();
+            amount.round_up_to_exponent(i64::from(MILLI_SCALE));
+            amount.strip_trailing_zeros();
+            Ok(Parsed { amount: Amount::Big(amount), format: parsed.format, keep_input: false }.render())
+        }
+    }
+}
+
+/// The exact value of a quantity, for the checks the API server makes on
+/// it (sign, order, integrality, multiples).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuantityValue(BigDecimal);
+
+/// Parses `s` as `ParseQuantity` does and returns its exact value.
+pub fn parse_value(s: &str) -> Result<QuantityValue, QuantityError> {
+    parse(s).map(|parsed| QuantityValue(parsed.amount.to_decimal()))
+}
+
+impl QuantityValue {
+    /// Below zero (`Cmp(Quantity{}) < 0`).
+    pub fn is_negative(&self) -> bool {
+        self.0.negative && !self.0.is_zero()
+    }
+
+    /// Above zero (`Sign() > 0`).
+    pub fn is_positive(&self) -> bool {
+        !self.0.negative && !self.0.is_zero()
+    }
+
+    /// `RoundUp(-3)`: away from zero to a multiple of 1m.
+    pub fn rounded_up_to_milli(&self) -> QuantityValue {
+        let mut d = self.0.clone();
+        d.round_up_to_exponent(i64::from(MILLI_SCALE));
+        d.strip_trailing_zeros();
+        QuantityValue(d)
+    }
+
+    /// Whether the value is a whole number.
+    pub fn is_integer(&self) -> bool {
+        self.0.is_zero() || self.0.exp >= 0
+    }
+
+    /// `Quantity.Value()`: rounded away from zero to a whole number; `None`
+    /// when that does not fit in an `i64`.
+    pub fn value(&self) -> Option<i64> {
+        let mut d = self.0.clone();
+        d.round_up_to_exponent(0);
+        d.strip_trailing_zeros();
+        d.to_i128().and_then(|v| i64::try_from(v).ok())
+    }
+}
+
+impl Ord for QuantityValue {
+    /// `Quantity.Cmp`: numeric order.
+    fn cmp(&self, other: &Self) -> Ordering {
+        let sign = |v: &QuantityValue| if v.is_negative() { -1 } else { i8::from(v.is_positive()) };
+        match sign(self).cmp(&sign(other)) {
+            Ordering::Equal => {
+                let magnitude = cmp_magnitude(&self.0.digits, self.0.exp, &other.0.digits, other.0.exp);
+                if self.is_negative() {
+                    magnitude.reverse()
+                } else {
+                    magnitude
+                }
+            }
+            unequal => unequal,
+        }
+    }
+}
+
+impl PartialOrd for QuantityValue {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Format {
     DecimalExponent,
@@ -134,10 +229,16 @@ impl BigDecimal {
 
     /// Rounds the magnitude up (away from zero) to a multiple of 10^-9.
     fn round_up_to_nano(&mut self) {
-        if self.is_zero() || self.exp >= -9 {
+        self.round_up_to_exponent(-9);
+    }
+
+    /// Rounds the magnitude up (away from zero) to a multiple of
+    /// 10^`exponent`, as `inf.Dec.Round(.., inf.RoundUp)` does.
+    fn round_up_to_exponent(&mut self, exponent: i64) {
+        if self.is_zero() || self.exp >= exponent {
             return;
         }
-        let excess = (-9i64).saturating_sub(self.exp);
+        let excess = exponent.saturating_sub(self.exp);
         let len = self.digits.len();
         match usize::try_from(excess) {
             Ok(drop) if drop < len => {
@@ -149,11 +250,11 @@ impl BigDecimal {
                 }
             }
             _ => {
-                // Every digit lies below one nano: the smallest step wins.
+                // Every digit lies below the step: the smallest step wins.
                 self.digits = vec![1];
             }
         }
-        self.exp = -9;
+        self.exp = exponent;
     }
 
     /// Number of digits before the decimal point (may be zero or negative).
@@ -251,6 +352,21 @@ impl Amount {
             Amount::Small { value, .. } => *value == 0,
             Amount::Big(d) => d.is_zero(),
         }
+    }
+
+    /// The exact value, without leading or trailing zero digits.
+    fn to_decimal(&self) -> BigDecimal {
+        let mut d = match self {
+            Amount::Small { value, scale } => BigDecimal {
+                negative: *value < 0,
+                digits: value.unsigned_abs().to_string().bytes().map(|b| b - b'0').collect(),
+                exp: i64::from(*scale),
+            },
+            Amount::Big(d) => d.clone(),
+        };
+        strip_leading_zeros(&mut d.digits);
+        d.strip_trailing_zeros();
+        d
     }
 
     /// The value as an integer when it is one (and fits in an `i128`).
@@ -519,6 +635,9 @@ const MAX_INT64_DIGITS: i64 = 18;
 /// Smallest representable scale: 10^-9 (nano).
 const NANO_SCALE: i32 = -9;
 
+/// The scale `SetDefaults_ResourceList` rounds resources up to: 10^-3.
+const MILLI_SCALE: i32 = -3;
+
 /// `ParseQuantity`.
 fn parse(input: &str) -> Result<Parsed, QuantityError> {
     let bytes = input.as_bytes();
@@ -742,6 +861,112 @@ mod tests {
         ("-1Ki", "-1Ki"),                                 // code
     ];
 
+    /// Spellings the CRD's quantity pattern admits, worked out by hand from
+    /// `parseQuantityString` and `ParseQuantity` (quantity.go): the scanner
+    /// drops the sign and leading zeros, then the input text is cached (and
+    /// `String()`/`MarshalJSON` return it verbatim) exactly when the int64
+    /// fast path was taken and either (BinarySI) the suffix exponent is a
+    /// multiple of ten and the digits' value is not a multiple of 8, or
+    /// (decimal) the scale is a multiple of three, the digits `num + denom`
+    /// do not end in "000" and do not start with '0'. Anything else is
+    /// re-rendered by `CanonicalizeBytes`.
+    const SPELLINGS: &[(&str, &str)] = &[
+        // Leading zeros are dropped before the cache test, so they survive.
+        ("007", "007"),   // num "7": cached
+        ("+007", "+007"), // the sign is dropped first too
+        ("-007", "-007"),
+        ("007.", "007."),    // empty fraction: shifted "7", cached
+        ("0007.5", "7500m"), // scale -1 is not a multiple of 3
+        ("00.5", "500m"),    // shifted "05" starts with '0'
+        ("010Ki", "010Ki"),  // 10 & 7 != 0: cached
+        ("08Ki", "8Ki"),     // 8 & 7 == 0: re-rendered
+        ("01e3", "01e3"),    // exponent 3: cached
+        // Signs.
+        ("+0", "0"),          // shifted "0" starts with '0'
+        ("-0", "0"),          // zero has no sign
+        ("+1500m", "+1500m"), // "1500" does not end in "000"
+        ("+1000m", "1"),      // ends in "000"
+        ("+1Ki", "+1Ki"),
+        // Trailing dots and zeros in the fraction.
+        ("1.", "1."),
+        ("1.Ki", "1.Ki"),   // an empty fraction keeps the int64 path
+        ("1.0Ki", "1Ki"),   // any fraction digit sends binary to inf.Dec
+        ("7.0", "7"),       // scale -1
+        ("7.500", "7.500"), // scale -3, "7500" does not end in "000"
+        ("7.000", "7"),     // ends in "000"
+        ("1.500m", "1.500m"),
+        // Exponents.
+        ("1e+3", "1e+3"), // the exponent's own sign is kept in the text
+        ("1e2", "100"),   // scale 2: re-rendered, exponent 0 prints bare
+        ("1E6", "1E6"),
+        ("1.e3", "1.e3"),
+        (".5e3", "500"), // shifted "05"
+        ("5.e-3", "5.e-3"),
+        ("1e-4", "100e-6"), // scale -4
+    ];
+
+    #[test]
+    fn spellings_the_crd_admits() {
+        for (input, want) in SPELLINGS {
+            assert_eq!(canonicalize(input).as_deref(), Ok(*want), "input {input:?}");
+        }
+        // The pattern also admits a fractional exponent, which the scanner
+        // refuses (a '.' after the exponent digits is ErrFormatWrong).
+        for input in ["1e1.5", "1.5e.5", "1E+.5"] {
+            assert!(canonicalize(input).is_err(), "{input:?}");
+        }
+    }
+
+    /// (input, what a Deployment stores for it as a container request or
+    /// limit): `ParseQuantity`, then `SetDefaults_ResourceList`'s
+    /// `RoundUp(-3)` (which keeps the cached text when the int64 scale is
+    /// -3 or coarser and otherwise rounds away from zero to a milli), then
+    /// `String()`.
+    const RESOURCE_STORED: &[(&str, &str)] = &[
+        ("007", "007"),   // scale 0: the cached text stays
+        ("100m", "100m"), // scale -3: stays
+        ("64Mi", "64Mi"), // binary: scale 0
+        ("0.5", "500m"),  // scale -1, not cached: CanonicalizeBytes
+        ("1n", "1m"),     // scale -9: rounded up to 1m
+        ("1u", "1m"),     // cached by ParseQuantity, dropped by RoundUp
+        ("999u", "1m"),
+        ("1001u", "2m"),
+        ("1500u", "2m"),
+        ("1000000n", "1m"),  // exact, but the text is dropped anyway
+        ("1.0005", "1001m"), // scale -4
+        ("0.0001", "1m"),
+        ("-1n", "-1m"),         // away from zero
+        ("1e-4", "1e-3"),       // the format is kept
+        ("0.5Mi", "512Ki"),     // inf.Dec branch, already whole
+        ("0.0000000001", "1m"), // inf.Dec: up to 1n when parsed, then to 1m
+    ];
+
+    #[test]
+    fn resources_are_rounded_up_to_a_milli() {
+        for (input, want) in RESOURCE_STORED {
+            assert_eq!(canonicalize_resource(input).as_deref(), Ok(*want), "input {input:?}");
+        }
+        assert!(canonicalize_resource("1x").is_err());
+    }
+
+    #[test]
+    fn values_compare_and_round_like_quantities() {
+        let v = |s: &str| parse_value(s).unwrap_or_else(|e| panic!("{e}"));
+        assert!(v("-1m").is_negative() && !v("0").is_negative() && !v("-0").is_negative());
+        assert!(v("1n").is_positive() && !v("0Mi").is_positive());
+        assert_eq!(v("1Gi").cmp(&v("1024Mi")), Ordering::Equal);
+        assert_eq!(v("1G").cmp(&v("1Gi")), Ordering::Less);
+        assert_eq!(v("500m").cmp(&v("0.5")), Ordering::Equal);
+        assert_eq!(v("-2").cmp(&v("-1")), Ordering::Less);
+        assert_eq!(v("-1").cmp(&v("1n")), Ordering::Less);
+        assert!(v("3").is_integer() && v("3000m").is_integer() && !v("3001m").is_integer());
+        assert!(v("0.9999").rounded_up_to_milli().is_integer(), "MilliValue() rounds 0.9999 to 1000m");
+        assert_eq!(v("2Mi").value(), Some(2 * 1024 * 1024));
+        assert_eq!(v("1.2").value(), Some(2), "Value() rounds up");
+        assert_eq!(v("-1.2").value(), Some(-2), "away from zero");
+        assert_eq!(v("100E").value(), None, "beyond int64");
+    }
+
     /// Inputs `ParseQuantity` rejects. "QP" marks the invalid list of
     /// TestQuantityParse; the others follow from the scanner and suffix
     /// table (checked against apimachinery too).
@@ -900,6 +1125,17 @@ mod tests {
         })
     }
 
+    /// Strings the CRD's quantity pattern admits, with an integer exponent
+    /// of at most `exponent_digits` digits:
+    /// `^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?[0-9]+))?$`.
+    fn crd_pattern_text(exponent_digits: usize) -> impl Strategy<Value = String> {
+        let number = prop_oneof!["0{0,3}[0-9]{1,20}(\\.[0-9]{0,10})?", "\\.[0-9]{1,10}"];
+        let exponent = ("[eE][+-]?", proptest::collection::vec(0u8..10, 1..=exponent_digits))
+            .prop_map(|(marker, digits)| digits.iter().fold(marker, |text, d| format!("{text}{d}")));
+        let suffix = prop_oneof![Just(String::new()), "[KMGTPE]i", "[numkMGTPE]", exponent];
+        ("[+-]?", number, suffix).prop_map(|(sign, number, suffix)| format!("{sign}{number}{suffix}"))
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -919,6 +1155,34 @@ mod tests {
                 // String() is either the input itself or the canonical form.
                 let shown = canonicalize(&input);
                 prop_assert!(shown == Ok(input.clone()) || shown == Ok(form.clone()));
+            }
+        }
+
+        #[test]
+        fn every_crd_spelling_parses(input in crd_pattern_text(9)) {
+            // The pattern and ParseQuantity agree but for fractional
+            // exponents, which the generator leaves out.
+            let shown = canonicalize(&input);
+            prop_assert!(shown.is_ok(), "{:?}: {:?}", input, shown);
+            let stored = canonicalize_resource(&input);
+            prop_assert!(stored.is_ok(), "{:?}: {:?}", input, stored);
+        }
+
+        #[test]
+        fn stored_resources_are_the_value_rounded_up_to_a_milli(input in crd_pattern_text(2)) {
+            if let (Ok(stored), Ok(value)) = (canonicalize_resource(&input), parse_value(&input)) {
+                // From 10^21 on, DecimalSI has no suffix and Go prints none
+                // (`1000E` is "1"), so the printed value is not the value.
+                let bound = parse_value("1e21").map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let minus_bound = parse_value("-1e21").map_err(|e| TestCaseError::fail(e.to_string()))?;
+                if value >= bound || value <= minus_bound {
+                    return Ok(());
+                }
+                prop_assert_eq!(parse_value(&stored), Ok(value.rounded_up_to_milli()), "input {:?}", input);
+                // What the server stores, it stores again unchanged.
+                prop_assert_eq!(canonicalize_resource(&stored), Ok(stored.clone()), "input {:?}", input);
+                // Either the text as written or the canonical form of the rounded value.
+                prop_assert!(stored == input || canonical_form(&stored) == Ok(stored.clone()), "input {:?}: {:?}", input, stored);
             }
         }
 

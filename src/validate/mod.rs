@@ -7,6 +7,7 @@ pub mod metadata;
 pub mod openapi;
 pub mod operator;
 pub mod output;
+pub mod resources;
 pub mod schema;
 
 use std::fmt;
