@@ -66,8 +66,9 @@ fn only_distinct_routers_sharing_object_names_collide() {
     let router = |name: &str, data_plane: &str| {
         format!(
             "apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nmetadata: {{name: {name}, namespace: ml}}\n\
-             spec:\n  dataPlane: {data_plane}\n  backends:\n  - name: gpt\n    external: {{provider: openai, model: gpt-4o}}\n\
-               proxy: {{image: ghcr.io/defilantech/llmkube-router-proxy:v0.1.0}}\n"
+             spec:\n  dataPlane: {data_plane}\n  gatewayRef: {{name: gw}}\n  backends:\n  - name: gpt\n    \
+             external: {{provider: openai, model: gpt-4o, url: \"https://api.openai.com\"}}\n  \
+             proxy: {{image: ghcr.io/defilantech/llmkube-router-proxy:v0.1.0}}\n"
         )
     };
     // A Gateway data plane gets no router-proxy objects, so nothing collides.
