@@ -41,7 +41,7 @@ need hyperfine "install it with 'apt-get install -y hyperfine' (or run bench/set
 need "$KUBECTL" "install kubectl (any release since 1.14 has 'kubectl kustomize'), or set KUBECTL"
 need /usr/bin/time "install GNU time with 'apt-get install -y time' (or run bench/setup.sh)"
 need python3 "install python3 (stdlib only)"
-need cargo "install a Rust toolchain (1.85 or newer)"
+need cargo "install a Rust toolchain (1.88 or newer)"
 [ "$missing" = 0 ] || exit 1
 
 for n in $SIZES; do
