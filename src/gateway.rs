@@ -87,10 +87,10 @@ fn isvc_facts(
             name: isr.name.clone(),
         };
         let live_isvc: Option<InferenceService> = match live.get(&key)? {
-            Some(obj) => Some(
-                serde_path_to_error::deserialize(&obj)
-                    .map_err(|e| anyhow::anyhow!("live {key}: {}: {}", e.path(), e.inner()))?,
-            ),
+            Some(obj) => Some(serde_path_to_error::deserialize(&obj).map_err(|e| {
+                let words = crate::model::serde_in_words(&e.inner().to_string());
+                anyhow::anyhow!("live {key}: {}: {words}", e.path())
+            })?),
             None => None,
         };
         let given = inventory.inference_service(&router.namespace, &isr.name);
