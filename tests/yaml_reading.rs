@@ -168,3 +168,35 @@ fn millions_of_keys_in_an_ignored_document_are_skipped() {
     let run = routerctl(&["render", "-f", "-"], Some(&text));
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+#[test]
+fn integer_fields_take_every_yaml_1_1_integer_form() {
+    // Each plain form is an integer to goyaml.v2 (hex, octal, binary,
+    // underscores, a float with no fraction); quoted it is a string.
+    for (written, replicas) in [("0x3", 3), ("07", 7), ("0b11", 3), ("1_0", 10), ("3.0", 3), ("+2", 2)] {
+        let d = deployment(&format!(
+            "{HEAD}spec:\n  backends: [{{name: a, external: {{provider: openai, model: m}}}}]\n  proxy: {{replicas: {written}}}\n"
+        ));
+        assert_eq!(d["spec"]["replicas"], replicas, "{written}");
+    }
+    for (written, message) in [
+        ("\"3\"", "spec.proxy.replicas: must be an integer, found a string \"3\""),
+        (
+            "yes",
+            "spec.proxy.replicas: must be an integer, found the boolean true (kubectl reads the unquoted yes as true)",
+        ),
+        ("0x10", "spec.proxy.replicas: must be at most 10, found 16"),
+    ] {
+        let stderr = refused(&format!(
+            "{HEAD}spec:\n  backends: [{{name: a, external: {{provider: openai, model: m}}}}]\n  proxy: {{replicas: {written}}}\n"
+        ));
+        assert!(stderr.contains(&format!("<stdin>:8:11: {message}")), "{written}: {stderr}");
+    }
+    let stderr = refused(&format!(
+        "{HEAD}spec:\n  backends: [{{name: a, weight: on, external: {{provider: openai, model: m}}}}]\n"
+    ));
+    assert!(
+        stderr.contains("spec.backends[0].weight: must be an integer, found the boolean true (kubectl reads the unquoted on as true)"),
+        "{stderr}"
+    );
+}
