@@ -109,9 +109,31 @@ pub fn child_path(parent: &str, key: &str) -> String {
     }
 }
 
+/// Appends the step to `key` to a path, as [`child_path`] writes it.
+fn push_child(path: &mut String, key: &str) {
+    use std::fmt::Write as _;
+    let plain = !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'));
+    if plain {
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(key);
+    } else {
+        // Writing to a String cannot fail.
+        let _ = write!(path, "[{key:?}]");
+    }
+}
+
 /// `parent[index]`.
 pub fn item_path(parent: &str, index: usize) -> String {
     format!("{parent}[{index}]")
+}
+
+/// Appends `[index]` to a path without a temporary string.
+fn push_index(path: &mut String, index: usize) {
+    use std::fmt::Write as _;
+    // Writing to a String cannot fail.
+    let _ = write!(path, "[{index}]");
 }
 
 /// The path one step up, if any: paths are steps `name`, `.name`,
@@ -528,7 +550,7 @@ impl<'a> Builder<'a> {
                         break;
                     }
                     let len = path.len();
-                    path.push_str(&format!("[{}]", items.len()));
+                    push_index(path, items.len());
                     let item = self.node(event, item_span, depth + 1, path, false)?;
                     path.truncate(len);
                     cost.add(Budget { bytes: item.cost.bytes + 1, nodes: item.cost.nodes });
@@ -619,20 +641,19 @@ impl<'a> Builder<'a> {
                     }
                 }
                 Key::Name(name) => {
-                    let child = child_path(path, &name);
+                    let len = path.len();
+                    push_child(path, &name);
                     if map.contains_key(&name) && !merged.remove(&name) {
-                        let first = self.positions.as_ref().and_then(|p| p.get(&child)).map(|s| s.line);
+                        let first = self.positions.as_ref().and_then(|p| p.get(path)).map(|s| s.line);
                         let at = first.map(|l| format!(" (first set on line {l})")).unwrap_or_default();
                         return Err(self.error_at(
                             &key_span,
                             format!(
                                 "{}: duplicate key {name:?}{at}; kubectl would keep one of them, in no fixed order: remove one",
-                                display_path(&child)
+                                display_path(path)
                             ),
                         ));
                     }
-                    let len = path.len();
-                    *path = child;
                     let value_top_level = top_level && name == "items";
                     let built = if value_top_level {
                         self.items(event, value_span, depth + 1, path)?
@@ -670,7 +691,7 @@ impl<'a> Builder<'a> {
             }
             self.object = Budget::default();
             let len = path.len();
-            path.push_str(&format!("[{}]", items.len()));
+            push_index(path, items.len());
             let item = self.node(event, item_span, depth + 1, path, false)?;
             path.truncate(len);
             self.items.add(item.cost);
