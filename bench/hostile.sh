@@ -39,10 +39,10 @@ for f in "$work"/*.yaml; do
   name=$(basename "$f" .yaml)
   size=$(du -h "$f" | cut -f1)
   set +e
-  /usr/bin/time -f '%e %M' -o "$work/time" "$bin" render -f "$f" >/dev/null 2>"$work/err"
+  /usr/bin/time -f "%e %M" -o "$work/time" "$bin" render -f "$f" --router-proxy-image example.com/proxy:1 >/dev/null 2>"$work/err"
   code=$?
   set -e
   read -r secs kib < <(tail -n 1 "$work/time")
-  answer=$(grep -m1 . "$work/err" | cut -c1-90 || true)
+  answer=$(grep -m1 . "$work/err" | sed "s|$work/||" | cut -c1-100 || true)
   echo "| $name | $size | $code | $secs | $((kib / 1024)) | ${answer:-rendered} |"
 done
