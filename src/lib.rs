@@ -15,7 +15,6 @@ pub mod gateway;
 pub mod generated;
 pub mod input;
 pub mod krm;
-pub mod kubectl;
 pub mod live;
 pub mod model;
 pub mod output;
