@@ -16,7 +16,6 @@ use serde_json::Value;
 use crate::cli::{
     Cli, ClusterArgs, ColorChoice, Command, CommonArgs, DiffArgs, DiffFormat, ExplainFormat, VersionFormat,
 };
-use crate::crd_defaults::{ClusterCrds, CrdSchema};
 use crate::diff::{compare, diff_compared, diff_object, Palette};
 use crate::explain::explain;
 use crate::explain_gateway::{explain_gateway, RouterExplanation};
@@ -26,6 +25,7 @@ use crate::input::{for_each_document_where, read_sources, Document, Identity, So
 use crate::live::{ClusterLive, KubectlOptions};
 use crate::live::{LiveIndex, LiveObjects, LiveStore, ObjectKey};
 use crate::model::{InferenceService, ModelPool, ModelRouter, GROUP, GROUP_VERSION};
+use crate::output::check::check_object;
 use crate::output::spool::Spool;
 use crate::output::{print_objects, Format, Printer};
 use crate::plan::{plan_router, report_json, RouterPlan};
@@ -36,9 +36,9 @@ use crate::render::gojson::{marshal_indent, GoJson};
 use crate::render::names::resource_name;
 use crate::render::{render_router, Inventory, OperatorFlags, RenderedRouter, RouterInput};
 use crate::report::Reporter;
+use crate::validate::crd::{ClusterCrds, CrdSchema};
 use crate::validate::gateway::validate_gateway_router;
 use crate::validate::operator::validate_model_router;
-use crate::validate::output::check_object;
 use crate::validate::schema::{check_against, suggest};
 use crate::validate::{Finding, Severity};
 
@@ -592,7 +592,7 @@ fn router_input(
     reporter: &mut Reporter,
 ) -> Result<(String, RouterInput)> {
     // The cluster's CRD when given, else the newest schema routerctl knows.
-    let schema = crd.unwrap_or_else(|| crate::crd_defaults::built_in());
+    let schema = crd.unwrap_or_else(|| crate::validate::crd::built_in());
     let router: ModelRouter = stored(doc, Some(schema), common, reporter)?;
     let name = object_name(doc)?;
     // The admission checks, and for a Gateway router the gateway

@@ -6,7 +6,6 @@
 
 pub mod app;
 pub mod cli;
-pub mod crd_defaults;
 pub mod diff;
 pub mod explain;
 pub mod explain_gateway;

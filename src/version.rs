@@ -4,10 +4,10 @@
 
 use serde_json::{json, Value};
 
-use crate::crd_defaults::{BUILT_FOR_VERSION, CRD_NAME};
 use crate::model::GROUP;
 use crate::render::gojson::{marshal_indent, GoJson};
 use crate::render::DEFAULT_PROXY_IMAGE;
+use crate::validate::crd::{BUILT_FOR_VERSION, CRD_NAME};
 
 /// The objects the operator writes for a ModelRouter, in its order.
 const OBJECTS: [&str; 6] = ["ConfigMap", "ServiceAccount", "Role", "RoleBinding", "Deployment", "Service"];
