@@ -16,10 +16,11 @@ use serde_json::Value;
 use crate::cli::{
     Cli, ClusterArgs, ColorChoice, Command, CommonArgs, DiffArgs, DiffFormat, ExplainFormat, VersionFormat,
 };
+use crate::diff::external::ExternalDiff;
+use crate::diff::plan::{plan_router, report_json, RouterPlan};
 use crate::diff::{compare, diff_compared, diff_object, Palette};
 use crate::explain::explain;
-use crate::explain_gateway::{explain_gateway, RouterExplanation};
-use crate::external_diff::ExternalDiff;
+use crate::explain::gateway::{explain_gateway, RouterExplanation};
 use crate::gateway::reconcile_gateway_router;
 use crate::input::{for_each_document_where, read_sources, Document, Identity, Source};
 use crate::live::{ClusterLive, KubectlOptions};
@@ -28,7 +29,6 @@ use crate::model::{InferenceService, ModelPool, ModelRouter, GROUP, GROUP_VERSIO
 use crate::output::check::check_object;
 use crate::output::spool::Spool;
 use crate::output::{print_objects, Format, Printer};
-use crate::plan::{plan_router, report_json, RouterPlan};
 use crate::reconcile::server_fields::strip;
 use crate::reconcile::{controller_uid, reconcile_router, Reconciled};
 use crate::render::gateway::GatewayRendered;
@@ -135,7 +135,7 @@ fn diff_command(args: &DiffArgs, stdin: &mut dyn Read, reporter: &mut Reporter, 
     let live = if args.live.is_empty() { LiveInput::Cluster(&args.cluster) } else { LiveInput::Files(&args.live) };
     // As in kubectl, an empty KUBECTL_EXTERNAL_DIFF is unset; the JSON plan
     // has no use for a diff program.
-    let mut external = match std::env::var(crate::external_diff::VARIABLE) {
+    let mut external = match std::env::var(crate::diff::external::VARIABLE) {
         Ok(value) if !value.is_empty() && args.output == DiffFormat::Diff => Some(ExternalDiff::new(&value)?),
         _ => None,
     };
@@ -241,11 +241,11 @@ fn stream(
     sink: &mut dyn FnMut(RouterResult) -> Result<()>,
 ) -> Result<()> {
     let mut stdin_used = false;
-    let files = crate::recursive::expand(&common.files, common.recursive)?;
+    let files = crate::input::recursive::expand(&common.files, common.recursive)?;
     let router_sources = read_sources(&files, stdin, &mut stdin_used)?;
     let live: Box<dyn LiveObjects> = match live {
         LiveInput::Files(paths) => {
-            let paths = crate::recursive::expand(paths, common.recursive)?;
+            let paths = crate::input::recursive::expand(paths, common.recursive)?;
             Box::new(LiveStore::from_paths(&paths, stdin, &mut stdin_used, default_namespace(common))?)
         }
         LiveInput::Cluster(cluster) => Box::new(ClusterLive::new(KubectlOptions {

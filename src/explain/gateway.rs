@@ -10,8 +10,8 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Map, Value};
 
+use super::Explanation;
 use crate::diff::normalize;
-use crate::explain::Explanation;
 use crate::reconcile::tree::string_map;
 use crate::reconcile::Reconciled;
 
