@@ -31,12 +31,12 @@ use std::fmt::Write as _;
 use anyhow::{anyhow, bail, Result};
 use serde_json::{json, Map, Value};
 
-use crate::app::reconcile_sources;
-use crate::cli::CommonArgs;
 use crate::input::describe;
 use crate::input::Source;
 use crate::model::GROUP;
 use crate::output::yaml::to_yaml;
+use crate::pipeline::{reconcile_sources, Options};
+use crate::render::OperatorFlags;
 use crate::validate::schema::suggest;
 
 /// What the function prints on stdout and whether it failed.
@@ -147,7 +147,7 @@ pub fn run(resource_list_yaml: &str) -> KrmOutcome {
     }
 
     let default_namespace = settings.namespace.clone().unwrap_or_else(|| "default".to_string());
-    let common = common_args(&settings);
+    let common = pipeline_options(&settings);
     let mut rendered: Vec<(usize, Vec<Value>)> = Vec::new();
     if !has_error(&findings) {
         for &r in &routers {
@@ -350,17 +350,17 @@ fn settings(function_config: Option<&Value>, findings: &mut Vec<Finding>) -> Set
 }
 
 /// The pipeline's settings. Only this function knows the shape of
-/// `CommonArgs`.
-fn common_args(s: &Settings) -> CommonArgs {
-    CommonArgs {
-        files: Vec::new(),
-        recursive: false,
+/// `Options`.
+fn pipeline_options(s: &Settings) -> Options {
+    Options {
         namespace: s.namespace.clone(),
-        router_proxy_image: s.router_proxy_image.clone(),
-        default_litellm_url: s.default_litellm_url.clone(),
-        emit_scrape_annotations: s.emit_scrape_annotations,
-        strict: s.strict,
         crd: Vec::new(),
+        flags: OperatorFlags {
+            router_proxy_image: s.router_proxy_image.clone(),
+            default_litellm_url: s.default_litellm_url.clone(),
+            emit_scrape_annotations: s.emit_scrape_annotations,
+            strict: s.strict,
+        },
     }
 }
 
