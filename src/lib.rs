@@ -4,13 +4,11 @@
 //! `render` builds the objects the operator would write, `output` prints
 //! them, and `app` wires those into commands.
 
-pub mod app;
 pub mod cli;
+pub mod commands;
 pub mod diff;
 pub mod explain;
-pub mod generated;
 pub mod input;
-pub mod krm;
 pub mod live;
 pub mod model;
 pub mod output;
@@ -19,4 +17,3 @@ pub mod reconcile;
 pub mod render;
 pub mod report;
 pub mod validate;
-pub mod version;

@@ -28,15 +28,19 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
-use anyhow::{anyhow, bail, Result};
+use std::io::Read;
+
+use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::{json, Map, Value};
 
+use super::{text_outcome, Outcome};
 use crate::input::describe;
 use crate::input::Source;
 use crate::model::GROUP;
 use crate::output::yaml::to_yaml;
 use crate::pipeline::{reconcile_sources, Options};
 use crate::render::OperatorFlags;
+use crate::report::Reporter;
 use crate::validate::schema::suggest;
 
 /// What the function prints on stdout and whether it failed.
@@ -106,6 +110,16 @@ impl Finding {
 
 fn has_error(findings: &[Finding]) -> bool {
     findings.iter().any(|f| f.severity == Severity::Error)
+}
+
+/// `routerctl krm`: the `ResourceList` on stdin, the function's answer on
+/// stdout, exit 1 when it holds an error.
+pub(super) fn command(stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
+    let mut input = String::new();
+    stdin.read_to_string(&mut input).context("cannot read the ResourceList from stdin")?;
+    let outcome = run(&input);
+    reporter.raw(&outcome.stderr);
+    text_outcome(&outcome.output, i32::from(outcome.failed))
 }
 
 /// Runs the function on one `ResourceList` (YAML or JSON).

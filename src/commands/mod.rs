@@ -1,8 +1,19 @@
-//! The commands: gather inputs, drive the pipeline, print. Reads and writes
-//! nothing itself but the streams it is handed, so tests can drive it.
+//! The commands, one module each: turn a command's arguments into calls of
+//! the stages, and the results into an `Outcome` (what goes to stdout and the
+//! exit code). Reads and writes nothing itself but the streams it is handed,
+//! so tests can drive it; `main.rs` alone touches the process's streams.
 //!
 //! Output is spooled and reaches stdout only when the whole run has
-//! succeeded.
+//! succeeded. The helpers here are what the commands share: where live
+//! objects come from, reading the `-f` inputs into the pipeline, the
+//! pipeline's options from the common flags.
+
+pub mod completion;
+mod diff;
+mod explain;
+pub mod krm;
+mod render;
+pub mod version;
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -10,22 +21,15 @@ use std::path::PathBuf;
 use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 
-use crate::cli::{
-    Cli, ClusterArgs, ColorChoice, Command, CommonArgs, DiffArgs, DiffFormat, ExplainFormat, VersionFormat,
-};
-use crate::diff::external::ExternalDiff;
-use crate::diff::plan::{plan_router, report_json, RouterPlan};
-use crate::diff::{compare, diff_compared, diff_object, Palette};
-use crate::explain::explain;
-use crate::explain::gateway::{explain_gateway, RouterExplanation};
+use crate::cli::{Cli, ClusterArgs, Command, CommonArgs};
+use crate::diff::{diff_object, Palette};
 use crate::input::{read_sources, Source};
 use crate::live::{ClusterLive, KubectlOptions, LiveObjects, LiveStore};
 use crate::output::spool::Spool;
-use crate::output::{print_objects, Format, Printer};
-use crate::pipeline::{reconcile_sources, Options, Rendered, RouterResult};
+use crate::output::{print_objects, Format};
+use crate::pipeline::{reconcile_sources, Options, RouterResult};
 use crate::reconcile::server_fields::strip;
 use crate::reconcile::Reconciled;
-use crate::render::gojson::{marshal_indent, GoJson};
 use crate::render::OperatorFlags;
 use crate::report::Reporter;
 
@@ -58,114 +62,14 @@ pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write, terminal: Te
 
 fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, terminal: Terminal) -> Result<Outcome> {
     match &cli.command {
-        Command::Render(args) => {
-            let live = LiveInput::choose(&args.live, args.live_from_cluster, &args.cluster)?;
-            let mut printer = Printer::new(args.output, Spool::new());
-            stream_objects(&args.common, live, stdin, reporter, &mut |item| {
-                printer.object(&apply_ready(item.merged)).context("cannot spool output")
-            })?;
-            Ok(Outcome { stdout: printer.finish().context("cannot spool output")?, code: 0, notes: String::new() })
-        }
-        Command::Explain(args) => {
-            let live = LiveInput::choose(&args.live, args.live_from_cluster, &args.cluster)?;
-            let mut tables = Vec::new();
-            stream(&args.common, live, stdin, reporter, &mut |result| {
-                tables.push(match &result.rendered {
-                    Rendered::Proxy(rendered) => {
-                        let live_deployment =
-                            result.items.iter().find(|i| i.key.kind == "Deployment").and_then(|i| i.live.clone());
-                        RouterExplanation::Proxy(explain(rendered, &result.router, live_deployment.as_ref()))
-                    }
-                    Rendered::Gateway(rendered) => {
-                        let router = format!("{}/{}", result.router.namespace, result.router.name);
-                        RouterExplanation::Gateway(explain_gateway(&router, &result.items, &rendered.ejected))
-                    }
-                });
-                Ok(())
-            })?;
-            let text = match args.output {
-                ExplainFormat::Table => tables.iter().map(RouterExplanation::to_table).collect::<Vec<_>>().join("\n"),
-                ExplainFormat::Json => {
-                    let list = Value::Array(tables.iter().map(RouterExplanation::to_json).collect());
-                    marshal_indent(&GoJson::from(&list), "", "    ") + "\n"
-                }
-            };
-            text_outcome(&text, 0)
-        }
-        Command::Krm => {
-            let mut input = String::new();
-            stdin.read_to_string(&mut input).context("cannot read the ResourceList from stdin")?;
-            let outcome = crate::krm::run(&input);
-            reporter.raw(&outcome.stderr);
-            text_outcome(&outcome.output, i32::from(outcome.failed))
-        }
-        Command::Completions { shell } => text_outcome(&crate::generated::completions(*shell), 0),
-        Command::Man { command } => text_outcome(&crate::generated::man_page(command.as_deref())?, 0),
-        Command::Version { output } => match output {
-            None => text_outcome(&crate::version::text(), 0),
-            Some(VersionFormat::Json) => text_outcome(&crate::version::json(), 0),
-        },
-        Command::Diff(args) => diff_command(args, stdin, reporter, terminal),
+        Command::Render(args) => render::run(args, stdin, reporter),
+        Command::Explain(args) => explain::run(args, stdin, reporter),
+        Command::Diff(args) => diff::run(args, stdin, reporter, terminal),
+        Command::Krm => krm::command(stdin, reporter),
+        Command::Version { output } => version::run(*output),
+        Command::Completions { shell } => text_outcome(&completion::completions(*shell), 0),
+        Command::Man { command } => text_outcome(&completion::man_page(command.as_deref())?, 0),
     }
-}
-
-/// `routerctl diff`: the unified diffs (or the external program's answer)
-/// and a plan line per router, or the plan as JSON.
-fn diff_command(args: &DiffArgs, stdin: &mut dyn Read, reporter: &mut Reporter, terminal: Terminal) -> Result<Outcome> {
-    let palette = Palette {
-        color: match args.color {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => terminal.stdout_is_tty && !terminal.no_color,
-        },
-    };
-    let live = if args.live.is_empty() { LiveInput::Cluster(&args.cluster) } else { LiveInput::Files(&args.live) };
-    // As in kubectl, an empty KUBECTL_EXTERNAL_DIFF is unset; the JSON plan
-    // has no use for a diff program.
-    let mut external = match std::env::var(crate::diff::external::VARIABLE) {
-        Ok(value) if !value.is_empty() && args.output == DiffFormat::Diff => Some(ExternalDiff::new(&value)?),
-        _ => None,
-    };
-    let mut spool = Spool::new();
-    let mut plans: Vec<RouterPlan> = Vec::new();
-    stream(&args.common, live, stdin, reporter, &mut |result| {
-        let comparisons: Vec<_> = result.items.iter().map(compare).collect();
-        plans.push(plan_router(&result.router.namespace, &result.router.name, &result.items, &comparisons));
-        if args.output == DiffFormat::Json {
-            return Ok(());
-        }
-        for (item, cmp) in result.items.iter().zip(&comparisons) {
-            match &mut external {
-                Some(ext) => ext.add(&item.key, cmp.before.as_ref(), &cmp.after)?,
-                None => {
-                    if let Some(diff) = diff_compared(item, cmp, palette) {
-                        spool.write_all(diff.as_bytes()).context("cannot spool output")?;
-                    }
-                }
-            }
-        }
-        Ok(())
-    })?;
-    let changed = i32::from(plans.iter().any(RouterPlan::changed));
-    if args.output == DiffFormat::Json {
-        return text_outcome(&report_json(&plans), changed);
-    }
-    // The plan closes the diff on a terminal; pipes get the diff alone.
-    let notes = if terminal.stderr_is_tty && !reporter.is_quiet() {
-        plans.iter().map(|p| p.summary() + "\n").collect()
-    } else {
-        String::new()
-    };
-    let code = match external {
-        Some(ext) => {
-            let answer = ext.run()?;
-            reporter.raw(&String::from_utf8_lossy(&answer.stderr));
-            spool.write_all(&answer.stdout).context("cannot spool output")?;
-            answer.code
-        }
-        None => changed,
-    };
-    Ok(Outcome { stdout: spool, code, notes })
 }
 
 /// Where a command's live objects come from.
@@ -272,7 +176,7 @@ pub fn exercise(data: &[u8]) {
         Ok(_) => Vec::new(),
         Err(_) => return,
     };
-    let _ = crate::krm::run(&router_source.text);
+    let _ = krm::run(&router_source.text);
     for emit_scrape_annotations in [false, true] {
         let options = Options {
             flags: OperatorFlags {
