@@ -1,8 +1,13 @@
 //! routerctl: the LLMKube operator's ModelRouter render path, offline.
 //!
-//! `input` reads manifests, `model` types and defaults the custom resources,
-//! `render` builds the objects the operator would write, `output` prints
-//! them, and `app` wires those into commands.
+//! The stages, in the order data flows: `input` reads manifests into
+//! positioned documents, `model` types and defaults the custom resources,
+//! `validate` refuses what the API server or the operator would, `render`
+//! builds the objects the operator would write, `reconcile` merges them with
+//! the `live` objects, and `diff`, `explain` and `output` present the result.
+//! `pipeline` drives them one ModelRouter at a time; `commands` turns each
+//! command's arguments into a pipeline run and its result into output.
+//! ARCHITECTURE.md at the top of the repository has the map.
 
 pub mod cli;
 pub mod commands;
