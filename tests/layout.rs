@@ -1,7 +1,7 @@
 //! The layout ARCHITECTURE.md describes, kept by a plain scan of `src/`:
-//! no import cycle between top-level modules, no module but `commands`
-//! itself reaching into `commands`, and nothing but `main.rs` writing to the
-//! process's streams.
+//! no import cycle between top-level modules, each importing only the layers
+//! below it, no module but `commands` itself reaching into `commands`, and
+//! nothing but `main.rs` writing to the process's streams.
 //!
 //! A top-level module is a file or folder directly under `src/`; an import is
 //! any `crate::NAME` path outside a comment (`use crate::model::...`, or a
@@ -133,6 +133,42 @@ fn no_cycle_between_top_level_modules() {
             cycle.windows(2).map(|w| format!("{} -> {} ({})", w[0], w[1], graph[&w[0]][&w[1]])).collect();
         panic!("the top-level modules import each other in a circle:\n  {}", steps.join("\n  "));
     }
+}
+
+/// The top-level modules from the bottom up: each may import only those
+/// before it. A new module takes its place here (and in ARCHITECTURE.md).
+const LAYERS: [&str; 13] = [
+    "report",
+    "input",
+    "live",
+    "model",
+    "validate",
+    "render",
+    "reconcile",
+    "output",
+    "diff",
+    "explain",
+    "pipeline",
+    "cli",
+    "commands",
+];
+
+#[test]
+fn modules_import_only_the_layers_below_them() {
+    let graph = graph(&sources());
+    let unplaced: Vec<&String> = graph.keys().filter(|m| !LAYERS.contains(&m.as_str())).collect();
+    assert!(unplaced.is_empty(), "top-level modules missing from LAYERS: {unplaced:?}");
+    let rank = |m: &str| LAYERS.iter().position(|l| *l == m);
+    let upward: Vec<String> = graph
+        .iter()
+        .flat_map(|(module, edges)| {
+            edges
+                .iter()
+                .filter(move |(to, _)| rank(to).is_some_and(|r| Some(r) > rank(module)))
+                .map(move |(to, file)| format!("{module} -> {to} ({file})"))
+        })
+        .collect();
+    assert!(upward.is_empty(), "imports against the layering:\n  {}", upward.join("\n  "));
 }
 
 #[test]
