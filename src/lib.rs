@@ -1,28 +1,24 @@
 //! routerctl: the LLMKube operator's ModelRouter render path, offline.
 //!
-//! `input` reads manifests, `model` types and defaults the custom resources,
-//! `render` builds the objects the operator would write, `output` prints
-//! them, and `app` wires those into commands.
+//! The stages, in the order data flows: `input` reads manifests into
+//! positioned documents, `model` types and defaults the custom resources,
+//! `validate` refuses what the API server or the operator would, `render`
+//! builds the objects the operator would write, `reconcile` merges them with
+//! the `live` objects, and `diff`, `explain` and `output` present the result.
+//! `pipeline` drives them one ModelRouter at a time; `commands` turns each
+//! command's arguments into a pipeline run and its result into output.
+//! ARCHITECTURE.md at the top of the repository has the map.
 
-pub mod app;
 pub mod cli;
-pub mod crd_defaults;
+pub mod commands;
 pub mod diff;
 pub mod explain;
-pub mod explain_gateway;
-pub mod external_diff;
-pub mod gateway;
-pub mod generated;
 pub mod input;
-pub mod krm;
-pub mod kubectl;
 pub mod live;
 pub mod model;
 pub mod output;
-pub mod plan;
+pub mod pipeline;
 pub mod reconcile;
-pub mod recursive;
 pub mod render;
 pub mod report;
 pub mod validate;
-pub mod version;

@@ -4,8 +4,8 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser};
-use routerctl::app::Terminal;
 use routerctl::cli::Cli;
+use routerctl::commands::Terminal;
 
 fn main() -> ExitCode {
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -34,7 +34,7 @@ fn main() -> ExitCode {
         stderr_is_tty: std::io::stderr().is_terminal(),
         no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
     };
-    match routerctl::app::run(&cli, &mut std::io::stdin().lock(), &mut stderr, terminal) {
+    match routerctl::commands::run(&cli, &mut std::io::stdin().lock(), &mut stderr, terminal) {
         Ok(outcome) => {
             let mut stdout = std::io::stdout().lock();
             if let Err(e) = outcome.stdout.copy_to(&mut stdout).and_then(|()| stdout.flush()) {

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use routerctl::app::exercise;
+use routerctl::commands::exercise;
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };

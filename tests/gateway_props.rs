@@ -4,9 +4,9 @@
 //! nothing.
 
 use proptest::prelude::*;
+use routerctl::live::LiveIndex;
 use routerctl::model::ModelRouter;
 use routerctl::reconcile::gateway::reconcile_gateway;
-use routerctl::reconcile::LiveIndex;
 use routerctl::render::RouterInput;
 use serde_json::{json, Map, Value};
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use routerctl::generated::{
+use routerctl::commands::completion::{
     completions, kubectl_plugin_completion, man_page, man_page_names, KUBECTL_COMPLETE, SHELLS,
 };
 

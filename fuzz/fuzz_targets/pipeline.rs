@@ -1,5 +1,5 @@
 //! Fuzzes the whole input pipeline — parse, validate, render, merge with live
-//! objects, print and diff — through `routerctl::app::exercise`. Bytes before
+//! objects, print and diff — through `routerctl::commands::exercise`. Bytes before
 //! the first NUL are ModelRouter input; the rest are live objects.
 
 #![no_main]
@@ -7,5 +7,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    routerctl::app::exercise(data);
+    routerctl::commands::exercise(data);
 });

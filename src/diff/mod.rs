@@ -2,7 +2,9 @@
 //! both normalized (server-populated fields dropped, API server defaults
 //! filled in) so that only real changes show, printed as unified diffs.
 
+pub mod external;
 pub mod gateway_defaults;
+pub mod plan;
 pub mod server_defaults;
 
 use serde_json::Value;

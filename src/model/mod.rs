@@ -6,6 +6,8 @@
 //! input is ignored here (and reported as unknown by validation).
 
 mod defaults;
+pub mod duration;
+pub mod quantity;
 mod router;
 
 pub use defaults::{apply_router_defaults, DEFAULT_SWAP_BUDGET};

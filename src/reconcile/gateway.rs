@@ -6,7 +6,8 @@
 use anyhow::{anyhow, Result};
 use serde_json::Value;
 
-use super::{owner, LiveObjects, ObjectKey, Reconciled};
+use super::{owner, Reconciled};
+use crate::live::{LiveObjects, ObjectKey};
 use crate::render::{owner_reference, RouterInput};
 
 /// Reconciles the gateway objects of one router against `live`.
@@ -39,8 +40,8 @@ fn update(input: &RouterInput, key: &ObjectKey, live: &Value, desired: &Value) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::live::LiveIndex;
     use crate::model::ModelRouter;
-    use crate::reconcile::LiveIndex;
     use serde_json::json;
 
     fn input(uid: Option<&str>) -> RouterInput {

@@ -10,80 +10,14 @@ mod owner;
 pub mod server_fields;
 pub mod tree;
 
-use std::collections::HashMap;
-
 use anyhow::{bail, Result};
 use serde_json::Value;
 
+use crate::live::{LiveObjects, ObjectKey};
 use crate::render::names::{CONFIG_HASH_ANNOTATION, CONFIG_KEY};
 use crate::render::{owner_reference, RenderedRouter, RouterInput};
 pub use owner::controller_uid;
 use tree::{get, map_at, set_string_map, string_map};
-
-/// An object's identity for matching rendered to live objects.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ObjectKey {
-    pub api_version: String,
-    pub kind: String,
-    pub namespace: String,
-    pub name: String,
-}
-
-impl ObjectKey {
-    /// The key of `obj`, with `default_namespace` for objects that name none.
-    pub fn of(obj: &Value, default_namespace: &str) -> ObjectKey {
-        let s = |path: &[&str]| get(obj, path).and_then(Value::as_str).unwrap_or("").to_string();
-        let namespace = s(&["metadata", "namespace"]);
-        ObjectKey {
-            api_version: s(&["apiVersion"]),
-            kind: s(&["kind"]),
-            namespace: if namespace.is_empty() { default_namespace.to_string() } else { namespace },
-            name: s(&["metadata", "name"]),
-        }
-    }
-}
-
-impl std::fmt::Display for ObjectKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {} {}/{}", self.api_version, self.kind, self.namespace, self.name)
-    }
-}
-
-/// Live objects by identity. Looking one up may read and parse it, which can
-/// fail.
-pub trait LiveObjects {
-    fn get(&self, key: &ObjectKey) -> Result<Option<Value>>;
-
-    /// What the source had to say besides the objects (kubectl's warnings),
-    /// taken once, for the caller to report.
-    fn take_notes(&self) -> Vec<String> {
-        Vec::new()
-    }
-}
-
-/// Live objects held in memory, indexed once by identity. A later object with
-/// the same identity replaces an earlier one (the newest `kubectl get` wins).
-#[derive(Debug, Clone, Default)]
-pub struct LiveIndex {
-    objects: HashMap<ObjectKey, Value>,
-}
-
-impl LiveIndex {
-    pub fn insert(&mut self, obj: Value, default_namespace: &str) {
-        let key = ObjectKey::of(&obj, default_namespace);
-        self.objects.insert(key, obj);
-    }
-
-    pub fn insert_keyed(&mut self, key: ObjectKey, obj: Value) {
-        self.objects.insert(key, obj);
-    }
-}
-
-impl LiveObjects for LiveIndex {
-    fn get(&self, key: &ObjectKey) -> Result<Option<Value>> {
-        Ok(self.objects.get(key).cloned())
-    }
-}
 
 /// One rendered object next to its live counterpart.
 #[derive(Debug, Clone, PartialEq)]
@@ -192,6 +126,7 @@ fn update_object(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::live::LiveIndex;
     use crate::model::ModelRouter;
     use crate::render::{render_router, Inventory, OperatorFlags};
     use serde_json::json;

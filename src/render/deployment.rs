@@ -14,14 +14,14 @@ use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 
-use super::duration::{format_go_duration, parse_go_duration};
 use super::names::{
     resource_name, selector_labels, APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION,
     CONFIG_HASH_ANNOTATION, CONFIG_KEY, CONFIG_MOUNT_PATH, CONTAINER_NAME, METRICS_PORT, PROXY_PORT,
     SCRAPE_ANNOTATIONS,
 };
-use super::quantity::canonicalize_resource;
 use super::{non_empty, owned_metadata, Compiled, OperatorFlags, RouterInput};
+use crate::model::duration::{format_go_duration, parse_go_duration};
+use crate::model::quantity::canonicalize_resource;
 use crate::model::{QuantityText, RouterProxySpec};
 
 /// The image when neither `spec.proxy.image` nor `--router-proxy-image` is set.

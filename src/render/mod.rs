@@ -8,11 +8,9 @@
 pub mod config;
 mod configmap;
 mod deployment;
-pub mod duration;
 pub mod gateway;
 pub mod gojson;
 pub mod names;
-pub mod quantity;
 mod rbac;
 mod service;
 

@@ -2,11 +2,11 @@
 //! Kubernetes metadata syntax) and what the operator would refuse
 //! (`validateModelRouter`). Every finding names its field path.
 
+pub mod crd;
 pub mod gateway;
 pub mod metadata;
 pub mod openapi;
 pub mod operator;
-pub mod output;
 pub mod resources;
 pub mod schema;
 

@@ -38,8 +38,8 @@
 use std::collections::{HashMap, HashSet};
 
 use super::Finding;
+use crate::model::duration::{format_go_duration, parse_go_duration};
 use crate::model::{ModelRouter, ModelRouterSpec, RouterBackend, RouterRule};
-use crate::render::duration::{format_go_duration, parse_go_duration};
 
 /// Shortest timeout the operator accepts, in nanoseconds (100ms).
 const MIN_TIMEOUT_NANOS: i64 = 100 * 1_000_000;

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 
 use super::metadata::qualified_name_errors;
 use super::Finding;
-use crate::render::quantity::{parse_value, QuantityValue};
+use crate::model::quantity::{parse_value, QuantityValue};
 
 /// `core.ResourceHugePagesPrefix`.
 const HUGEPAGES_PREFIX: &str = "hugepages-";

@@ -24,8 +24,8 @@ use serde_json::{json, Value};
 use super::metadata;
 use super::openapi::{check_rules, found, Schema, Walk};
 use super::{Finding, Severity};
-use crate::crd_defaults::{built_in, CrdSchema};
 use crate::input::child_path;
+use crate::validate::crd::{built_in, CrdSchema};
 
 /// Field path used for findings about the document itself.
 pub const DOCUMENT_PATH: &str = "(document)";

@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 
 use super::rules::{BackendRef, CompiledRule};
 use super::{object, route_name, AI_GATEWAY_API, GATEWAY_API_GROUP, MODEL_HEADER};
-use crate::render::duration::format_go_duration;
+use crate::model::duration::format_go_duration;
 use crate::render::names::sanitize_dns_name;
 use crate::render::RouterInput;
 

@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use anyhow::{anyhow, bail, Result};
 
 use super::resolve::ResolvedBackend;
+use crate::model::duration::parse_go_duration;
 use crate::model::{ModelRouter, RuleRoute};
-use crate::render::duration::parse_go_duration;
 use crate::validate::gateway::{classification_mode, DEFAULT_CLASSIFICATION_HEADER, HEADER_ONLY};
 
 /// One compiled route rule.

@@ -31,7 +31,7 @@ pub const CRD_NAME: &str = "modelrouters.inference.llmkube.dev";
 pub const BUILT_FOR_VERSION: &str = "v1alpha1";
 
 /// The built-in schema's text (written for routerctl in the CRD's form).
-const BUILT_IN_SCHEMA: &str = include_str!("validate/schemas/modelrouter-v1alpha1.yaml");
+const BUILT_IN_SCHEMA: &str = include_str!("schemas/modelrouter-v1alpha1.yaml");
 
 /// The defaults routerctl's typed model applies (`model::apply_router_defaults`),
 /// by path; `[]` steps into every element of an array. A cluster CRD

@@ -5,7 +5,10 @@
 //!
 //! The after-state is the operator's own update path
 //! (`reconcile::deployment::update`); this module only compares it with the
-//! before-state and the ModelRouter's spec to say why.
+//! before-state and the ModelRouter's spec to say why. `gateway` explains a
+//! `dataPlane: Gateway` router's objects the same way.
+
+pub mod gateway;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

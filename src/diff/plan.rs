@@ -148,7 +148,7 @@ pub fn report_json(plans: &[RouterPlan]) -> String {
 mod tests {
     use super::*;
     use crate::diff::compare;
-    use crate::reconcile::ObjectKey;
+    use crate::live::ObjectKey;
     use serde_json::{json, Value};
 
     fn deployment(replicas: i64, image: &str, pod_label: &str) -> Value {

@@ -7,18 +7,18 @@
 //! (`ValidateOwnerReferences`), a ConfigMap's size (`ValidateConfigMap`), a
 //! Deployment's selector (`ValidateDeploymentSpec`, `ValidateLabelSelector`,
 //! `LabelSelectorAsSelector` + `Matches`) and its containers' resources
-//! (`validateResourceRequirements`, in [`super::resources`]).
+//! (`validateResourceRequirements`, in [`crate::validate::resources`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::metadata::{
+use crate::render::names::{CONFIG_KEY, CONTAINER_NAME};
+use crate::validate::metadata::{
     annotations_size_error, dns1123_label_errors, dns1123_subdomain_errors, label_value_errors, qualified_name_errors,
 };
-use super::resources::check_resources;
-use super::Finding;
-use crate::render::names::{CONFIG_KEY, CONTAINER_NAME};
+use crate::validate::resources::check_resources;
+use crate::validate::Finding;
 
 /// `core.MaxSecretSize`, which `ValidateConfigMap` also applies to the sum
 /// of a ConfigMap's `data` and `binaryData` sizes: 1 MiB.

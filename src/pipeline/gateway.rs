@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 
 use anyhow::{bail, Context as _, Result};
 
+use crate::live::{LiveIndex, LiveObjects, ObjectKey};
 use crate::model::{InferenceService, GROUP_VERSION};
 use crate::reconcile::gateway::reconcile_gateway;
-use crate::reconcile::{controller_uid, LiveIndex, LiveObjects, ObjectKey, Reconciled};
+use crate::reconcile::{controller_uid, Reconciled};
 use crate::render::gateway::{render_gateway, resolve_backends, GatewayRendered, IsvcFacts};
 use crate::render::{Inventory, RouterInput};
 

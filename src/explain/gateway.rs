@@ -10,8 +10,8 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Map, Value};
 
+use super::Explanation;
 use crate::diff::normalize;
-use crate::explain::Explanation;
 use crate::reconcile::tree::string_map;
 use crate::reconcile::Reconciled;
 
@@ -216,7 +216,7 @@ impl GatewayExplanation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reconcile::ObjectKey;
+    use crate::live::ObjectKey;
 
     fn item(live: Option<Value>, merged: Value) -> Reconciled {
         let key = ObjectKey {

@@ -28,15 +28,19 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
-use anyhow::{anyhow, bail, Result};
+use std::io::Read;
+
+use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::{json, Map, Value};
 
-use crate::app::reconcile_sources;
-use crate::cli::CommonArgs;
+use super::{text_outcome, Outcome};
 use crate::input::describe;
 use crate::input::Source;
 use crate::model::GROUP;
 use crate::output::yaml::to_yaml;
+use crate::pipeline::{reconcile_sources, Options};
+use crate::render::OperatorFlags;
+use crate::report::Reporter;
 use crate::validate::schema::suggest;
 
 /// What the function prints on stdout and whether it failed.
@@ -108,6 +112,16 @@ fn has_error(findings: &[Finding]) -> bool {
     findings.iter().any(|f| f.severity == Severity::Error)
 }
 
+/// `routerctl krm`: the `ResourceList` on stdin, the function's answer on
+/// stdout, exit 1 when it holds an error.
+pub(super) fn command(stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
+    let mut input = String::new();
+    stdin.read_to_string(&mut input).context("cannot read the ResourceList from stdin")?;
+    let outcome = run(&input);
+    reporter.raw(&outcome.stderr);
+    text_outcome(&outcome.output, i32::from(outcome.failed))
+}
+
 /// Runs the function on one `ResourceList` (YAML or JSON).
 pub fn run(resource_list_yaml: &str) -> KrmOutcome {
     let list = match parse(resource_list_yaml) {
@@ -147,7 +161,7 @@ pub fn run(resource_list_yaml: &str) -> KrmOutcome {
     }
 
     let default_namespace = settings.namespace.clone().unwrap_or_else(|| "default".to_string());
-    let common = common_args(&settings);
+    let common = pipeline_options(&settings);
     let mut rendered: Vec<(usize, Vec<Value>)> = Vec::new();
     if !has_error(&findings) {
         for &r in &routers {
@@ -350,17 +364,17 @@ fn settings(function_config: Option<&Value>, findings: &mut Vec<Finding>) -> Set
 }
 
 /// The pipeline's settings. Only this function knows the shape of
-/// `CommonArgs`.
-fn common_args(s: &Settings) -> CommonArgs {
-    CommonArgs {
-        files: Vec::new(),
-        recursive: false,
+/// `Options`.
+fn pipeline_options(s: &Settings) -> Options {
+    Options {
         namespace: s.namespace.clone(),
-        router_proxy_image: s.router_proxy_image.clone(),
-        default_litellm_url: s.default_litellm_url.clone(),
-        emit_scrape_annotations: s.emit_scrape_annotations,
-        strict: s.strict,
         crd: Vec::new(),
+        flags: OperatorFlags {
+            router_proxy_image: s.router_proxy_image.clone(),
+            default_litellm_url: s.default_litellm_url.clone(),
+            emit_scrape_annotations: s.emit_scrape_annotations,
+            strict: s.strict,
+        },
     }
 }
 

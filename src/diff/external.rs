@@ -15,8 +15,8 @@ use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 use tempfile::TempDir;
 
+use crate::live::ObjectKey;
 use crate::output::yaml::to_yaml;
-use crate::reconcile::ObjectKey;
 
 /// The environment variable kubectl reads.
 pub const VARIABLE: &str = "KUBECTL_EXTERNAL_DIFF";

@@ -2,12 +2,23 @@
 //! operator behaviour it reproduces — what to compare with a cluster before
 //! trusting a diff.
 
+use anyhow::Result;
 use serde_json::{json, Value};
 
-use crate::crd_defaults::{BUILT_FOR_VERSION, CRD_NAME};
+use super::{text_outcome, Outcome};
+use crate::cli::VersionFormat;
 use crate::model::GROUP;
 use crate::render::gojson::{marshal_indent, GoJson};
 use crate::render::DEFAULT_PROXY_IMAGE;
+use crate::validate::crd::{BUILT_FOR_VERSION, CRD_NAME};
+
+/// `routerctl version`, as text or JSON.
+pub(super) fn run(output: Option<VersionFormat>) -> Result<Outcome> {
+    match output {
+        None => text_outcome(&text(), 0),
+        Some(VersionFormat::Json) => text_outcome(&json(), 0),
+    }
+}
 
 /// The objects the operator writes for a ModelRouter, in its order.
 const OBJECTS: [&str; 6] = ["ConfigMap", "ServiceAccount", "Role", "RoleBinding", "Deployment", "Service"];

@@ -18,8 +18,8 @@ use std::process::{Command, Stdio};
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
-use crate::live::LiveStore;
-use crate::reconcile::{LiveObjects, ObjectKey};
+use super::LiveStore;
+use super::{LiveObjects, ObjectKey};
 
 /// The kinds the operator writes for a ModelRouter, as `kubectl get` takes
 /// them: fully qualified, so that another group's kind of the same name

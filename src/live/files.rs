@@ -16,11 +16,11 @@ use std::path::PathBuf;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
+use super::{LiveObjects, ObjectKey};
 use crate::input::{
     describe, expand_paths, is_document_marker, parse_value, quick_identity, InputPath, Origin, Source, MAX_DOCUMENTS,
     MAX_LIVE_SOURCE_BYTES, STDIN_NAME,
 };
-use crate::reconcile::{LiveObjects, ObjectKey};
 
 /// Where a source's bytes can be read again.
 enum Backing {

@@ -1,0 +1,42 @@
+//! `routerctl explain`: per router, who owns each key of its objects and
+//! what the operator's next reconcile does to it, as a table or JSON.
+
+use std::io::Read;
+
+use anyhow::Result;
+use serde_json::Value;
+
+use super::{stream, text_outcome, LiveInput, Outcome};
+use crate::cli::{ExplainArgs, ExplainFormat};
+use crate::explain::explain;
+use crate::explain::gateway::{explain_gateway, RouterExplanation};
+use crate::pipeline::Rendered;
+use crate::render::gojson::{marshal_indent, GoJson};
+use crate::report::Reporter;
+
+pub(super) fn run(args: &ExplainArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
+    let live = LiveInput::choose(&args.live, args.live_from_cluster, &args.cluster)?;
+    let mut tables = Vec::new();
+    stream(&args.common, live, stdin, reporter, &mut |result| {
+        tables.push(match &result.rendered {
+            Rendered::Proxy(rendered) => {
+                let live_deployment =
+                    result.items.iter().find(|i| i.key.kind == "Deployment").and_then(|i| i.live.clone());
+                RouterExplanation::Proxy(explain(rendered, &result.router, live_deployment.as_ref()))
+            }
+            Rendered::Gateway(rendered) => {
+                let router = format!("{}/{}", result.router.namespace, result.router.name);
+                RouterExplanation::Gateway(explain_gateway(&router, &result.items, &rendered.ejected))
+            }
+        });
+        Ok(())
+    })?;
+    let text = match args.output {
+        ExplainFormat::Table => tables.iter().map(RouterExplanation::to_table).collect::<Vec<_>>().join("\n"),
+        ExplainFormat::Json => {
+            let list = Value::Array(tables.iter().map(RouterExplanation::to_json).collect());
+            marshal_indent(&GoJson::from(&list), "", "    ") + "\n"
+        }
+    };
+    text_outcome(&text, 0)
+}

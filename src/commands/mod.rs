@@ -1,0 +1,201 @@
+//! The commands, one module each: turn a command's arguments into calls of
+//! the stages, and the results into an `Outcome` (what goes to stdout and the
+//! exit code). Reads and writes nothing itself but the streams it is handed,
+//! so tests can drive it; `main.rs` alone touches the process's streams.
+//!
+//! Output is spooled and reaches stdout only when the whole run has
+//! succeeded. The helpers here are what the commands share: where live
+//! objects come from, reading the `-f` inputs into the pipeline, the
+//! pipeline's options from the common flags.
+
+pub mod completion;
+mod diff;
+mod explain;
+pub mod krm;
+mod render;
+pub mod version;
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use anyhow::{bail, Context as _, Result};
+use serde_json::Value;
+
+use crate::cli::{Cli, ClusterArgs, Command, CommonArgs};
+use crate::diff::{diff_object, Palette};
+use crate::input::{read_sources, Source};
+use crate::live::{ClusterLive, KubectlOptions, LiveObjects, LiveStore};
+use crate::output::spool::Spool;
+use crate::output::{print_objects, Format};
+use crate::pipeline::{reconcile_sources, Options, RouterResult};
+use crate::reconcile::server_fields::strip;
+use crate::reconcile::Reconciled;
+use crate::render::OperatorFlags;
+use crate::report::Reporter;
+
+/// What a successful run prints and how it exits.
+#[derive(Debug)]
+pub struct Outcome {
+    pub stdout: Spool,
+    pub code: i32,
+    /// For stderr after stdout (the plan lines that close a diff).
+    pub notes: String,
+}
+
+/// What the process knows about its terminal, for `--color auto`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Terminal {
+    pub stdout_is_tty: bool,
+    pub stderr_is_tty: bool,
+    /// `NO_COLOR` is set to a non-empty value.
+    pub no_color: bool,
+}
+
+/// Runs one command. Warnings go to `stderr` as they arise; stdout is
+/// spooled and handed back, so a failing run prints nothing there.
+pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write, terminal: Terminal) -> Result<Outcome> {
+    let reporter = &mut Reporter::new(stderr, cli.quiet, cli.verbose, terminal.stderr_is_tty);
+    let outcome = run_command(cli, stdin, reporter, terminal);
+    reporter.finish();
+    outcome
+}
+
+fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, terminal: Terminal) -> Result<Outcome> {
+    match &cli.command {
+        Command::Render(args) => render::run(args, stdin, reporter),
+        Command::Explain(args) => explain::run(args, stdin, reporter),
+        Command::Diff(args) => diff::run(args, stdin, reporter, terminal),
+        Command::Krm => krm::command(stdin, reporter),
+        Command::Version { output } => version::run(*output),
+        Command::Completions { shell } => text_outcome(&completion::completions(*shell), 0),
+        Command::Man { command } => text_outcome(&completion::man_page(command.as_deref())?, 0),
+    }
+}
+
+/// Where a command's live objects come from.
+#[derive(Clone, Copy)]
+enum LiveInput<'a> {
+    Files(&'a [PathBuf]),
+    Cluster(&'a ClusterArgs),
+}
+
+impl<'a> LiveInput<'a> {
+    /// For `render` and `explain`: files (maybe none), or the cluster with
+    /// --live-from-cluster; kubectl's flags mean nothing without it.
+    fn choose(files: &'a [PathBuf], from_cluster: bool, cluster: &'a ClusterArgs) -> Result<LiveInput<'a>> {
+        if from_cluster {
+            return Ok(LiveInput::Cluster(cluster));
+        }
+        if cluster.context.is_some() || cluster.kubeconfig.is_some() {
+            bail!(
+                "--context and --kubeconfig choose the cluster the live objects are read from; add --live-from-cluster"
+            );
+        }
+        Ok(LiveInput::Files(files))
+    }
+}
+
+/// A small output, known whole.
+fn text_outcome(text: &str, code: i32) -> Result<Outcome> {
+    let mut stdout = Spool::new();
+    stdout.write_all(text.as_bytes()).context("cannot spool output")?;
+    Ok(Outcome { stdout, code, notes: String::new() })
+}
+
+fn apply_ready(mut obj: Value) -> Value {
+    strip(&mut obj);
+    obj
+}
+
+/// Reads the inputs of a command and streams every router's result to `sink`.
+fn stream(
+    common: &CommonArgs,
+    live: LiveInput,
+    stdin: &mut dyn Read,
+    reporter: &mut Reporter,
+    sink: &mut dyn FnMut(RouterResult) -> Result<()>,
+) -> Result<()> {
+    let mut stdin_used = false;
+    let options = options(common);
+    let files = crate::input::recursive::expand(&common.files, common.recursive)?;
+    let router_sources = read_sources(&files, stdin, &mut stdin_used)?;
+    let live: Box<dyn LiveObjects> = match live {
+        LiveInput::Files(paths) => {
+            let paths = crate::input::recursive::expand(paths, common.recursive)?;
+            Box::new(LiveStore::from_paths(&paths, stdin, &mut stdin_used, options.default_namespace())?)
+        }
+        LiveInput::Cluster(cluster) => Box::new(ClusterLive::new(KubectlOptions {
+            context: cluster.context.clone(),
+            kubeconfig: cluster.kubeconfig.clone(),
+        })),
+    };
+    crate::pipeline::run(&options, &router_sources, live.as_ref(), reporter, sink)
+}
+
+/// Streams only the reconciled objects.
+fn stream_objects(
+    common: &CommonArgs,
+    live: LiveInput,
+    stdin: &mut dyn Read,
+    reporter: &mut Reporter,
+    sink: &mut dyn FnMut(Reconciled) -> Result<()>,
+) -> Result<()> {
+    stream(common, live, stdin, reporter, &mut |result| result.items.into_iter().try_for_each(&mut *sink))
+}
+
+/// The pipeline's settings from the flags every command shares.
+fn options(common: &CommonArgs) -> Options {
+    Options {
+        namespace: common.namespace.clone(),
+        crd: common.crd.clone(),
+        flags: OperatorFlags {
+            router_proxy_image: common.router_proxy_image.clone(),
+            default_litellm_url: common.default_litellm_url.clone(),
+            emit_scrape_annotations: common.emit_scrape_annotations,
+            strict: common.strict,
+        },
+    }
+}
+
+/// Feeds arbitrary bytes through every stage — the part before the first NUL
+/// byte as ModelRouter input, the rest as live objects — and, when that
+/// succeeds, through both printers and the differ. Errors are expected;
+/// a panic or a hang is a bug. Shared by the fuzz target and its seed test.
+pub fn exercise(data: &[u8]) {
+    let (routers, live) = match data.iter().position(|b| *b == 0) {
+        Some(i) => (&data[..i], &data[i + 1..]),
+        None => (data, &data[..0]),
+    };
+    // Raw bytes reach the same decoding as files do (BOMs, invalid UTF-8).
+    let source = |name: &str, bytes: &[u8]| {
+        crate::input::decode(name, bytes.to_vec()).map(|text| Source { name: name.into(), text })
+    };
+    let Ok(router_source) = source("routers", routers) else { return };
+    let live_sources: Vec<Source> = match source("live", live) {
+        Ok(s) if !live.is_empty() => vec![s],
+        Ok(_) => Vec::new(),
+        Err(_) => return,
+    };
+    let _ = krm::run(&router_source.text);
+    for emit_scrape_annotations in [false, true] {
+        let options = Options {
+            flags: OperatorFlags {
+                default_litellm_url: Some("http://litellm:4000".into()),
+                emit_scrape_annotations,
+                ..OperatorFlags::default()
+            },
+            ..Options::default()
+        };
+        let Ok(items) =
+            reconcile_sources(&options, std::slice::from_ref(&router_source), &live_sources, &mut std::io::sink())
+        else {
+            continue;
+        };
+        let objects: Vec<Value> = items.iter().map(|i| apply_ready(i.merged.clone())).collect();
+        let _ = print_objects(&objects, Format::Yaml);
+        let _ = print_objects(&objects, Format::Json);
+        for item in &items {
+            let _ = diff_object(item, Palette { color: false });
+        }
+    }
+}

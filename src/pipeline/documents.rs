@@ -1,0 +1,168 @@
+//! One input document on its way to a typed resource: which of routerctl's
+//! kinds it is, its namespace and name, the CRD schema's checks, pruning and
+//! defaults, and for a ModelRouter the operator's own refusals. Every error
+//! points at the field's `file:line:col`.
+
+use anyhow::{anyhow, bail, Result};
+use serde_json::Value;
+
+use super::Options;
+use crate::input::Document;
+use crate::model::{ModelRouter, GROUP, GROUP_VERSION};
+use crate::render::RouterInput;
+use crate::report::Reporter;
+use crate::validate::crd::{built_in, CrdSchema};
+use crate::validate::gateway::validate_gateway_router;
+use crate::validate::operator::validate_model_router;
+use crate::validate::schema::{check_against, suggest};
+use crate::validate::{Finding, Severity};
+
+/// Findings about a document, one per line, each led by the `file:line:col`
+/// of its field (editors and terminals jump there).
+pub(super) fn located_list<'a>(doc: &Document, findings: impl IntoIterator<Item = &'a Finding>) -> String {
+    findings.into_iter().map(|f| format!("  {}: {f}", doc.locate(&f.path))).collect::<Vec<_>>().join("\n")
+}
+
+/// Which of routerctl's kinds a document is, with its namespace; `None` for
+/// documents routerctl ignores (Secrets, KServe's InferenceService, ...).
+pub(super) fn classify(doc: &Document, options: &Options) -> Result<Option<(&'static str, String)>> {
+    let group = doc.api_version().split('/').next().unwrap_or("");
+    let kind = match doc.kind() {
+        "ModelRouter" => "ModelRouter",
+        "InferenceService" if group == GROUP => "InferenceService",
+        "ModelPool" if group == GROUP => "ModelPool",
+        other => {
+            // LLMKube has other kinds (Model, ...); a near miss of ours is a typo.
+            if group == GROUP {
+                if let Some(near) = suggest(other, &["ModelRouter", "InferenceService", "ModelPool"]) {
+                    bail!("{}: LLMKube has no kind {other:?}; did you mean {near}?", doc.locate("kind"));
+                }
+            }
+            return Ok(None);
+        }
+    };
+    if doc.api_version() != GROUP_VERSION {
+        bail!(
+            "{}: {kind} has apiVersion {:?}; routerctl reads {GROUP_VERSION}",
+            doc.locate("apiVersion"),
+            doc.api_version()
+        );
+    }
+    if kind != "ModelRouter" {
+        object_name(doc)?;
+    }
+    Ok(Some((kind, namespace_of(doc, options.namespace.as_deref())?)))
+}
+
+/// Pass 2 for one ModelRouter document: schema, typing, CRD defaults.
+pub(super) fn router_input(
+    doc: &Document,
+    namespace: String,
+    options: &Options,
+    crd: Option<&CrdSchema>,
+    reporter: &mut Reporter,
+) -> Result<(String, RouterInput)> {
+    // The cluster's CRD when given, else the newest schema routerctl knows.
+    let schema = crd.unwrap_or_else(|| built_in());
+    let router: ModelRouter = stored(doc, Some(schema), options, reporter)?;
+    let name = object_name(doc)?;
+    // The admission checks, and for a Gateway router the gateway
+    // reconciler's refusals, all at once.
+    let mut findings = validate_model_router(&router);
+    if router.spec.data_plane.as_deref() == Some("Gateway") {
+        findings.extend(validate_gateway_router(&router));
+    }
+    if !findings.is_empty() {
+        bail!(
+            "{}: ModelRouter {}/{name}: the operator refuses this ModelRouter:\n{}",
+            doc.origin,
+            namespace,
+            located_list(doc, &findings)
+        );
+    }
+    let uid = router.metadata.uid.clone().filter(|u| !u.is_empty());
+    Ok((doc.origin.to_string(), RouterInput { router, name, namespace, uid }))
+}
+
+/// A document as the API server would store it, typed: checked against its
+/// CRD schema (when there is one), fields the schema does not know pruned
+/// (warned about; refused with `--strict`), the schema's defaults applied.
+pub(super) fn stored<T: serde::de::DeserializeOwned>(
+    doc: &Document,
+    schema: Option<&CrdSchema>,
+    options: &Options,
+    reporter: &mut Reporter,
+) -> Result<T> {
+    let Some(schema) = schema else { return typed(doc) };
+    let kind = doc.kind();
+    let name = match doc.metadata_str("name") {
+        Some(n) if !n.is_empty() => format!("{n:?}"),
+        _ => "(without a name)".to_string(),
+    };
+    let written = |path: &str| doc.plain_text(path).map(str::to_string);
+    let (errors, unknown): (Vec<_>, Vec<_>) =
+        check_against(&doc.value, schema, &written).into_iter().partition(|f| f.severity == Severity::Error);
+    if !errors.is_empty() {
+        bail!(
+            "{}: {kind} {name} does not fit the {kind} CRD schema; the API server refuses it:\n{}",
+            doc.origin,
+            located_list(doc, errors.iter().chain(&unknown))
+        );
+    }
+    if options.flags.strict && !unknown.is_empty() {
+        bail!(
+            "{}: {kind} {name} has fields the CRD does not know (refused with --strict):\n{}",
+            doc.origin,
+            located_list(doc, &unknown)
+        );
+    }
+    for w in unknown {
+        reporter.warn(&format!("{}: {w} (the API server drops unknown fields)", doc.locate(&w.path)));
+    }
+    let mut value = doc.value.clone();
+    schema.prune(&mut value);
+    schema.apply(&mut value);
+    typed_value(doc, &value)
+}
+
+fn object_name(doc: &Document) -> Result<String> {
+    match doc.metadata_str("name") {
+        Some(n) if !n.is_empty() => Ok(n.to_string()),
+        _ => bail!("{}: {} has no metadata.name; every object needs one", doc.locate("metadata.name"), doc.kind()),
+    }
+}
+
+/// The object's own namespace, else `-n`, else `default`; an object that
+/// names a namespace other than an explicit `-n` is an error, as in kubectl.
+fn namespace_of(doc: &Document, flag: Option<&str>) -> Result<String> {
+    match (doc.metadata_str("namespace").filter(|n| !n.is_empty()), flag) {
+        (Some(own), Some(flag)) if own != flag => bail!(
+            "{}: {} {:?} is in namespace {own:?}, which does not match -n {flag:?}",
+            doc.locate("metadata.namespace"),
+            doc.kind(),
+            doc.metadata_str("name").unwrap_or("")
+        ),
+        (Some(own), _) => Ok(own.to_string()),
+        (None, Some(flag)) => Ok(flag.to_string()),
+        (None, None) => Ok("default".to_string()),
+    }
+}
+
+/// Deserializes a document into a typed resource, naming the field that did
+/// not fit. (The schema check has already caught what a person gets wrong.)
+fn typed<T: serde::de::DeserializeOwned>(doc: &Document) -> Result<T> {
+    typed_value(doc, &doc.value)
+}
+
+/// `typed` on a value derived from the document (defaults applied).
+fn typed_value<T: serde::de::DeserializeOwned>(doc: &Document, value: &Value) -> Result<T> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        anyhow!(
+            "{}: {} {path}: {}",
+            doc.locate(&path),
+            doc.kind(),
+            crate::model::serde_in_words(&e.inner().to_string())
+        )
+    })
+}
