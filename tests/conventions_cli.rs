@@ -114,6 +114,7 @@ fn version_says_what_routerctl_mirrors() {
     assert!(text.stdout.starts_with(&format!("routerctl {}\n", env!("CARGO_PKG_VERSION"))), "{}", text.stdout);
     assert!(text.stdout.contains("API: inference.llmkube.dev/v1alpha1 ModelRouter"), "{}", text.stdout);
     assert!(text.stdout.contains("Operator: LLMKube"), "{}", text.stdout);
+    assert!(text.stdout.contains("Gateway data plane: Backend and AIServiceBackend per backend"), "{}", text.stdout);
     let json = routerctl(&["version", "-o", "json"], None);
     assert_eq!(json.code, 0);
     let v: Value = serde_json::from_str(&json.stdout).expect("JSON");
@@ -121,6 +122,7 @@ fn version_says_what_routerctl_mirrors() {
     assert_eq!(v["api"]["group"], "inference.llmkube.dev");
     assert_eq!(v["api"]["version"], "v1alpha1");
     assert_eq!(v["operator"]["defaultProxyImage"], DEV_IMAGE);
+    assert_eq!(v["operator"]["gatewayObjects"][3], "AIGatewayRoute");
 }
 
 #[test]

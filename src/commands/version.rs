@@ -23,6 +23,10 @@ pub(super) fn run(output: Option<VersionFormat>) -> Result<Outcome> {
 /// The objects the operator writes for a ModelRouter, in its order.
 const OBJECTS: [&str; 6] = ["ConfigMap", "ServiceAccount", "Role", "RoleBinding", "Deployment", "Service"];
 
+/// The objects the gateway reconciler writes for a `dataPlane: Gateway` router.
+const GATEWAY_OBJECTS: [&str; 5] =
+    ["Backend", "AIServiceBackend", "SecurityPolicy", "AIGatewayRoute", "BackendTrafficPolicy"];
+
 /// The version report as a tree (the `-o json` form).
 pub fn info() -> Value {
     json!({
@@ -30,8 +34,9 @@ pub fn info() -> Value {
         "api": {"group": GROUP, "version": BUILT_FOR_VERSION, "kind": "ModelRouter", "crd": CRD_NAME},
         "operator": {
             "project": "LLMKube",
-            "reconcile": "ModelRouter, router-proxy data plane",
+            "reconcile": "ModelRouter, router-proxy and Gateway data planes",
             "objects": OBJECTS,
+            "gatewayObjects": GATEWAY_OBJECTS,
             "pooledOnly": ["ServiceAccount", "Role", "RoleBinding"],
             "defaultProxyImage": DEFAULT_PROXY_IMAGE,
         },
@@ -45,6 +50,8 @@ pub fn text() -> String {
          API: {GROUP}/{BUILT_FOR_VERSION} ModelRouter (CRD {CRD_NAME})\n\
          Operator: LLMKube ModelRouter reconcile, router-proxy data plane: ConfigMap, Deployment, Service; \
          ServiceAccount, Role, RoleBinding for pooled routers\n\
+         Gateway data plane: Backend and AIServiceBackend per backend, SecurityPolicy (JWT), AIGatewayRoute, \
+         BackendTrafficPolicy\n\
          Built-in proxy image: {DEFAULT_PROXY_IMAGE} (the operator's default without --router-proxy-image)\n",
         env!("CARGO_PKG_VERSION")
     )
