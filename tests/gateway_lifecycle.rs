@@ -5,18 +5,10 @@
 
 mod common;
 
-use common::{parse_stream, routerctl};
+use common::{parse_stream, routerctl, to_stream};
 use serde_json::{json, Value};
 
 const ROUTER: &str = "testdata/gateway/local.yaml";
-
-fn to_stream(objects: &[Value]) -> String {
-    objects
-        .iter()
-        .map(|o| serde_json::to_string_pretty(o).expect("serializable") + "\n")
-        .collect::<Vec<_>>()
-        .join("---\n")
-}
 
 fn route(objects: &mut [Value]) -> &mut Value {
     objects.iter_mut().find(|o| o["kind"] == "AIGatewayRoute").expect("a route")

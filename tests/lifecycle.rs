@@ -6,20 +6,12 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use common::{parse_stream, routerctl};
+use common::{parse_stream, routerctl, to_stream};
 use serde_json::{json, Value};
 
 const HASH: &str = "inference.llmkube.dev/router-config-hash";
 const LABELS_RECORD: &str = "inference.llmkube.dev/applied-pod-labels";
 const ANNOTATIONS_RECORD: &str = "inference.llmkube.dev/applied-pod-annotations";
-
-fn to_stream(objects: &[Value]) -> String {
-    objects
-        .iter()
-        .map(|o| serde_json::to_string_pretty(o).expect("serializable") + "\n")
-        .collect::<Vec<_>>()
-        .join("---\n")
-}
 
 /// Renders `router` against `live` (none for the first apply).
 fn step(router: &str, live: Option<&[Value]>, extra: &[&str]) -> (Vec<Value>, String) {
