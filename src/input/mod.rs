@@ -426,9 +426,7 @@ pub fn for_each_document_where(
             Value::Object(_) => {}
             other => bail!("{origin}: expected a Kubernetes object (a mapping), found {}", describe(&other)),
         }
-        let is_list = value.get("kind").and_then(Value::as_str).is_some_and(|k| k.ends_with("List"))
-            && value.get("items").is_some_and(Value::is_array);
-        if is_list {
+        if yaml::is_list(&value) {
             let Value::Object(mut map) = value else { continue };
             let items = match map.remove("items") {
                 Some(Value::Array(items)) => items,

@@ -101,15 +101,12 @@ impl Positions {
 /// `parent.key`, or `parent["key"]` when the key is not a plain name
 /// (label keys with dots and slashes): the field paths of every message.
 pub fn child_path(parent: &str, key: &str) -> String {
-    let plain = !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'));
-    match (parent.is_empty(), plain) {
-        (true, true) => key.to_string(),
-        (false, true) => format!("{parent}.{key}"),
-        (_, false) => format!("{parent}[{key:?}]"),
-    }
+    let mut path = parent.to_string();
+    push_child(&mut path, key);
+    path
 }
 
-/// Appends the step to `key` to a path, as [`child_path`] writes it.
+/// Appends the step to `key` to a path (see [`child_path`]).
 fn push_child(path: &mut String, key: &str) {
     use std::fmt::Write as _;
     let plain = !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'));
@@ -728,15 +725,20 @@ impl<'a> Builder<'a> {
     }
 }
 
-fn is_list(value: &Value) -> bool {
+/// Whether a document is a `List` (`kind: ...List` with an `items` list),
+/// as `kubectl get -o yaml` prints several objects.
+pub fn is_list(value: &Value) -> bool {
     value.get("kind").and_then(Value::as_str).is_some_and(|k| k.ends_with("List"))
         && value.get("items").is_some_and(Value::is_array)
 }
 
+/// How messages name the path of a document's root.
+pub const DOCUMENT_PATH: &str = "(document)";
+
 /// A path for messages; the document itself when empty.
-fn display_path(path: &str) -> &str {
+pub fn display_path(path: &str) -> &str {
     if path.is_empty() {
-        "(document)"
+        DOCUMENT_PATH
     } else {
         path
     }

@@ -307,7 +307,7 @@ impl<'a> Scan<'a> {
         }
         let value = parse_value(&text, &origin, doc_line)?;
         let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
-        let is_list = kind.ends_with("List") && value.get("items").is_some_and(Value::is_array);
+        let is_list = crate::input::yaml::is_list(&value);
         if had_items && !is_list {
             bail!("{origin}: a top-level `items:` list in an object that is not a List ({kind:?}); live objects are Kubernetes objects or Lists of them");
         }

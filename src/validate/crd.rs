@@ -58,10 +58,7 @@ fn crd_objects(name: &str, text: &str) -> Result<Vec<Value>> {
     for (_, _, value) in crate::input::parse_stream(name, text).context("not a YAML CRD")? {
         match value {
             Value::Null => {}
-            Value::Object(ref m)
-                if m.get("kind").and_then(Value::as_str).is_some_and(|k| k.ends_with("List"))
-                    && m.get("items").is_some_and(Value::is_array) =>
-            {
+            Value::Object(ref m) if crate::input::yaml::is_list(&value) => {
                 objects.extend(m["items"].as_array().into_iter().flatten().cloned());
             }
             other => objects.push(other),

@@ -23,6 +23,7 @@ use regex::Regex;
 use serde_json::{Map, Value};
 
 use super::{Finding, Severity};
+use crate::input::yaml::display_path;
 use crate::input::{child_path, describe, item_path};
 
 /// One compiled schema node.
@@ -601,11 +602,7 @@ pub fn check_rules(schema_json: &Value, object: &Value) -> Vec<Finding> {
 }
 
 fn shown_path(path: &str) -> String {
-    if path.is_empty() {
-        "(document)".to_string()
-    } else {
-        path.to_string()
-    }
+    display_path(path).to_string()
 }
 
 fn is_integer(v: &Value) -> bool {

@@ -27,23 +27,18 @@ use super::{Finding, Severity};
 use crate::input::child_path;
 use crate::validate::crd::{built_in, CrdSchema};
 
-/// Field path used for findings about the document itself.
-pub const DOCUMENT_PATH: &str = "(document)";
+pub use crate::input::yaml::DOCUMENT_PATH;
 
 /// Checks a whole ModelRouter document (as parsed from YAML into
 /// `serde_json::Value`) against the built-in schema.
 pub fn check_model_router(doc: &Value) -> Vec<Finding> {
-    check_model_router_as_written(doc, &|_| None)
+    check_against(doc, built_in(), &|_| None)
 }
 
-/// Like [`check_model_router`], with the text of the plain scalars kubectl
-/// reads as booleans or numbers (`written(path)`), so that a "quote it" hint
-/// quotes what the user wrote (`sync: "yes"`), not what kubectl made of it.
-pub fn check_model_router_as_written(doc: &Value, written: &dyn Fn(&str) -> Option<String>) -> Vec<Finding> {
-    check_against(doc, built_in(), written)
-}
-
-/// Checks a ModelRouter document against `crd`'s schema.
+/// Checks a document of `crd`'s kind against its schema. `written(path)` is
+/// the text of a plain scalar kubectl read as a boolean or a number, so that
+/// a "quote it" hint quotes what the user wrote (`sync: "yes"`), not what
+/// kubectl made of it.
 pub fn check_against(doc: &Value, crd: &CrdSchema, written: &dyn Fn(&str) -> Option<String>) -> Vec<Finding> {
     let Some(top) = doc.as_object() else {
         let message = format!("must be an object (a ModelRouter manifest), found {}", found(doc));
