@@ -102,7 +102,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__diff)
-            opts="-f -R -n -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --crd --live --context --kubeconfig --output --color --quiet --verbose --help --version"
+            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --jobs --crd --live --context --kubeconfig --output --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -129,6 +129,14 @@ _routerctl() {
                     return 0
                     ;;
                 --default-litellm-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -168,7 +176,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__explain)
-            opts="-f -R -n -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --crd --live --live-from-cluster --context --kubeconfig --output --quiet --verbose --help --version"
+            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --jobs --crd --live --live-from-cluster --context --kubeconfig --output --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -195,6 +203,14 @@ _routerctl() {
                     return 0
                     ;;
                 --default-litellm-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -384,7 +400,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__render)
-            opts="-f -R -n -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --crd --live --live-from-cluster --context --kubeconfig --output --quiet --verbose --help --version"
+            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --jobs --crd --live --live-from-cluster --context --kubeconfig --output --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -411,6 +427,14 @@ _routerctl() {
                     return 0
                     ;;
                 --default-litellm-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

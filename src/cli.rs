@@ -130,6 +130,11 @@ pub struct CommonArgs {
     #[arg(long)]
     pub strict: bool,
 
+    /// Routers reconciled at once (default: the cores available). Output
+    /// and errors are the same for every value.
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<std::num::NonZeroUsize>,
+
     /// The cluster's CRDs (`kubectl get crd
     /// modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService
     /// and ModelPool CRDs): judge, prune and default those kinds by their

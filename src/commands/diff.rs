@@ -10,9 +10,19 @@ use super::{stream, text_outcome, LiveInput, Outcome, Terminal};
 use crate::cli::{ColorChoice, DiffArgs, DiffFormat};
 use crate::diff::external::ExternalDiff;
 use crate::diff::plan::{plan_router, report_json, RouterPlan};
-use crate::diff::{compare, diff_compared, Palette};
+use crate::diff::{compare, diff_compared, Comparison, Palette};
+use crate::live::ObjectKey;
 use crate::output::spool::Spool;
+use crate::pipeline::RouterResult;
 use crate::report::Reporter;
+
+/// One router compared: its plan, and its diffs printed or its
+/// comparisons kept for the external program.
+struct Compared {
+    plan: RouterPlan,
+    diffs: String,
+    for_external: Vec<(ObjectKey, Comparison)>,
+}
 
 /// `routerctl diff`: the unified diffs (or the external program's answer)
 /// and a plan line per router, or the plan as JSON.
@@ -38,23 +48,34 @@ pub(super) fn run(
     };
     let mut spool = Spool::new();
     let mut plans: Vec<RouterPlan> = Vec::new();
-    stream(&args.common, live, stdin, reporter, &mut |result| {
+    let json = args.output == DiffFormat::Json;
+    let to_external = external.is_some();
+    // The comparing and the printing are done where the router was
+    // reconciled; the results are joined here in input order.
+    let compare_router = |result: RouterResult| {
         let comparisons: Vec<_> = result.items.iter().map(compare).collect();
-        plans.push(plan_router(&result.router.namespace, &result.router.name, &result.items, &comparisons));
-        if args.output == DiffFormat::Json {
-            return Ok(());
+        let plan = plan_router(&result.router.namespace, &result.router.name, &result.items, &comparisons);
+        let mut compared = Compared { plan, diffs: String::new(), for_external: Vec::new() };
+        if json {
+            return Ok(compared);
         }
-        for (item, cmp) in result.items.iter().zip(&comparisons) {
-            match &mut external {
-                Some(ext) => ext.add(&item.key, cmp.before.as_ref(), &cmp.after)?,
-                None => {
-                    if let Some(diff) = diff_compared(item, cmp, palette) {
-                        spool.write_all(diff.as_bytes()).context("cannot spool output")?;
-                    }
-                }
+        for (item, cmp) in result.items.into_iter().zip(comparisons) {
+            if to_external {
+                compared.for_external.push((item.key, cmp));
+            } else if let Some(diff) = diff_compared(&item, &cmp, palette) {
+                compared.diffs.push_str(&diff);
             }
         }
-        Ok(())
+        Ok(compared)
+    };
+    stream(&args.common, live, stdin, reporter, &compare_router, &mut |compared| {
+        plans.push(compared.plan);
+        if let Some(ext) = &mut external {
+            for (key, cmp) in &compared.for_external {
+                ext.add(key, cmp.before.as_ref(), &cmp.after)?;
+            }
+        }
+        spool.write_all(compared.diffs.as_bytes()).context("cannot spool output")
     })?;
     let changed = i32::from(plans.iter().any(RouterPlan::changed));
     if args.output == DiffFormat::Json {

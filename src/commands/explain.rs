@@ -10,15 +10,15 @@ use super::{stream, text_outcome, LiveInput, Outcome};
 use crate::cli::{ExplainArgs, ExplainFormat};
 use crate::explain::explain;
 use crate::explain::gateway::{explain_gateway, RouterExplanation};
-use crate::pipeline::Rendered;
+use crate::pipeline::{Rendered, RouterResult};
 use crate::render::gojson::{marshal_indent, GoJson};
 use crate::report::Reporter;
 
 pub(super) fn run(args: &ExplainArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
     let live = LiveInput::choose(&args.live, args.live_from_cluster, &args.cluster)?;
     let mut tables = Vec::new();
-    stream(&args.common, live, stdin, reporter, &mut |result| {
-        tables.push(match &result.rendered {
+    let explain_router = |result: RouterResult| {
+        Ok(match &result.rendered {
             Rendered::Proxy(rendered) => {
                 let live_deployment =
                     result.items.iter().find(|i| i.key.kind == "Deployment").and_then(|i| i.live.clone());
@@ -28,7 +28,10 @@ pub(super) fn run(args: &ExplainArgs, stdin: &mut dyn Read, reporter: &mut Repor
                 let router = format!("{}/{}", result.router.namespace, result.router.name);
                 RouterExplanation::Gateway(explain_gateway(&router, &result.items, &rendered.ejected))
             }
-        });
+        })
+    };
+    stream(&args.common, live, stdin, reporter, &explain_router, &mut |table| {
+        tables.push(table);
         Ok(())
     })?;
     let text = match args.output {

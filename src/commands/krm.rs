@@ -375,6 +375,7 @@ fn pipeline_options(s: &Settings) -> Options {
             emit_scrape_annotations: s.emit_scrape_annotations,
             strict: s.strict,
         },
+        jobs: None,
     }
 }
 

@@ -29,7 +29,6 @@ use crate::output::spool::Spool;
 use crate::output::{print_objects, Format};
 use crate::pipeline::{reconcile_sources, Options, RouterResult};
 use crate::reconcile::server_fields::strip;
-use crate::reconcile::Reconciled;
 use crate::render::OperatorFlags;
 use crate::report::Reporter;
 
@@ -107,13 +106,15 @@ fn apply_ready(mut obj: Value) -> Value {
     obj
 }
 
-/// Reads the inputs of a command and streams every router's result to `sink`.
-fn stream(
+/// Reads the inputs of a command and streams every router's result through
+/// `finish` (on the pipeline's threads) to `sink` (in input order).
+fn stream<T: Send>(
     common: &CommonArgs,
     live: LiveInput,
     stdin: &mut dyn Read,
     reporter: &mut Reporter,
-    sink: &mut dyn FnMut(RouterResult) -> Result<()>,
+    finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
+    sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<()> {
     let mut stdin_used = false;
     let options = options(common);
@@ -129,18 +130,7 @@ fn stream(
             kubeconfig: cluster.kubeconfig.clone(),
         })),
     };
-    crate::pipeline::run(&options, &router_sources, live.as_ref(), reporter, sink)
-}
-
-/// Streams only the reconciled objects.
-fn stream_objects(
-    common: &CommonArgs,
-    live: LiveInput,
-    stdin: &mut dyn Read,
-    reporter: &mut Reporter,
-    sink: &mut dyn FnMut(Reconciled) -> Result<()>,
-) -> Result<()> {
-    stream(common, live, stdin, reporter, &mut |result| result.items.into_iter().try_for_each(&mut *sink))
+    crate::pipeline::run(&options, &router_sources, live.as_ref(), reporter, finish, sink)
 }
 
 /// The pipeline's settings from the flags every command shares.
@@ -154,6 +144,7 @@ fn options(common: &CommonArgs) -> Options {
             emit_scrape_annotations: common.emit_scrape_annotations,
             strict: common.strict,
         },
+        jobs: common.jobs,
     }
 }
 

@@ -5,7 +5,7 @@ use std::io::Read;
 
 use anyhow::{Context as _, Result};
 
-use super::{apply_ready, stream_objects, LiveInput, Outcome};
+use super::{apply_ready, stream, LiveInput, Outcome};
 use crate::cli::RenderArgs;
 use crate::output::spool::Spool;
 use crate::output::Printer;
@@ -13,9 +13,15 @@ use crate::report::Reporter;
 
 pub(super) fn run(args: &RenderArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
     let live = LiveInput::choose(&args.live, args.live_from_cluster, &args.cluster)?;
-    let mut printer = Printer::new(args.output, Spool::new());
-    stream_objects(&args.common, live, stdin, reporter, &mut |item| {
-        printer.object(&apply_ready(item.merged)).context("cannot spool output")
+    let format = args.output;
+    let mut printer = Printer::new(format, Spool::new());
+    // Each router's objects are encoded where it was reconciled, and
+    // joined here in input order.
+    let encode = |result: crate::pipeline::RouterResult| {
+        Ok(result.items.into_iter().map(|item| format.encode(&apply_ready(item.merged))).collect::<Vec<_>>())
+    };
+    stream(&args.common, live, stdin, reporter, &encode, &mut |objects| {
+        objects.iter().try_for_each(|obj| printer.encoded(obj)).context("cannot spool output")
     })?;
     Ok(Outcome { stdout: printer.finish().context("cannot spool output")?, code: 0, notes: String::new() })
 }

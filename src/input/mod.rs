@@ -290,6 +290,13 @@ pub struct Identity {
     pub namespace: Option<String>,
 }
 
+impl Identity {
+    /// A `List` (`kind: List`, `ConfigMapList`, ...), read item by item.
+    pub fn is_list(&self) -> bool {
+        self.kind.ends_with("List")
+    }
+}
+
 /// An object's identity read straight off its lines, without parsing the
 /// YAML: `apiVersion`, `kind` and `metadata.name` / `.namespace` as people
 /// and kubectl write them, at `indent` (the object's own keys) and
@@ -369,83 +376,104 @@ fn plain_scalar(v: &str) -> Option<String> {
 
 /// Hands each document of a source to `f` as soon as it is parsed, so that
 /// only one document is held at a time.
-pub fn for_each_document(source: &Source, f: impl FnMut(Document) -> Result<()>) -> Result<()> {
-    for_each_document_where(source, |_| false, |_, _| true, f)
+pub fn for_each_document(source: &Source, mut f: impl FnMut(Document) -> Result<()>) -> Result<()> {
+    for text in document_texts(source)? {
+        text.read(&mut f)?;
+    }
+    Ok(())
 }
 
-/// Like `for_each_document`, but a document whose identity can be read
-/// without building it and that `wanted` turns down (given the identity and
-/// the document's number) is skipped, and so is, before anything is read
-/// of it, a document whose number `skip` names (a second pass that knows
-/// from the first which documents it needs).
-pub fn for_each_document_where(
-    source: &Source,
-    skip: impl Fn(usize) -> bool,
-    wanted: impl Fn(&Identity, usize) -> bool,
-    mut f: impl FnMut(Document) -> Result<()>,
-) -> Result<()> {
-    let mut number = 0;
+/// One non-empty document of a source, found but not yet read: what a
+/// first pass keeps so a second pass (maybe on another thread) reads just
+/// the documents it needs, without splitting the source again.
+#[derive(Debug, Clone, Copy)]
+pub struct DocumentText<'a> {
+    source: &'a str,
+    /// 1-based, among the source's non-empty documents.
+    number: usize,
+    text: &'a str,
+    /// Source line of the section's first line.
+    line: usize,
+}
+
+/// The non-empty documents of a source, split as kubectl splits a stream.
+pub fn document_texts(source: &Source) -> Result<Vec<DocumentText<'_>>> {
     let sections = yaml::split_sections(&source.text).map_err(|e| read_error(&source.name, None, &e))?;
+    let mut texts = Vec::new();
     for section in sections {
         if section.text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
             continue;
         }
-        number += 1;
-        if number > MAX_DOCUMENTS {
+        if texts.len() == MAX_DOCUMENTS {
             bail!("{}: more than {MAX_DOCUMENTS} documents; split the input into several files", source.name);
         }
-        if skip(number) {
-            continue;
+        texts.push(DocumentText {
+            source: &source.name,
+            number: texts.len() + 1,
+            text: section.text,
+            line: section.line,
+        });
+    }
+    Ok(texts)
+}
+
+impl DocumentText<'_> {
+    /// Its identity read without building it: off the lines where the
+    /// layout is plain, else off the parser's events. `None` when a field
+    /// of it is missing or not a plain string.
+    pub fn identity(&self) -> Result<Option<Identity>> {
+        if let Some(id) = quick_identity(self.text, 0) {
+            return Ok(Some(id));
         }
+        let fields = yaml::scan_identity(self.text, self.line).map_err(|e| self.error(&e))?;
+        Ok(fields.and_then(|[api_version, kind, name, namespace]| {
+            Some(Identity { api_version: api_version?, kind: kind?, name, namespace })
+        }))
+    }
+
+    /// Parses it and hands `f` its object, or each item of a `List`.
+    pub fn read(&self, mut f: impl FnMut(Document) -> Result<()>) -> Result<()> {
         let first_content =
-            section.text.lines().position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')).unwrap_or(0);
-        let origin =
-            Origin { source: source.name.clone(), document: number, line: section.line + first_content, item: None };
-        // Identity off the lines where the layout is plain, else off the
-        // events: a document nobody wants is never built.
-        let identity = match quick_identity(section.text, 0) {
-            Some(id) => Some(id),
-            None => yaml::scan_identity(section.text, section.line)
-                .map_err(|e| read_error(&source.name, Some(number), &e))?
-                .and_then(|[api_version, kind, name, namespace]| {
-                    Some(Identity { api_version: api_version?, kind: kind?, name, namespace })
-                }),
+            self.text.lines().position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')).unwrap_or(0);
+        let origin = Origin {
+            source: self.source.to_string(),
+            document: self.number,
+            line: self.line + first_content,
+            item: None,
         };
-        if identity.is_some_and(|id| !id.kind.ends_with("List") && !wanted(&id, number)) {
-            continue;
-        }
-        let Some(parsed) = yaml::parse_section(section.text, section.line, true)
-            .map_err(|e| read_error(&source.name, Some(number), &e))?
-        else {
-            continue;
+        let Some(parsed) = yaml::parse_section(self.text, self.line, true).map_err(|e| self.error(&e))? else {
+            return Ok(());
         };
         let positions = Arc::new(parsed.positions);
         let value = parsed.value;
         match value {
-            Value::Null => continue,
+            Value::Null => return Ok(()),
             Value::Object(_) => {}
             other => bail!("{origin}: expected a Kubernetes object (a mapping), found {}", describe(&other)),
         }
-        if yaml::is_list(&value) {
-            let Value::Object(mut map) = value else { continue };
-            let items = match map.remove("items") {
-                Some(Value::Array(items)) => items,
-                _ => Vec::new(),
-            };
-            for (i, item) in items.into_iter().enumerate() {
-                let origin = Origin { item: Some(i), ..origin.clone() };
-                let path_prefix = item_path("items", i);
-                if !item.is_object() {
-                    let at = positions.get(&path_prefix).map(|s| format!(" (line {})", s.line)).unwrap_or_default();
-                    bail!("{origin}{at}: expected a Kubernetes object, found {}", describe(&item));
-                }
-                f(Document { origin, value: item, positions: Arc::clone(&positions), path_prefix })?;
-            }
-        } else {
-            f(Document { origin, value, positions, path_prefix: String::new() })?;
+        if !yaml::is_list(&value) {
+            return f(Document { origin, value, positions, path_prefix: String::new() });
         }
+        let Value::Object(mut map) = value else { return Ok(()) };
+        let items = match map.remove("items") {
+            Some(Value::Array(items)) => items,
+            _ => Vec::new(),
+        };
+        for (i, item) in items.into_iter().enumerate() {
+            let origin = Origin { item: Some(i), ..origin.clone() };
+            let path_prefix = item_path("items", i);
+            if !item.is_object() {
+                let at = positions.get(&path_prefix).map(|s| format!(" (line {})", s.line)).unwrap_or_default();
+                bail!("{origin}{at}: expected a Kubernetes object, found {}", describe(&item));
+            }
+            f(Document { origin, value: item, positions: Arc::clone(&positions), path_prefix })?;
+        }
+        Ok(())
     }
-    Ok(())
+
+    fn error(&self, e: &yaml::ReadError) -> anyhow::Error {
+        read_error(self.source, Some(self.number), e)
+    }
 }
 
 /// Reads one document's text that starts on source line `text_line`, for

@@ -9,11 +9,11 @@
 //! label selector is not used because labels on live objects can be edited
 //! or removed by anyone, while the names are fixed by the operator.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
@@ -59,14 +59,23 @@ impl KubectlOptions {
 }
 
 /// The live objects of the cluster, fetched a namespace at a time on first
-/// use and kept for the rest of the run.
+/// use and kept for the rest of the run. Routers are reconciled on several
+/// threads: the first to need a namespace runs kubectl while the others
+/// wait, so each namespace is read once, and a failed read is not retried.
 pub struct ClusterLive {
     program: OsString,
     options: KubectlOptions,
-    namespaces: RefCell<HashMap<String, LiveStore>>,
+    /// Each namespace read, or why it could not be (the error's text).
+    namespaces: Mutex<HashMap<String, Result<Arc<LiveStore>, String>>>,
     /// kubectl's stderr from calls that succeeded (deprecation and
-    /// admission warnings), one entry per line.
-    notes: RefCell<Vec<String>>,
+    /// admission warnings), one entry per line, by namespace.
+    notes: Mutex<HashMap<String, Vec<String>>>,
+}
+
+/// A lock whose holder panicked still guards whole values (each is
+/// inserted in one step).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl ClusterLive {
@@ -75,8 +84,8 @@ impl ClusterLive {
         ClusterLive {
             program: "kubectl".into(),
             options,
-            namespaces: RefCell::new(HashMap::new()),
-            notes: RefCell::new(Vec::new()),
+            namespaces: Mutex::new(HashMap::new()),
+            notes: Mutex::new(HashMap::new()),
         }
     }
 
@@ -116,7 +125,7 @@ impl ClusterLive {
             );
         }
         let said = String::from_utf8_lossy(&output.stderr);
-        self.notes.borrow_mut().extend(
+        lock(&self.notes).entry(namespace.to_string()).or_default().extend(
             said.lines().filter(|l| !l.trim().is_empty()).map(|l| format!("kubectl (namespace {namespace}): {l}")),
         );
         let mut file = spool;
@@ -127,18 +136,21 @@ impl ClusterLive {
 
 impl LiveObjects for ClusterLive {
     fn get(&self, key: &ObjectKey) -> Result<Option<Value>> {
-        if !self.namespaces.borrow().contains_key(&key.namespace) {
-            let store = self.fetch(&key.namespace)?;
-            self.namespaces.borrow_mut().insert(key.namespace.clone(), store);
-        }
-        match self.namespaces.borrow().get(&key.namespace) {
-            Some(store) => store.get(key),
-            None => Ok(None),
-        }
+        let store = {
+            let mut namespaces = lock(&self.namespaces);
+            let read = namespaces
+                .entry(key.namespace.clone())
+                .or_insert_with(|| self.fetch(&key.namespace).map(Arc::new).map_err(|e| format!("{e:#}")));
+            match read {
+                Ok(store) => Arc::clone(store),
+                Err(message) => bail!("{message}"),
+            }
+        };
+        store.get(key)
     }
 
-    fn take_notes(&self) -> Vec<String> {
-        std::mem::take(&mut *self.notes.borrow_mut())
+    fn take_notes(&self, namespace: &str) -> Vec<String> {
+        lock(&self.notes).remove(namespace).unwrap_or_default()
     }
 }
 

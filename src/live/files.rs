@@ -7,11 +7,11 @@
 //! `items:`; each such entry is indexed as its own byte range. Any other
 //! layout of a List (JSON, flow style) is parsed whole.
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
@@ -25,7 +25,8 @@ use crate::input::{
 /// Where a source's bytes can be read again.
 enum Backing {
     Text(String),
-    File(RefCell<File>),
+    /// Read back by one thread at a time (a seek, then a read).
+    File(Mutex<File>),
 }
 
 /// Where one live object is.
@@ -104,7 +105,7 @@ impl LiveStore {
         let id = self.backings.len();
         let mut reader = BufReader::new(file);
         self.index_reader(id, name, &mut reader, default_namespace)?;
-        self.backings.push(Backing::File(RefCell::new(reader.into_inner())));
+        self.backings.push(Backing::File(Mutex::new(reader.into_inner())));
         Ok(())
     }
 
@@ -141,7 +142,9 @@ impl LiveStore {
                 text.get(s..e).map(str::to_string).ok_or_else(|| anyhow!("a live object's range is out of bounds"))
             }
             Some(Backing::File(file)) => {
-                let mut file = file.borrow_mut();
+                // A thread that panicked holding the file left no state behind
+                // but its position, which every read sets anew.
+                let mut file = file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                 let mut buf = vec![0; len];
                 file.seek(SeekFrom::Start(start))
                     .and_then(|_| file.read_exact(&mut buf))

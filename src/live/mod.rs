@@ -46,13 +46,14 @@ impl std::fmt::Display for ObjectKey {
 }
 
 /// Live objects by identity. Looking one up may read and parse it, which can
-/// fail.
-pub trait LiveObjects {
+/// fail. Routers are reconciled on several threads at once, all reading
+/// the same live objects.
+pub trait LiveObjects: Sync {
     fn get(&self, key: &ObjectKey) -> Result<Option<Value>>;
 
-    /// What the source had to say besides the objects (kubectl's warnings),
-    /// taken once, for the caller to report.
-    fn take_notes(&self) -> Vec<String> {
+    /// What the source had to say about `namespace` besides its objects
+    /// (kubectl's warnings), taken once, for the caller to report.
+    fn take_notes(&self, _namespace: &str) -> Vec<String> {
         Vec::new()
     }
 }

@@ -33,6 +33,21 @@ pub fn kubectl_name(obj: &Value) -> String {
     }
 }
 
+/// One object as it stands in the output, without what joins it to the
+/// others: the costly part of printing, done on the thread that
+/// reconciled the object.
+pub struct Encoded(Vec<u8>);
+
+impl Format {
+    pub fn encode(self, obj: &Value) -> Encoded {
+        Encoded(match self {
+            Format::Yaml => yaml::to_yaml(obj).into_bytes(),
+            Format::Json => marshal_indent(&GoJson::from(obj), "        ", "    ").into_bytes(),
+            Format::Name => kubectl_name(obj).into_bytes(),
+        })
+    }
+}
+
 /// Writes objects as they come: `---` between YAML documents, or the items
 /// of one `v1 List` laid out as `kubectl get -o json` prints it (four-space
 /// indentation, sorted keys, trailing newline).
@@ -48,12 +63,17 @@ impl<W: Write> Printer<W> {
     }
 
     pub fn object(&mut self, obj: &Value) -> io::Result<()> {
+        self.encoded(&self.format.encode(obj))
+    }
+
+    /// An object `encode`d by this printer's format.
+    pub fn encoded(&mut self, Encoded(bytes): &Encoded) -> io::Result<()> {
         match self.format {
             Format::Yaml => {
                 if self.count > 0 {
                     self.out.write_all(b"---\n")?;
                 }
-                self.out.write_all(yaml::to_yaml(obj).as_bytes())?;
+                self.out.write_all(bytes)?;
             }
             Format::Json => {
                 self.out.write_all(if self.count == 0 {
@@ -62,10 +82,10 @@ impl<W: Write> Printer<W> {
                     b",\n"
                 })?;
                 self.out.write_all(b"        ")?;
-                self.out.write_all(marshal_indent(&GoJson::from(obj), "        ", "    ").as_bytes())?;
+                self.out.write_all(bytes)?;
             }
             Format::Name => {
-                self.out.write_all(kubectl_name(obj).as_bytes())?;
+                self.out.write_all(bytes)?;
                 self.out.write_all(b"\n")?;
             }
         }

@@ -10,7 +10,6 @@ use super::Options;
 use crate::input::Document;
 use crate::model::{ModelRouter, GROUP, GROUP_VERSION};
 use crate::render::RouterInput;
-use crate::report::Reporter;
 use crate::validate::crd::{built_in, CrdSchema};
 use crate::validate::gateway::validate_gateway_router;
 use crate::validate::operator::validate_model_router;
@@ -55,17 +54,21 @@ pub(super) fn classify(doc: &Document, options: &Options) -> Result<Option<(&'st
 }
 
 /// Pass 2 for one ModelRouter document: schema, typing, CRD defaults.
+/// Warnings go to `warnings`; the document's value is moved into the
+/// typed router.
 pub(super) fn router_input(
-    doc: &Document,
+    mut doc: Document,
     namespace: String,
     options: &Options,
     crd: Option<&CrdSchema>,
-    reporter: &mut Reporter,
+    warnings: &mut Vec<String>,
 ) -> Result<(String, RouterInput)> {
     // The cluster's CRD when given, else the newest schema routerctl knows.
     let schema = crd.unwrap_or_else(|| built_in());
-    let router: ModelRouter = stored(doc, Some(schema), options, reporter)?;
-    let name = object_name(doc)?;
+    // Read before the value moves; the schema's own message comes first.
+    let name = object_name(&doc);
+    let router: ModelRouter = stored(&mut doc, Some(schema), options, warnings)?;
+    let name = name?;
     // The admission checks, and for a Gateway router the gateway
     // reconciler's refusals, all at once.
     let mut findings = validate_model_router(&router);
@@ -77,7 +80,7 @@ pub(super) fn router_input(
             "{}: ModelRouter {}/{name}: the operator refuses this ModelRouter:\n{}",
             doc.origin,
             namespace,
-            located_list(doc, &findings)
+            located_list(&doc, &findings)
         );
     }
     let uid = router.metadata.uid.clone().filter(|u| !u.is_empty());
@@ -86,15 +89,20 @@ pub(super) fn router_input(
 
 /// A document as the API server would store it, typed: checked against its
 /// CRD schema (when there is one), fields the schema does not know pruned
-/// (warned about; refused with `--strict`), the schema's defaults applied.
+/// (warned about in `warnings`; refused with `--strict`), the schema's
+/// defaults applied. The value is moved out of `doc` (which is left
+/// `null`); its positions still place every field for messages.
 pub(super) fn stored<T: serde::de::DeserializeOwned>(
-    doc: &Document,
+    doc: &mut Document,
     schema: Option<&CrdSchema>,
     options: &Options,
-    reporter: &mut Reporter,
+    warnings: &mut Vec<String>,
 ) -> Result<T> {
-    let Some(schema) = schema else { return typed(doc) };
-    let kind = doc.kind();
+    let kind = doc.kind().to_string();
+    let Some(schema) = schema else {
+        let value = std::mem::take(&mut doc.value);
+        return typed_value(doc, &kind, value);
+    };
     let name = match doc.metadata_str("name") {
         Some(n) if !n.is_empty() => format!("{n:?}"),
         _ => "(without a name)".to_string(),
@@ -117,12 +125,12 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
         );
     }
     for w in unknown {
-        reporter.warn(&format!("{}: {w} (the API server drops unknown fields)", doc.locate(&w.path)));
+        warnings.push(format!("{}: {w} (the API server drops unknown fields)", doc.locate(&w.path)));
     }
-    let mut value = doc.value.clone();
+    let mut value = std::mem::take(&mut doc.value);
     schema.prune(&mut value);
     schema.apply(&mut value);
-    typed_value(doc, &value)
+    typed_value(doc, &kind, value)
 }
 
 fn object_name(doc: &Document) -> Result<String> {
@@ -148,21 +156,12 @@ fn namespace_of(doc: &Document, flag: Option<&str>) -> Result<String> {
     }
 }
 
-/// Deserializes a document into a typed resource, naming the field that did
-/// not fit. (The schema check has already caught what a person gets wrong.)
-fn typed<T: serde::de::DeserializeOwned>(doc: &Document) -> Result<T> {
-    typed_value(doc, &doc.value)
-}
-
-/// `typed` on a value derived from the document (defaults applied).
-fn typed_value<T: serde::de::DeserializeOwned>(doc: &Document, value: &Value) -> Result<T> {
+/// Deserializes a document's value (defaults applied) into a typed
+/// resource, naming the field that did not fit. (The schema check has
+/// already caught what a person gets wrong.)
+fn typed_value<T: serde::de::DeserializeOwned>(doc: &Document, kind: &str, value: Value) -> Result<T> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
-        anyhow!(
-            "{}: {} {path}: {}",
-            doc.locate(&path),
-            doc.kind(),
-            crate::model::serde_in_words(&e.inner().to_string())
-        )
+        anyhow!("{}: {kind} {path}: {}", doc.locate(&path), crate::model::serde_in_words(&e.inner().to_string()))
     })
 }

@@ -11,13 +11,16 @@
 mod documents;
 pub mod gateway;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::io::Write;
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context as _, Result};
+use rayon::prelude::*;
+use rayon::ThreadPoolBuilder;
 
-use crate::input::{for_each_document_where, Identity, Source};
+use crate::input::{document_texts, DocumentText, Source};
 use crate::live::{LiveIndex, LiveObjects, LiveStore, ObjectKey};
 use crate::model::{InferenceService, ModelPool, GROUP, GROUP_VERSION};
 use crate::output::check::check_object;
@@ -26,7 +29,7 @@ use crate::render::gateway::GatewayRendered;
 use crate::render::names::resource_name;
 use crate::render::{render_router, Inventory, OperatorFlags, RenderedRouter, RouterInput};
 use crate::report::Reporter;
-use crate::validate::crd::ClusterCrds;
+use crate::validate::crd::{ClusterCrds, CrdSchema};
 use crate::validate::Finding;
 use documents::{classify, router_input, stored};
 use gateway::reconcile_gateway_router;
@@ -43,12 +46,21 @@ pub struct Options {
     /// The operator's flags; `strict` also refuses fields the CRD does not
     /// know.
     pub flags: OperatorFlags,
+    /// `--jobs`: routers reconciled at once; `None` for one per core.
+    pub jobs: Option<NonZeroUsize>,
 }
 
 impl Options {
     /// The namespace of objects that name none.
     pub fn default_namespace(&self) -> &str {
         self.namespace.as_deref().unwrap_or("default")
+    }
+
+    fn threads(&self) -> usize {
+        match self.jobs {
+            Some(n) => n.get(),
+            None => std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+        }
     }
 }
 
@@ -79,21 +91,27 @@ pub fn reconcile_sources(
 ) -> Result<Vec<Reconciled>> {
     let live = LiveStore::from_sources(live_sources, options.default_namespace())?;
     let mut items = Vec::new();
-    run(options, router_sources, &live, &mut Reporter::plain(stderr), &mut |result| {
-        items.extend(result.items);
+    let finish = |result: RouterResult| Ok(result.items);
+    run(options, router_sources, &live, &mut Reporter::plain(stderr), &finish, &mut |routed| {
+        items.extend(routed);
         Ok(())
     })?;
     Ok(items)
 }
 
-/// Pass 1 collects the inventory; pass 2 renders each ModelRouter in input
-/// order and hands its result to `sink`.
-pub fn run(
+/// Pass 1 collects the inventory; pass 2 reconciles the ModelRouters, on
+/// `options.jobs` threads, and `finish` turns each result into what the
+/// command keeps (on the same threads: printing is much of the work).
+/// `sink` gets those in input order, and warnings and errors reach
+/// `reporter` in the order one thread would meet them: the output and the
+/// first error are the same for every number of jobs.
+pub fn run<T: Send>(
     options: &Options,
     router_sources: &[Source],
     live: &dyn LiveObjects,
     reporter: &mut Reporter,
-    sink: &mut dyn FnMut(RouterResult) -> Result<()>,
+    finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
+    sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<()> {
     let mut files = Vec::new();
     for path in &options.crd {
@@ -106,39 +124,115 @@ pub fn run(
             reporter.warn(&format!("{}: {w}", path.display()));
         }
     }
-    let (inventory, not_routers) = scan_inventory(options, router_sources, &crds, reporter)?;
-    let flags = &options.flags;
+    let (inventory, router_texts) = scan_inventory(options, router_sources, &crds, reporter)?;
+    let pass = Pass2 { options, crd: crds.router.as_ref(), inventory: &inventory, live, finish };
+    let threads = options.threads().min(router_texts.len());
+    let pool = match threads {
+        0 | 1 => None,
+        n => Some(ThreadPoolBuilder::new().num_threads(n).build().context("cannot start the worker threads")?),
+    };
+    // Enough documents per batch to keep every thread busy, few enough that
+    // the finished results waiting for their turn stay small.
+    let batch = pool.as_ref().map_or(1, |_| threads * 16);
     let mut object_names = ObjectNames::default();
-    for (i, source) in router_sources.iter().enumerate() {
-        // Pass 1 has checked every other document; only routers are parsed
-        // again, and documents pass 1 identified as others are not even read.
-        for_each_document_where(
-            source,
-            |n| not_routers.contains(&(i, n)),
-            |id, _| id.kind == "ModelRouter",
-            |doc| {
-                if let Some(("ModelRouter", namespace)) = classify(&doc, options)? {
-                    let (origin, router) = router_input(&doc, namespace, options, crds.router.as_ref(), reporter)?;
-                    let name = format!("{}/{}", router.namespace, router.name);
-                    object_names.claim(&origin, &router)?;
-                    let result = reconcile_one(&origin, router, &inventory, live, flags, reporter);
-                    // kubectl's own warnings, next to the router whose read drew them.
-                    for note in live.take_notes() {
+    for texts in router_texts.chunks(batch) {
+        let steps: Vec<Vec<Step<T>>> = match &pool {
+            Some(pool) => pool.install(|| texts.par_iter().map(|text| pass.read(text)).collect()),
+            None => texts.iter().map(|text| pass.read(text)).collect(),
+        };
+        for step in steps.into_iter().flatten() {
+            match step {
+                Step::Warning(w) => reporter.warn(&w),
+                Step::Claim(claim) => object_names.claim(claim)?,
+                // kubectl's own warnings, next to the first router whose
+                // read drew them.
+                Step::Notes(namespace) => {
+                    for note in live.take_notes(&namespace) {
                         reporter.warn(&note);
                     }
-                    match result? {
-                        Some(result) => {
-                            reporter.router_done(&name, result.items.len());
-                            sink(result)?;
-                        }
-                        None => reporter.router_done(&name, 0),
-                    }
                 }
-                Ok(())
-            },
-        )?;
+                Step::Done { router, objects, kept } => {
+                    reporter.router_done(&router, objects);
+                    sink(kept)?;
+                }
+                Step::Failed(error) => return Err(error),
+            }
+        }
     }
     Ok(())
+}
+
+/// What reconciling one router came to, in the order a single thread
+/// reports it. The steps that need the whole run (claiming object names,
+/// kubectl's notes) wait for their turn, in input order.
+enum Step<T> {
+    Warning(String),
+    Claim(Claim),
+    Notes(String),
+    Done { router: String, objects: usize, kept: T },
+    Failed(anyhow::Error),
+}
+
+/// Pass 2's view of the run, shared by its threads.
+struct Pass2<'a, T> {
+    options: &'a Options,
+    crd: Option<&'a CrdSchema>,
+    inventory: &'a Inventory,
+    live: &'a dyn LiveObjects,
+    finish: &'a (dyn Fn(RouterResult) -> Result<T> + Sync),
+}
+
+impl<T> Pass2<'_, T> {
+    /// Every ModelRouter of one document (a `List` may hold several),
+    /// through to the command's `finish`; the first error ends the steps.
+    fn read(&self, text: &DocumentText) -> Vec<Step<T>> {
+        let mut steps = Vec::new();
+        let read = text.read(|doc| {
+            let Some(("ModelRouter", namespace)) = classify(&doc, self.options)? else { return Ok(()) };
+            let mut warnings = Vec::new();
+            let input = router_input(doc, namespace, self.options, self.crd, &mut warnings);
+            steps.extend(warnings.drain(..).map(Step::Warning));
+            let (origin, router) = input?;
+            let label = format!("{}/{}", router.namespace, router.name);
+            let namespace = router.namespace.clone();
+            steps.push(Step::Claim(Claim::of(&origin, &router)));
+            let result = reconcile_one(&origin, router, self.inventory, self.live, &self.options.flags, &mut warnings);
+            steps.push(Step::Notes(namespace));
+            let result = result?;
+            // A router the API server would refuse ends the run; its
+            // warnings would only bury the error.
+            steps.extend(warnings.into_iter().map(Step::Warning));
+            let objects = result.items.len();
+            steps.push(Step::Done { router: label, objects, kept: (self.finish)(result)? });
+            Ok(())
+        });
+        if let Err(error) = read {
+            steps.push(Step::Failed(error));
+        }
+        steps
+    }
+}
+
+/// The object names a ModelRouter's objects would take.
+struct Claim {
+    origin: String,
+    namespace: String,
+    router: String,
+    /// `None` for a Gateway router: the operator provisions no
+    /// router-proxy objects for it.
+    object: Option<String>,
+}
+
+impl Claim {
+    fn of(origin: &str, router: &RouterInput) -> Claim {
+        let gateway = router.router.spec.data_plane.as_deref() == Some("Gateway");
+        Claim {
+            origin: origin.to_string(),
+            namespace: router.namespace.clone(),
+            router: router.name.clone(),
+            object: (!gateway).then(|| resource_name(&router.name)),
+        }
+    }
 }
 
 /// The object names of the routers rendered so far in one run, to refuse
@@ -148,56 +242,54 @@ pub fn run(
 #[derive(Default)]
 struct ObjectNames {
     /// (namespace, object name) -> (origin, ModelRouter name).
-    owners: std::collections::HashMap<(String, String), (String, String)>,
+    owners: HashMap<(String, String), (String, String)>,
 }
 
 impl ObjectNames {
-    fn claim(&mut self, origin: &str, router: &RouterInput) -> Result<()> {
-        if router.router.spec.data_plane.as_deref() == Some("Gateway") {
-            // The operator provisions no router-proxy objects for it.
-            return Ok(());
-        }
-        let key = (router.namespace.clone(), resource_name(&router.name));
+    fn claim(&mut self, claim: Claim) -> Result<()> {
+        let Some(object) = claim.object else { return Ok(()) };
+        let key = (claim.namespace, object);
         match self.owners.get(&key) {
-            Some((first_origin, first)) if *first != router.name => bail!(
+            Some((first_origin, first)) if *first != claim.router => bail!(
                 "{origin}: ModelRouter {ns}/{name}: metadata.name: its objects are named {object:?}, as are those of \
                  ModelRouter {ns}/{first} ({first_origin}) (a dot in a ModelRouter's name becomes a dash in its \
                  objects' names); applied together, each would overwrite the other's objects and their owners \
                  would fight over them forever: rename one of the two ModelRouters",
-                ns = router.namespace,
-                name = router.name,
+                origin = claim.origin,
+                ns = key.0,
+                name = claim.router,
                 object = key.1,
             ),
             Some(_) => Ok(()),
             None => {
-                self.owners.insert(key, (origin.to_string(), router.name.clone()));
+                self.owners.insert(key, (claim.origin, claim.router));
                 Ok(())
             }
         }
     }
 }
 
-/// Validates, renders and merges one ModelRouter.
+/// Validates, renders and merges one ModelRouter; its warnings go to
+/// `warnings`.
 fn reconcile_one(
     origin: &str,
     mut router: RouterInput,
     inventory: &Inventory,
     live: &dyn LiveObjects,
     flags: &OperatorFlags,
-    reporter: &mut Reporter,
-) -> Result<Option<RouterResult>> {
+    warnings: &mut Vec<String>,
+) -> Result<RouterResult> {
     let context = format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
     if router.router.spec.data_plane.as_deref() == Some("Gateway") {
         let outcome = reconcile_gateway_router(&context, &mut router, inventory, live, flags.strict)?;
-        return finish(
-            &context,
+        check_items(&context, &outcome.items)?;
+        warnings.extend(outcome.warnings);
+        return Ok(RouterResult {
             router,
-            Rendered::Gateway(outcome.rendered),
-            outcome.live,
-            outcome.items,
-            &outcome.warnings,
-            reporter,
-        );
+            rendered: Rendered::Gateway(outcome.rendered),
+            live: outcome.live,
+            items: outcome.items,
+        });
     }
     // Every live object this router can own, read (and parsed) once.
     let (live, live_uid) = owned_live_objects(&router, live)?;
@@ -205,33 +297,22 @@ fn reconcile_one(
         router.uid = live_uid;
     }
     let rendered = render_router(&router, inventory, flags).with_context(|| context.clone())?;
-    let mut warnings = rendered.warnings.clone();
-    let reconciled = reconcile_router(&router, &rendered, &live, &mut warnings).with_context(|| context.clone())?;
-    finish(&context, router, Rendered::Proxy(Box::new(rendered)), live, reconciled, &warnings, reporter)
+    let mut router_warnings = rendered.warnings.clone();
+    let items = reconcile_router(&router, &rendered, &live, &mut router_warnings).with_context(|| context.clone())?;
+    check_items(&context, &items)?;
+    warnings.extend(router_warnings);
+    Ok(RouterResult { router, rendered: Rendered::Proxy(Box::new(rendered)), live, items })
 }
 
-/// Checks what is about to be printed, then reports the router's warnings.
-fn finish(
-    context: &str,
-    router: RouterInput,
-    rendered: Rendered,
-    live: LiveIndex,
-    items: Vec<Reconciled>,
-    warnings: &[String],
-    reporter: &mut Reporter,
-) -> Result<Option<RouterResult>> {
-    for item in &items {
+/// Checks what is about to be printed.
+fn check_items(context: &str, items: &[Reconciled]) -> Result<()> {
+    for item in items {
         let findings = check_object(&item.merged);
         if !findings.is_empty() {
             bail!("{context}: {}: the API server would refuse the result:\n{}", item.key, bullet_list(&findings));
         }
     }
-    // A router the API server would refuse ends the run; its warnings would
-    // only bury the error.
-    for w in warnings {
-        reporter.warn(w);
-    }
-    Ok(Some(RouterResult { router, rendered, live, items }))
+    Ok(())
 }
 
 /// The live objects with the names and kinds the operator owns for `router`.
@@ -273,64 +354,59 @@ fn bullet_list<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> String {
 
 /// Pass 1: the InferenceServices and ModelPools of the inputs, after
 /// checking every document that routerctl reads; and that there is a
-/// ModelRouter to render at all.
-/// Also returns the documents (source index, number) known not to be
-/// ModelRouters, which pass 2 need not read again.
-fn scan_inventory(
+/// ModelRouter to render at all. Also returns the documents that hold
+/// ModelRouters, for pass 2: ModelRouters are only counted here, from their
+/// identity alone where it can be read without building the document, and
+/// other groups' objects are never built.
+fn scan_inventory<'s>(
     options: &Options,
-    sources: &[Source],
+    sources: &'s [Source],
     crds: &ClusterCrds,
     reporter: &mut Reporter,
-) -> Result<(Inventory, HashSet<(usize, usize)>)> {
+) -> Result<(Inventory, Vec<DocumentText<'s>>)> {
     let mut inventory = Inventory::default();
-    let not_routers = std::cell::RefCell::new(HashSet::new());
-    // ModelRouters are checked when pass 2 parses them; here they are only
-    // counted, from their identity alone where it can be read without
-    // building the document. Other groups' objects are never built.
-    let documents = std::cell::Cell::new(0);
-    let routers = std::cell::Cell::new(0);
-    let wanted = |id: &Identity, number: usize, source_index: usize| {
-        documents.set(documents.get() + 1);
-        let is_router = id.kind == "ModelRouter";
-        if is_router {
-            routers.set(routers.get() + 1);
-        } else {
-            not_routers.borrow_mut().insert((source_index, number));
-        }
-        !is_router && id.api_version.split('/').next() == Some(GROUP)
-    };
-    for (this_source, source) in sources.iter().enumerate() {
-        for_each_document_where(
-            source,
-            |_| false,
-            |id, n| wanted(id, n, this_source),
-            |doc| {
-                documents.set(documents.get() + 1);
+    let mut router_texts = Vec::new();
+    let mut documents = 0;
+    for source in sources {
+        for text in document_texts(source)? {
+            documents += 1;
+            match text.identity()? {
+                Some(id) if !id.is_list() && id.kind == "ModelRouter" => {
+                    router_texts.push(text);
+                    continue;
+                }
+                Some(id) if !id.is_list() && id.api_version.split('/').next() != Some(GROUP) => continue,
+                _ => {}
+            }
+            let mut holds_router = false;
+            text.read(|mut doc| {
+                let mut warnings = Vec::new();
                 match classify(&doc, options)? {
-                    Some(("ModelRouter", _)) => routers.set(routers.get() + 1),
+                    Some(("ModelRouter", _)) => holds_router = true,
                     Some(("InferenceService", namespace)) => {
                         let isvc: InferenceService =
-                            stored(&doc, crds.for_kind("InferenceService"), options, reporter)?;
+                            stored(&mut doc, crds.for_kind("InferenceService"), options, &mut warnings)?;
                         inventory.add_inference_service(&namespace, isvc);
                     }
                     Some((_, namespace)) => {
-                        let pool: ModelPool = stored(&doc, crds.for_kind("ModelPool"), options, reporter)?;
+                        let pool: ModelPool = stored(&mut doc, crds.for_kind("ModelPool"), options, &mut warnings)?;
                         inventory.add_pool(&namespace, pool);
                     }
                     None => {}
                 }
+                warnings.iter().for_each(|w| reporter.warn(w));
                 Ok(())
-            },
-        )?;
+            })?;
+            if holds_router {
+                router_texts.push(text);
+            }
+        }
     }
-    if routers.get() == 0 {
-        let what = if documents.get() > 0 {
-            "no ModelRouter among the input documents"
-        } else {
-            "the inputs hold no documents"
-        };
+    if router_texts.is_empty() {
+        let what =
+            if documents > 0 { "no ModelRouter among the input documents" } else { "the inputs hold no documents" };
         let names: Vec<_> = sources.iter().map(|s| s.name.as_str()).collect();
         bail!("{what} ({}); routerctl renders {GROUP_VERSION} ModelRouter objects", names.join(", "));
     }
-    Ok((inventory, not_routers.into_inner()))
+    Ok((inventory, router_texts))
 }
