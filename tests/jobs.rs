@@ -122,7 +122,7 @@ fn fleet(seed: u64, routers: usize, fault: Fault, replicas_shift: u64) -> String
                     let mut one = String::new();
                     external_router(&mut one, &format!("{name}{part}"), ns, replicas, "", "");
                     items.push_str("- ");
-                    items.push_str(&one.replace('\n', "\n  ").trim_end().to_string());
+                    items.push_str(one.replace('\n', "\n  ").trim_end());
                     items.push('\n');
                 }
                 let _ = write!(out, "apiVersion: v1\nkind: List\nitems:\n{items}");
