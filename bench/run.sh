@@ -179,8 +179,10 @@ for n in $SIZES; do
     floor_render="$FLOOR --output $d/rendered.yaml --configs $d/configs.bin $d/routers.yaml"
     floor_diff="$FLOOR --output $d/diff.out --configs $d/configs.bin $d/routers.yaml $live_files"
     for f in render diff; do
-        [ "$f" = render ] && cmd=$floor_render || cmd=$floor_diff
-        [ "$f" = render ] && ref=$d/rendered.yaml || ref=$d/diff.out
+        case $f in
+            render) cmd=$floor_render ref=$d/rendered.yaml ;;
+            diff) cmd=$floor_diff ref=$d/diff.out ;;
+        esac
         # shellcheck disable=SC2086
         peak_rss "$d/out-floor-$f" "$d/rss-floor-$f" $cmd
         if [ "$rc" != 0 ] || ! cmp -s "$d/out-floor-$f" "$ref"; then
