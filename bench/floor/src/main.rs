@@ -18,20 +18,24 @@
 //! because an implementation could avoid both; it cannot avoid parsing the
 //! bytes it reads, writing the bytes it prints, or hashing each config.
 //!
-//! The parser is yaml-rust2 0.13 (without its encoding feature): it was the
-//! fastest of the event-level parsers measured on the 10,000-router inputs of
-//! diff (routers.yaml and the live files, 94 MB), consuming every event and
-//! folding scalar lengths, on 2 shared cores (median / best of 7 runs):
+//! The parser is yaml-rust2 0.13 (without its encoding feature), the fastest
+//! of the event-level parsers measured, with saphyr-parser level with it.
+//! Each parsed the 10,000-router inputs of diff (routers.yaml and the ten
+//! live files, 94 MB) consuming every event and folding scalar lengths, in
+//! release builds with this profile, on 2 shared cores:
 //!
-//! | parser                    | median | best   |
-//! |---------------------------|--------|--------|
-//! | yaml-rust2 0.13.2         | 2.22 s | 1.72 s |
-//! | saphyr-parser 0.3.4       | 2.34 s | 1.87 s |
-//! | unsafe-libyaml 0.2.11     | 2.78 s | 2.46 s |
-//! | libyaml-safer 0.3.0       | 2.96 s | 2.44 s |
+//! | parser                | wall, median of 10 | hyperfine, 5 runs | 6 paired runs, user |
+//! |-----------------------|--------------------|-------------------|---------------------|
+//! | yaml-rust2 0.13.2     | 2.07 s             | 2.15 s            | 2.17 s              |
+//! | saphyr-parser 0.3.4   | 2.13 s             | 2.01 s            | 2.21 s              |
+//! | unsafe-libyaml 0.2.11 | 2.76 s             | 2.60 s            | —                   |
+//! | libyaml-safer 0.3.0   | 2.89 s             | 2.95 s            | —                   |
 //!
-//! On routers.yaml alone (9 MB) yaml-rust2 and saphyr-parser were within
-//! noise of each other (about 0.29 s), libyaml-safer the slowest (0.41 s).
+//! yaml-rust2 and saphyr-parser differ by less than the noise (a few per
+//! cent either way); in the paired runs (the two alternating) yaml-rust2 was
+//! faster in 5 of 6. Both libyaml ports are 25-40% slower. On routers.yaml
+//! alone (9 MB): yaml-rust2 0.29 s, saphyr-parser 0.30 s, unsafe-libyaml
+//! 0.31 s, libyaml-safer 0.41 s.
 //!
 //! Errors: a message on stderr, exit status 2, nothing on stdout (all input
 //! is read, parsed and hashed before the first byte is written).
