@@ -7,6 +7,9 @@ use clap::{CommandFactory, FromArgMatches, Parser};
 use routerctl::cli::Cli;
 use routerctl::commands::Terminal;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let stem = args

@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
+use crate::reconcile::tree::get;
 use crate::render::names::{CONFIG_KEY, CONTAINER_NAME};
 use crate::validate::metadata::{
     annotations_size_error, dns1123_label_errors, dns1123_subdomain_errors, label_value_errors, qualified_name_errors,
@@ -47,18 +48,18 @@ pub fn check_object(obj: &Value) -> Vec<Finding> {
     let mut out = Vec::new();
     // The names and labels derive from the ModelRouter's name, which may be
     // a longer DNS subdomain than they allow.
-    let name = obj.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("");
+    let name = get(obj, &["metadata", "name"]).and_then(Value::as_str).unwrap_or("");
     let kind = obj.get("kind").and_then(Value::as_str).unwrap_or("");
     let name_errors = if kind == "Service" { dns1035_label_errors(name) } else { dns1123_subdomain_errors(name) };
     for e in name_errors {
         out.push(Finding::error("metadata.name", format!("{name:?}: {e}; shorten the ModelRouter's name")));
     }
-    for (k, v) in string_pairs(obj.pointer("/metadata/labels")) {
+    for (k, v) in string_pairs(get(obj, &["metadata", "labels"])) {
         for e in qualified_name_errors(k).into_iter().chain(label_value_errors(v)) {
             out.push(Finding::error(format!("metadata.labels[{k:?}]"), e));
         }
     }
-    if let Some(e) = annotations_size_error(string_pairs(obj.pointer("/metadata/annotations"))) {
+    if let Some(e) = annotations_size_error(string_pairs(get(obj, &["metadata", "annotations"]))) {
         out.push(Finding::error("metadata.annotations", e));
     }
     out.extend(owner_reference_findings(obj));
@@ -72,27 +73,26 @@ pub fn check_object(obj: &Value) -> Vec<Finding> {
 
 fn deployment_findings(obj: &Value) -> Vec<Finding> {
     let mut out = Vec::new();
-    let labels = string_pairs(obj.pointer("/spec/template/metadata/labels"));
+    let labels = string_pairs(get(obj, &["spec", "template", "metadata", "labels"]));
     for (k, v) in &labels {
         for e in qualified_name_errors(k).into_iter().chain(label_value_errors(v)) {
             out.push(Finding::error(format!("spec.template.metadata.labels[{k:?}]"), e));
         }
     }
-    if let Some(e) = annotations_size_error(string_pairs(obj.pointer("/spec/template/metadata/annotations"))) {
+    if let Some(e) = annotations_size_error(string_pairs(get(obj, &["spec", "template", "metadata", "annotations"]))) {
         out.push(Finding::error("spec.template.metadata.annotations", e));
     }
     let labels: BTreeMap<&str, &str> = labels.into_iter().collect();
-    out.extend(selector_findings(obj.pointer("/spec/selector"), &labels));
+    out.extend(selector_findings(get(obj, &["spec", "selector"]), &labels));
     // Container resources: the proxy's come from spec.proxy.resources (the
     // operator replaces the whole pod spec, so nothing live survives there).
-    let pod_claims: BTreeSet<String> = obj
-        .pointer("/spec/template/spec/resourceClaims")
+    let pod_claims: BTreeSet<String> = get(obj, &["spec", "template", "spec", "resourceClaims"])
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter_map(|c| c.get("name").and_then(Value::as_str).map(str::to_string))
         .collect();
-    let containers = obj.pointer("/spec/template/spec/containers").and_then(Value::as_array);
+    let containers = get(obj, &["spec", "template", "spec", "containers"]).and_then(Value::as_array);
     for (i, container) in containers.into_iter().flatten().enumerate() {
         let Some(resources) = container.get("resources") else { continue };
         let prefix = if container.get("name").and_then(Value::as_str) == Some(CONTAINER_NAME) {
@@ -128,7 +128,7 @@ fn configmap_size_finding(obj: &Value) -> Option<Finding> {
     if total <= MAX_CONFIGMAP_BYTES {
         return None;
     }
-    let config = obj.pointer("/data").and_then(|d| d.get(CONFIG_KEY)).and_then(Value::as_str).unwrap_or("");
+    let config = get(obj, &["data"]).and_then(|d| d.get(CONFIG_KEY)).and_then(Value::as_str).unwrap_or("");
     let largest = serde_json::from_str::<Value>(config).ok().and_then(|v| {
         v.as_object()?.iter().map(|(k, v)| (v.to_string().len(), k.clone())).max().map(|(size, k)| {
             format!("; most of it is spec.{k} ({size} bytes as JSON): split it across more ModelRouters or shorten it")
@@ -148,7 +148,7 @@ fn configmap_size_finding(obj: &Value) -> Option<Finding> {
 /// name and uid, and at most one is the controller.
 fn owner_reference_findings(obj: &Value) -> Vec<Finding> {
     let mut out = Vec::new();
-    let refs = obj.pointer("/metadata/ownerReferences").and_then(Value::as_array);
+    let refs = get(obj, &["metadata", "ownerReferences"]).and_then(Value::as_array);
     let mut controllers = Vec::new();
     for (i, r) in refs.into_iter().flatten().enumerate() {
         let field = |f: &str| r.get(f).and_then(Value::as_str).unwrap_or("");

@@ -113,22 +113,25 @@ const RESERVED_WORDS: &[&str] = &[
 /// anything but that string. Deliberately narrow: quoting too much is
 /// harmless, quoting too little changes the value.
 fn is_plain_safe(s: &str) -> bool {
-    let mut chars = s.chars();
-    let Some(first) = chars.next() else {
+    // Byte by byte: every character allowed here is ASCII.
+    let bytes = s.as_bytes();
+    let Some(&first) = bytes.first() else {
         return false;
     };
     // A leading digit is fine when a letter rules out every number and
     // timestamp form (`500m`, `64Mi`, `1h30m`); hex digits, exponents, `0x`
     // / `0o` prefixes and timestamp letters do not.
-    let not_numeric = |c: char| c.is_ascii_alphabetic() && !"abcdefABCDEFoOxXtTzZ".contains(c);
+    let not_numeric = |b: &u8| b.is_ascii_alphabetic() && !b"abcdefABCDEFoOxXtTzZ".contains(b);
     let first_ok = first.is_ascii_alphabetic()
-        || first == '/'
-        || (first == '-' && s.starts_with("--") && s.len() > 2)
-        || (first.is_ascii_digit() && s.chars().any(not_numeric));
-    if !first_ok || RESERVED_WORDS.contains(&s) {
+        || first == b'/'
+        || (first == b'-' && s.starts_with("--") && s.len() > 2)
+        || (first.is_ascii_digit() && bytes.iter().any(not_numeric));
+    if !first_ok || (s.len() <= 5 && RESERVED_WORDS.contains(&s)) {
         return false;
     }
-    let body_ok = s.chars().all(|c| c.is_ascii_alphanumeric() || "._/-@+=:".contains(c));
+    let body_ok = bytes
+        .iter()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'/' | b'-' | b'@' | b'+' | b'=' | b':'));
     // `a:` or `a: b` would start a mapping; `:` followed by more text is fine.
     body_ok && !s.ends_with(':')
 }
@@ -136,9 +139,19 @@ fn is_plain_safe(s: &str) -> bool {
 /// A literal block keeps a multi-line string readable; it works when every
 /// character is printable (or a tab) and the first line fixes the indentation.
 fn is_block_safe(s: &str) -> bool {
-    s.contains('\n')
-        && !s.starts_with([' ', '\n', '\t'])
-        && s.chars().all(|c| c == '\n' || c == '\t' || (!c.is_control() && c != '\u{feff}' && !is_line_break_like(c)))
+    s.contains('\n') && !s.starts_with([' ', '\n', '\t']) && printable(s, b"\n\t")
+}
+
+/// Whether every character of `s` may stand in a quoted or block scalar:
+/// no control characters (but those in `allowed`), no BOM, no line
+/// separators.
+fn printable(s: &str, allowed: &[u8]) -> bool {
+    if s.is_ascii() {
+        return s.bytes().all(|b| (b >= 0x20 && b != 0x7f) || allowed.contains(&b));
+    }
+    s.chars().all(|c| {
+        (!c.is_control() && c != '\u{feff}' && !is_line_break_like(c)) || (c.is_ascii() && allowed.contains(&(c as u8)))
+    })
 }
 
 /// Characters YAML 1.1 treats as line breaks inside a scalar.
@@ -151,7 +164,7 @@ fn write_string(out: &mut String, s: &str, depth: usize) {
         out.push_str(s);
     } else if is_block_safe(s) {
         write_block(out, s, depth);
-    } else if s.chars().all(|c| !c.is_control() && c != '\u{feff}' && !is_line_break_like(c)) {
+    } else if printable(s, b"") {
         out.push('\'');
         out.push_str(&s.replace('\'', "''"));
         out.push('\'');

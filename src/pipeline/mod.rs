@@ -10,6 +10,7 @@
 
 mod documents;
 pub mod gateway;
+mod ordered;
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -17,8 +18,6 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 use anyhow::{bail, Context as _, Result};
-use rayon::prelude::*;
-use rayon::ThreadPoolBuilder;
 
 use crate::input::{document_texts, DocumentText, Source};
 use crate::live::{LiveIndex, LiveObjects, LiveStore, ObjectKey};
@@ -126,39 +125,37 @@ pub fn run<T: Send>(
     }
     let (inventory, router_texts) = scan_inventory(options, router_sources, &crds, reporter)?;
     let pass = Pass2 { options, crd: crds.router.as_ref(), inventory: &inventory, live, finish };
-    let threads = options.threads().min(router_texts.len());
-    let pool = match threads {
-        0 | 1 => None,
-        n => Some(ThreadPoolBuilder::new().num_threads(n).build().context("cannot start the worker threads")?),
-    };
-    // Enough documents per batch to keep every thread busy, few enough that
-    // the finished results waiting for their turn stay small.
-    let batch = pool.as_ref().map_or(1, |_| threads * 16);
+    let threads = options.threads();
     let mut object_names = ObjectNames::default();
-    for texts in router_texts.chunks(batch) {
-        let steps: Vec<Vec<Step<T>>> = match &pool {
-            Some(pool) => pool.install(|| texts.par_iter().map(|text| pass.read(text)).collect()),
-            None => texts.iter().map(|text| pass.read(text)).collect(),
-        };
-        for step in steps.into_iter().flatten() {
-            match step {
-                Step::Warning(w) => reporter.warn(&w),
-                Step::Claim(claim) => object_names.claim(claim)?,
-                // kubectl's own warnings, next to the first router whose
-                // read drew them.
-                Step::Notes(namespace) => {
-                    for note in live.take_notes(&namespace) {
-                        reporter.warn(&note);
+    // Each document is read, reconciled and finished on a worker; its steps
+    // are replayed here in input order.
+    ordered::for_each_ordered(
+        &router_texts,
+        threads,
+        threads * 32,
+        |text| pass.read(text),
+        |steps| {
+            for step in steps {
+                match step {
+                    Step::Warning(w) => reporter.warn(&w),
+                    Step::Claim(claim) => object_names.claim(claim)?,
+                    // kubectl's own warnings, next to the first router whose
+                    // read drew them.
+                    Step::Notes(namespace) => {
+                        for note in live.take_notes(&namespace) {
+                            reporter.warn(&note);
+                        }
                     }
+                    Step::Done { router, objects, kept } => {
+                        reporter.router_done(&router, objects);
+                        sink(kept)?;
+                    }
+                    Step::Failed(error) => return Err(error),
                 }
-                Step::Done { router, objects, kept } => {
-                    reporter.router_done(&router, objects);
-                    sink(kept)?;
-                }
-                Step::Failed(error) => return Err(error),
             }
-        }
-    }
+            Ok(())
+        },
+    )?;
     Ok(())
 }
 

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::tree::remove;
+use super::tree::{get, remove};
 
 /// Metadata fields the API server populates.
 const SERVER_METADATA: [&str; 6] =
@@ -22,7 +22,7 @@ pub fn strip(obj: &mut Value) {
     for key in BOOKKEEPING_ANNOTATIONS {
         remove(obj, &["metadata", "annotations", key]);
     }
-    let empty = obj.pointer("/metadata/annotations").and_then(Value::as_object).is_some_and(|m| m.is_empty());
+    let empty = get(obj, &["metadata", "annotations"]).and_then(Value::as_object).is_some_and(|m| m.is_empty());
     if empty {
         remove(obj, &["metadata", "annotations"]);
     }

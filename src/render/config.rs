@@ -308,7 +308,9 @@ pub struct Compiled {
 
 /// Lowercase hex SHA-256.
 pub fn config_hash(json: &str) -> String {
-    Sha256::digest(json.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digest = Sha256::digest(json.as_bytes());
+    digest.iter().flat_map(|b| [char::from(HEX[usize::from(b >> 4)]), char::from(HEX[usize::from(b & 15)])]).collect()
 }
 
 /// Compiles a defaulted, namespaced ModelRouter as the operator's

@@ -1,0 +1,133 @@
+//! Work on several threads, results in input order: the workers take items
+//! one at a time and the calling thread consumes each result as soon as
+//! those before it are in, so printing overlaps the work. At most
+//! `window` results wait for their turn, which bounds memory however
+//! uneven the items are.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Condvar, Mutex, PoisonError};
+
+use anyhow::Result;
+
+/// Calls `work` on every item, on `threads` threads (on the calling thread
+/// alone when that is one), and `consume` on the results in item order.
+/// The first error of `consume` ends the run: no new item is started, and
+/// the error is returned once the items under way have finished.
+pub fn for_each_ordered<I: Sync, R: Send>(
+    items: &[I],
+    threads: usize,
+    window: usize,
+    work: impl Fn(&I) -> R + Sync,
+    mut consume: impl FnMut(R) -> Result<()>,
+) -> Result<()> {
+    if threads <= 1 || items.len() <= 1 {
+        return items.iter().try_for_each(|item| consume(work(item)));
+    }
+    let window = window.max(1);
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    // How many results have been consumed; workers wait on `turn` to stay
+    // within the window.
+    let consumed = Mutex::new(0usize);
+    let turn = Condvar::new();
+    let (sender, results) = mpsc::channel::<(usize, R)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(items.len()) {
+            let sender = sender.clone();
+            let (next, stop, consumed, turn, work) = (&next, &stop, &consumed, &turn, &work);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= items.len() || stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let mut done = consumed.lock().unwrap_or_else(PoisonError::into_inner);
+                while i >= *done + window && !stop.load(Ordering::Relaxed) {
+                    done = turn.wait(done).unwrap_or_else(PoisonError::into_inner);
+                }
+                drop(done);
+                if stop.load(Ordering::Relaxed) || sender.send((i, work(&items[i]))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(sender);
+        let mut waiting = BTreeMap::new();
+        let mut expected = 0;
+        let outcome = results.iter().try_for_each(|(i, result)| {
+            waiting.insert(i, result);
+            while let Some(result) = waiting.remove(&expected) {
+                expected += 1;
+                *consumed.lock().unwrap_or_else(PoisonError::into_inner) = expected;
+                turn.notify_all();
+                consume(result)?;
+            }
+            Ok(())
+        });
+        if outcome.is_err() {
+            stop.store(true, Ordering::Relaxed);
+            // Taking the lock orders the store before any worker's next
+            // check, so none sleeps through the wake-up.
+            drop(consumed.lock().unwrap_or_else(PoisonError::into_inner));
+            turn.notify_all();
+        }
+        outcome
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use anyhow::bail;
+
+    fn run(items: &[u64], threads: usize, window: usize, fail_at: Option<u64>) -> (Vec<u64>, Result<()>) {
+        let mut seen = Vec::new();
+        let outcome = for_each_ordered(
+            items,
+            threads,
+            window,
+            |&n| {
+                // Uneven work, so later items often finish first.
+                std::thread::sleep(std::time::Duration::from_micros((n * 7919) % 300));
+                n * 2
+            },
+            |r| {
+                if Some(r / 2) == fail_at {
+                    bail!("failed at {}", r / 2);
+                }
+                seen.push(r);
+                Ok(())
+            },
+        );
+        (seen, outcome)
+    }
+
+    #[test]
+    fn results_come_in_item_order_for_any_thread_count_and_window() {
+        let items: Vec<u64> = (0..200).collect();
+        let expected: Vec<u64> = items.iter().map(|n| n * 2).collect();
+        for threads in [1, 2, 3, 8] {
+            for window in [1, 2, 16, 1000] {
+                let (seen, outcome) = run(&items, threads, window, None);
+                assert!(outcome.is_ok());
+                assert_eq!(seen, expected, "{threads} threads, window {window}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_error_in_item_order_ends_the_run() {
+        let items: Vec<u64> = (0..200).collect();
+        for threads in [1, 2, 4] {
+            let (seen, outcome) = run(&items, threads, 8, Some(57));
+            assert_eq!(seen, (0..57).map(|n| n * 2).collect::<Vec<_>>());
+            assert_eq!(outcome.map_err(|e| e.to_string()), Err("failed at 57".to_string()));
+        }
+    }
+
+    #[test]
+    fn no_items_and_one_item() {
+        assert_eq!(run(&[], 4, 4, None).0, Vec::<u64>::new());
+        assert_eq!(run(&[21], 4, 4, None).0, vec![42]);
+    }
+}
