@@ -237,6 +237,11 @@ pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String> {
             );
         }
     };
+    // Most manifests are ASCII: one pass over the bytes settles it.
+    let ascii_printable = |b: &u8| matches!(b, b'\t' | b'\n' | b'\r' | b' '..=b'~');
+    if text.as_bytes().iter().all(ascii_printable) {
+        return Ok(text);
+    }
     if let Some((offset, c)) = text.char_indices().find(|(_, c)| !yaml_printable(*c)) {
         let (line, column) = line_column(&text, offset);
         bail!(

@@ -27,7 +27,7 @@
 //! and every object is limited in nodes and in bytes (aliases counted at
 //! the size they expand to), so memory stays a small multiple of the input.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span, StrInput};
 use serde_json::{Map, Value};
@@ -68,7 +68,9 @@ pub struct Spot {
 /// The spot of every field and list item of a document, by field path.
 #[derive(Debug, Clone, Default)]
 pub struct Positions {
-    spots: HashMap<String, Spot>,
+    /// foldhash: many small keys per document, seeded per process (field
+    /// paths come from untrusted input).
+    spots: foldhash::HashMap<String, Spot>,
 }
 
 impl Positions {
@@ -597,7 +599,7 @@ impl<'a> Builder<'a> {
         let mut cost = Budget { bytes: 2, nodes: 1 };
         self.charge(&span, cost, top_level)?;
         // Keys set by a merge, which a later explicit key may override.
-        let mut merged: HashSet<String> = HashSet::new();
+        let mut merged: foldhash::HashSet<String> = foldhash::HashSet::default();
         loop {
             let (event, key_span) = self.next()?;
             if matches!(event, Event::MappingEnd) {
