@@ -20,9 +20,11 @@ pub(super) fn run(args: &ExplainArgs, stdin: &mut dyn Read, reporter: &mut Repor
     let explain_router = |result: RouterResult| {
         Ok(match &result.rendered {
             Rendered::Proxy(rendered) => {
-                let live_deployment =
-                    result.items.iter().find(|i| i.key.kind == "Deployment").and_then(|i| i.live.clone());
-                RouterExplanation::Proxy(explain(rendered, &result.router, live_deployment.as_ref()))
+                let deployment = result.items.iter().find(|i| i.key.kind == "Deployment");
+                let desired =
+                    deployment.map(|i| i.desired().clone()).unwrap_or_else(|| Value::Object(Default::default()));
+                let live_deployment = deployment.and_then(|i| i.live.as_ref());
+                RouterExplanation::Proxy(explain(rendered, &result.router, &desired, live_deployment))
             }
             Rendered::Gateway(rendered) => {
                 let router = format!("{}/{}", result.router.namespace, result.router.name);

@@ -165,7 +165,7 @@ mod tests {
     }
 
     fn item(live: Option<Value>, merged: Value) -> Reconciled {
-        Reconciled { key: ObjectKey::of(&merged, "ns"), live, merged }
+        Reconciled { key: ObjectKey::of(&merged, "ns"), live, merged, desired: None }
     }
 
     fn plan(items: Vec<Reconciled>) -> RouterPlan {

@@ -225,7 +225,7 @@ mod tests {
             namespace: "ns".into(),
             name: "r".into(),
         };
-        Reconciled { key, live, merged }
+        Reconciled { key, live, merged, desired: None }
     }
 
     #[test]

@@ -164,12 +164,16 @@ const TEMPLATE_ANNOTATIONS: [&str; 4] = ["spec", "template", "metadata", "annota
 const DEPLOYMENT_ANNOTATIONS: [&str; 2] = ["metadata", "annotations"];
 const RECORDS: [&str; 2] = [APPLIED_POD_LABELS_ANNOTATION, APPLIED_POD_ANNOTATIONS_ANNOTATION];
 
-/// Explains the pod-template keys of `rendered`'s Deployment as the next
-/// reconcile would leave them, against `live_deployment` when there is one.
-pub fn explain(rendered: &RenderedRouter, router: &RouterInput, live_deployment: Option<&Value>) -> Explanation {
+/// Explains the pod-template keys of `rendered`'s Deployment (`desired`)
+/// as the next reconcile would leave them, against `live_deployment` when
+/// there is one.
+pub fn explain(
+    rendered: &RenderedRouter,
+    router: &RouterInput,
+    desired: &Value,
+    live_deployment: Option<&Value>,
+) -> Explanation {
     let empty = json!({});
-    let desired = rendered.objects.iter().find(|o| o.get("kind").and_then(Value::as_str) == Some("Deployment"));
-    let desired = desired.unwrap_or(&empty);
     let plan = &rendered.pod_metadata;
     let after = match live_deployment {
         Some(live) => update(live, desired, plan),
@@ -479,7 +483,7 @@ mod tests {
             "  proxy:\n    podLabels: {team: search}\n    podAnnotations: {sidecar.istio.io/inject: \"false\"}\n",
         ));
         let rendered = render(&router, false);
-        let e = explain(&rendered, &router, None);
+        let e = explain(&rendered, &router, &deployment(&rendered), None);
         assert!(e.rows.iter().all(|r| r.action == Action::Added), "{:#?}", e.rows);
         assert_eq!(row(&e, Place::TemplateLabel, "team").owner, Owner::User);
         assert_eq!(row(&e, Place::TemplateLabel, "app").owner, Owner::Operator);
@@ -499,7 +503,7 @@ mod tests {
         set(&mut live, &TEMPLATE_ANNOTATIONS, "kubectl.kubernetes.io/restartedAt", "now");
         let step3 = lifecycle("3-change.yaml");
         let rendered = render(&step3, false);
-        let e = explain(&rendered, &step3, Some(&live));
+        let e = explain(&rendered, &step3, &deployment(&rendered), Some(&live));
 
         let label = |k: &str| row(&e, Place::TemplateLabel, k).clone();
         let annotation = |k: &str| row(&e, Place::TemplateAnnotation, k).clone();
@@ -531,7 +535,7 @@ mod tests {
         let rendered = render(&router, false);
         let mut live = deployment(&rendered);
         set(&mut live, &TEMPLATE_LABELS, "tier", "api");
-        let e = explain(&rendered, &router, Some(&live));
+        let e = explain(&rendered, &router, &deployment(&rendered), Some(&live));
         let app = row(&e, Place::TemplateLabel, "app");
         assert_eq!(app.owner, Owner::Operator);
         assert_eq!(app.action, Action::OperatorOverridesUser { user_value: "mine".into() });
@@ -550,7 +554,7 @@ mod tests {
         let mut live = deployment(&render(&router, true));
         set(&mut live, &TEMPLATE_ANNOTATIONS, "prometheus.io/port", "8080");
         let rendered = render(&router, false);
-        let e = explain(&rendered, &router, Some(&live));
+        let e = explain(&rendered, &router, &deployment(&rendered), Some(&live));
         let scrape = row(&e, Place::TemplateAnnotation, "prometheus.io/scrape");
         assert_eq!((scrape.owner, &scrape.action, &scrape.value), (Owner::Operator, &Action::ScrapeCleanup, &None));
         // The user's own prometheus.io/path survives; a value other than the
@@ -566,7 +570,7 @@ mod tests {
     fn with_emission_on_scrape_annotations_are_the_operators() {
         let router = input(&router_yaml("  proxy:\n    podAnnotations:\n      prometheus.io/port: \"1234\"\n"));
         let rendered = render(&router, true);
-        let e = explain(&rendered, &router, None);
+        let e = explain(&rendered, &router, &deployment(&rendered), None);
         let port = row(&e, Place::TemplateAnnotation, "prometheus.io/port");
         assert_eq!((port.owner, port.value.as_deref()), (Owner::Operator, Some("9090")));
         assert_eq!(port.action, Action::OperatorOverridesUser { user_value: "1234".into() });
@@ -579,7 +583,7 @@ mod tests {
         let rendered = render(&router, false);
         let mut live = deployment(&rendered);
         live["spec"]["selector"] = json!({"matchLabels": {"app": "legacy"}});
-        let e = explain(&rendered, &router, Some(&live));
+        let e = explain(&rendered, &router, &deployment(&rendered), Some(&live));
         assert_eq!(e.selector.live, Some(BTreeMap::from([("app".to_string(), "legacy".to_string())])));
         assert!(!e.selector.can_change);
         assert!(e.to_table().contains("Note:        the live selector is not the operator's"));
@@ -593,7 +597,7 @@ mod tests {
         set(&mut live, &TEMPLATE_LABELS, "app", "user-set-once");
         set(&mut live, &DEPLOYMENT_ANNOTATIONS, APPLIED_POD_LABELS_ANNOTATION, " app, ,old");
         set(&mut live, &TEMPLATE_LABELS, "old", "1");
-        let e = explain(&rendered, &router, Some(&live));
+        let e = explain(&rendered, &router, &deployment(&rendered), Some(&live));
         let app = row(&e, Place::TemplateLabel, "app");
         assert_eq!((app.owner, &app.action), (Owner::Operator, &Action::Changed { from: "user-set-once".into() }));
         assert_eq!(row(&e, Place::TemplateLabel, "old").action, Action::Pruned);
@@ -606,7 +610,7 @@ mod tests {
         let live = deployment(&render(&step1, false));
         let step3 = lifecycle("3-change.yaml");
         let rendered = render(&step3, false);
-        let json = explain(&rendered, &step3, Some(&live)).to_json();
+        let json = explain(&rendered, &step3, &deployment(&rendered), Some(&live)).to_json();
         let text = serde_json::to_string(&json).expect("serializes");
         assert!(text.starts_with("{\"router\":\"default/coding-router\",\"rows\":[{\"action\":\"changed\","), "{text}");
         let rows = json["rows"].as_array().expect("rows");

@@ -21,8 +21,10 @@ impl Spool {
         Spool::default()
     }
 
-    /// Writes everything spooled to `out`.
-    pub fn copy_to(self, out: &mut dyn Write) -> io::Result<()> {
+    /// Writes everything spooled to `out`. Generic, so that a spool file
+    /// copied to stdout goes through the kernel's copy (sendfile, splice)
+    /// rather than through a buffer here.
+    pub fn copy_to<W: Write>(self, out: &mut W) -> io::Result<()> {
         match self.file {
             None => out.write_all(&self.memory),
             Some(file) => {

@@ -293,9 +293,10 @@ fn reconcile_one(
     if router.uid.is_none() {
         router.uid = live_uid;
     }
-    let rendered = render_router(&router, inventory, flags).with_context(|| context.clone())?;
+    let mut rendered = render_router(&router, inventory, flags).with_context(|| context.clone())?;
     let mut router_warnings = rendered.warnings.clone();
-    let items = reconcile_router(&router, &rendered, &live, &mut router_warnings).with_context(|| context.clone())?;
+    let items =
+        reconcile_router(&router, &mut rendered, &live, &mut router_warnings).with_context(|| context.clone())?;
     check_items(&context, &items)?;
     warnings.extend(router_warnings);
     Ok(RouterResult { router, rendered: Rendered::Proxy(Box::new(rendered)), live, items })

@@ -16,11 +16,11 @@ pub fn reconcile_gateway(input: &RouterInput, objects: &[Value], live: &dyn Live
     for desired in objects {
         let key = ObjectKey::of(desired, &input.namespace);
         let Some(live_obj) = live.get(&key)? else {
-            out.push(Reconciled { key, live: None, merged: desired.clone() });
+            out.push(Reconciled { key, live: None, merged: desired.clone(), desired: None });
             continue;
         };
         let merged = update(input, &key, &live_obj, desired)?;
-        out.push(Reconciled { key, live: Some(live_obj), merged });
+        out.push(Reconciled { key, live: Some(live_obj), merged, desired: Some(desired.clone()) });
     }
     Ok(out)
 }

@@ -28,25 +28,38 @@ pub struct Reconciled {
     /// What the operator would store: the merge, or the desired object when
     /// nothing is live.
     pub merged: Value,
+    /// The desired object as rendered, when something is live (when nothing
+    /// is, `merged` is the desired object).
+    pub desired: Option<Value>,
 }
 
-/// Reconciles every object of one rendered router against `live`.
-/// Warnings (a selector the operator cannot fix) are pushed to `warnings`.
+impl Reconciled {
+    /// The object as the operator renders it, before any merge.
+    pub fn desired(&self) -> &Value {
+        self.desired.as_ref().unwrap_or(&self.merged)
+    }
+}
+
+/// Reconciles every object of one rendered router against `live`; the
+/// rendered objects move into the result (`rendered.objects` is left
+/// empty). Warnings (a selector the operator cannot fix) are pushed to
+/// `warnings`.
 pub fn reconcile_router(
     input: &RouterInput,
-    rendered: &RenderedRouter,
+    rendered: &mut RenderedRouter,
     live: &dyn LiveObjects,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<Reconciled>> {
-    let mut out = Vec::with_capacity(rendered.objects.len());
-    for desired in &rendered.objects {
-        let key = ObjectKey::of(desired, &input.namespace);
+    let objects = std::mem::take(&mut rendered.objects);
+    let mut out = Vec::with_capacity(objects.len());
+    for desired in objects {
+        let key = ObjectKey::of(&desired, &input.namespace);
         let Some(live_obj) = live.get(&key)? else {
-            out.push(Reconciled { key, live: None, merged: desired.clone() });
+            out.push(Reconciled { key, live: None, merged: desired, desired: None });
             continue;
         };
-        let merged = update_object(input, rendered, &key, &live_obj, desired, warnings)?;
-        out.push(Reconciled { key, live: Some(live_obj), merged });
+        let merged = update_object(input, rendered, &key, &live_obj, &desired, warnings)?;
+        out.push(Reconciled { key, live: Some(live_obj), merged, desired: Some(desired) });
     }
     Ok(out)
 }
@@ -160,7 +173,7 @@ mod tests {
         for obj in live_objects {
             live.insert(obj, "ns");
         }
-        reconcile_router(&input, &rendered, &live, &mut Vec::new()).expect("reconciles")
+        reconcile_router(&input, &mut rendered.clone(), &live, &mut Vec::new()).expect("reconciles")
     }
 
     fn find<'a>(items: &'a [Reconciled], kind: &str) -> &'a Value {
@@ -227,7 +240,7 @@ mod tests {
                     "uid": "9", "controller": true}]}}),
             "ns",
         );
-        let err = reconcile_router(&input, &rendered, &live, &mut Vec::new()).expect_err("refused");
+        let err = reconcile_router(&input, &mut rendered.clone(), &live, &mut Vec::new()).expect_err("refused");
         assert!(err.to_string().contains("it is controlled by HelmRelease \"h\""), "{err}");
     }
 
