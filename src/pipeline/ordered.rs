@@ -36,18 +36,23 @@ pub fn for_each_ordered<I: Sync, R: Send>(
         for _ in 0..threads.min(items.len()) {
             let sender = sender.clone();
             let (next, stop, consumed, turn, work) = (&next, &stop, &consumed, &turn, &work);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= items.len() || stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let mut done = consumed.lock().unwrap_or_else(PoisonError::into_inner);
-                while i >= *done + window && !stop.load(Ordering::Relaxed) {
-                    done = turn.wait(done).unwrap_or_else(PoisonError::into_inner);
-                }
-                drop(done);
-                if stop.load(Ordering::Relaxed) || sender.send((i, work(&items[i]))).is_err() {
-                    break;
+            scope.spawn(move || {
+                // A panic in `work` must not leave the others waiting for its
+                // result; the scope then re-raises it.
+                let _wake = WakeOnPanic { stop, consumed, turn };
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= items.len() || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let mut done = consumed.lock().unwrap_or_else(PoisonError::into_inner);
+                    while i >= *done + window && !stop.load(Ordering::Relaxed) {
+                        done = turn.wait(done).unwrap_or_else(PoisonError::into_inner);
+                    }
+                    drop(done);
+                    if stop.load(Ordering::Relaxed) || sender.send((i, work(&items[i]))).is_err() {
+                        break;
+                    }
                 }
             });
         }
@@ -65,14 +70,33 @@ pub fn for_each_ordered<I: Sync, R: Send>(
             Ok(())
         });
         if outcome.is_err() {
-            stop.store(true, Ordering::Relaxed);
-            // Taking the lock orders the store before any worker's next
-            // check, so none sleeps through the wake-up.
-            drop(consumed.lock().unwrap_or_else(PoisonError::into_inner));
-            turn.notify_all();
+            stop_all(&stop, &consumed, &turn);
         }
         outcome
     })
+}
+
+/// Tells every worker to stop, waking those waiting for their turn.
+fn stop_all(stop: &AtomicBool, consumed: &Mutex<usize>, turn: &Condvar) {
+    stop.store(true, Ordering::Relaxed);
+    // Taking the lock orders the store before any worker's next check, so
+    // none sleeps through the wake-up.
+    drop(consumed.lock().unwrap_or_else(PoisonError::into_inner));
+    turn.notify_all();
+}
+
+struct WakeOnPanic<'a> {
+    stop: &'a AtomicBool,
+    consumed: &'a Mutex<usize>,
+    turn: &'a Condvar,
+}
+
+impl Drop for WakeOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            stop_all(self.stop, self.consumed, self.turn);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -123,6 +147,31 @@ mod tests {
             assert_eq!(seen, (0..57).map(|n| n * 2).collect::<Vec<_>>());
             assert_eq!(outcome.map_err(|e| e.to_string()), Err("failed at 57".to_string()));
         }
+    }
+
+    #[test]
+    fn a_panicking_item_is_raised_not_waited_for() {
+        // On a thread of its own, so that a hang fails the test instead of
+        // stalling the suite.
+        let (done, finished) = mpsc::channel();
+        std::thread::spawn(move || {
+            let items: Vec<u64> = (0..100).collect();
+            let outcome = std::panic::catch_unwind(|| {
+                for_each_ordered(
+                    &items,
+                    2,
+                    2,
+                    |&n| {
+                        assert!(n != 5, "item 5 fails");
+                        n
+                    },
+                    |_| Ok(()),
+                )
+            });
+            let _ = done.send(outcome.is_err());
+        });
+        let raised = finished.recv_timeout(std::time::Duration::from_secs(30));
+        assert_eq!(raised, Ok(true), "the panic reaches the caller");
     }
 
     #[test]
