@@ -1,14 +1,27 @@
 //! Work on several threads, results in input order: the workers take items
-//! one at a time and the calling thread consumes each result as soon as
-//! those before it are in, so printing overlaps the work. At most
+//! a few at a time and the calling thread consumes each result as soon as
+//! those before it are in, so printing overlaps the work. At most about
 //! `window` results wait for their turn, which bounds memory however
 //! uneven the items are.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Condvar, Mutex, PoisonError};
+use std::sync::{mpsc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use anyhow::Result;
+
+/// Items a worker takes at once: few enough to share the work out evenly,
+/// enough that handing them over costs little (one message, one wake-up).
+const MAX_CHUNK: usize = 16;
+
+/// Where the consuming thread is, for workers that wait to stay within
+/// the window.
+#[derive(Default)]
+struct Progress {
+    consumed: usize,
+    /// Workers waiting on the condition variable (only they need a wake-up).
+    sleepers: usize,
+}
 
 /// Calls `work` on every item, on `threads` threads (on the calling thread
 /// alone when that is one), and `consume` on the results in item order.
@@ -25,32 +38,40 @@ pub fn for_each_ordered<I: Sync, R: Send>(
         return items.iter().try_for_each(|item| consume(work(item)));
     }
     let window = window.max(1);
+    let chunk = (items.len() / (threads * 8)).clamp(1, MAX_CHUNK);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    // How many results have been consumed; workers wait on `turn` to stay
-    // within the window.
-    let consumed = Mutex::new(0usize);
+    let progress = Mutex::new(Progress::default());
     let turn = Condvar::new();
-    let (sender, results) = mpsc::channel::<(usize, R)>();
+    let (sender, results) = mpsc::channel::<(usize, Vec<R>)>();
     std::thread::scope(|scope| {
         for _ in 0..threads.min(items.len()) {
             let sender = sender.clone();
-            let (next, stop, consumed, turn, work) = (&next, &stop, &consumed, &turn, &work);
+            let (next, stop, progress, turn, work) = (&next, &stop, &progress, &turn, &work);
             scope.spawn(move || {
                 // A panic in `work` must not leave the others waiting for its
                 // result; the scope then re-raises it.
-                let _wake = WakeOnPanic { stop, consumed, turn };
+                let _wake = WakeOnPanic { stop, progress, turn };
                 loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= items.len() || stop.load(Ordering::Relaxed) {
+                    let first = next.fetch_add(chunk, Ordering::Relaxed);
+                    if first >= items.len() || stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let mut done = consumed.lock().unwrap_or_else(PoisonError::into_inner);
-                    while i >= *done + window && !stop.load(Ordering::Relaxed) {
-                        done = turn.wait(done).unwrap_or_else(PoisonError::into_inner);
+                    let mut state = lock(progress);
+                    while first >= state.consumed + window && !stop.load(Ordering::Relaxed) {
+                        state.sleepers += 1;
+                        state = turn.wait(state).unwrap_or_else(PoisonError::into_inner);
+                        state.sleepers -= 1;
                     }
-                    drop(done);
-                    if stop.load(Ordering::Relaxed) || sender.send((i, work(&items[i]))).is_err() {
+                    drop(state);
+                    let mut done = Vec::with_capacity(chunk);
+                    for item in &items[first..(first + chunk).min(items.len())] {
+                        if stop.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        done.push(work(item));
+                    }
+                    if sender.send((first, done)).is_err() {
                         break;
                     }
                 }
@@ -59,42 +80,51 @@ pub fn for_each_ordered<I: Sync, R: Send>(
         drop(sender);
         let mut waiting = BTreeMap::new();
         let mut expected = 0;
-        let outcome = results.iter().try_for_each(|(i, result)| {
-            waiting.insert(i, result);
-            while let Some(result) = waiting.remove(&expected) {
-                expected += 1;
-                *consumed.lock().unwrap_or_else(PoisonError::into_inner) = expected;
-                turn.notify_all();
-                consume(result)?;
+        let outcome = results.iter().try_for_each(|(first, done)| {
+            waiting.insert(first, done);
+            while let Some(done) = waiting.remove(&expected) {
+                expected += done.len();
+                let mut state = lock(&progress);
+                state.consumed = expected;
+                if state.sleepers > 0 {
+                    turn.notify_all();
+                }
+                drop(state);
+                done.into_iter().try_for_each(&mut consume)?;
             }
             Ok(())
         });
         if outcome.is_err() {
-            stop_all(&stop, &consumed, &turn);
+            stop_all(&stop, &progress, &turn);
         }
         outcome
     })
 }
 
+/// A lock whose holder panicked still guards a consistent count.
+fn lock(progress: &Mutex<Progress>) -> MutexGuard<'_, Progress> {
+    progress.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// Tells every worker to stop, waking those waiting for their turn.
-fn stop_all(stop: &AtomicBool, consumed: &Mutex<usize>, turn: &Condvar) {
+fn stop_all(stop: &AtomicBool, progress: &Mutex<Progress>, turn: &Condvar) {
     stop.store(true, Ordering::Relaxed);
     // Taking the lock orders the store before any worker's next check, so
     // none sleeps through the wake-up.
-    drop(consumed.lock().unwrap_or_else(PoisonError::into_inner));
+    drop(lock(progress));
     turn.notify_all();
 }
 
 struct WakeOnPanic<'a> {
     stop: &'a AtomicBool,
-    consumed: &'a Mutex<usize>,
+    progress: &'a Mutex<Progress>,
     turn: &'a Condvar,
 }
 
 impl Drop for WakeOnPanic<'_> {
     fn drop(&mut self) {
         if std::thread::panicking() {
-            stop_all(self.stop, self.consumed, self.turn);
+            stop_all(self.stop, self.progress, self.turn);
         }
     }
 }
