@@ -303,7 +303,11 @@ impl<'a> Builder<'a> {
             parser: Parser::new_from_str(text),
             first_line,
             anchors: HashMap::new(),
-            positions: keep_positions.then(Positions::default),
+            // About one field per 16 bytes of a typical manifest: sized once
+            // rather than grown and rehashed field by field.
+            positions: keep_positions.then(|| Positions {
+                spots: foldhash::HashMap::with_capacity_and_hasher(text.len() / 16, Default::default()),
+            }),
             object: Budget::default(),
             aliases: Budget::default(),
             items: Budget::default(),

@@ -126,34 +126,43 @@ pub fn marshal(v: &GoJson) -> String {
 pub fn write_string(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
-    // Copy runs of characters that need no escaping in one go.
+    // Copy runs of characters that need no escaping in one go. Every
+    // character escaped is ASCII but U+2028 and U+2029, whose UTF-8 starts
+    // with 0xE2: the scan is over bytes.
+    let bytes = s.as_bytes();
     let mut run_start = 0;
-    for (i, c) in s.char_indices() {
-        let escaped: Option<&str> = match c {
-            '"' => Some("\\\""),
-            '\\' => Some("\\\\"),
-            '\n' => Some("\\n"),
-            '\r' => Some("\\r"),
-            '\t' => Some("\\t"),
-            '\u{8}' => Some("\\b"),
-            '\u{c}' => Some("\\f"),
-            '<' => Some("\\u003c"),
-            '>' => Some("\\u003e"),
-            '&' => Some("\\u0026"),
-            '\u{2028}' => Some("\\u2028"),
-            '\u{2029}' => Some("\\u2029"),
-            c if (c as u32) < 0x20 => None,
-            _ => continue,
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (escaped, len): (Option<&str>, usize) = match b {
+            b'"' => (Some("\\\""), 1),
+            b'\\' => (Some("\\\\"), 1),
+            b'\n' => (Some("\\n"), 1),
+            b'\r' => (Some("\\r"), 1),
+            b'\t' => (Some("\\t"), 1),
+            0x08 => (Some("\\b"), 1),
+            0x0c => (Some("\\f"), 1),
+            b'<' => (Some("\\u003c"), 1),
+            b'>' => (Some("\\u003e"), 1),
+            b'&' => (Some("\\u0026"), 1),
+            0xE2 if bytes[i..].starts_with("\u{2028}".as_bytes()) => (Some("\\u2028"), 3),
+            0xE2 if bytes[i..].starts_with("\u{2029}".as_bytes()) => (Some("\\u2029"), 3),
+            b if b < 0x20 => (None, 1),
+            _ => {
+                i += 1;
+                continue;
+            }
         };
         out.push_str(&s[run_start..i]);
         match escaped {
             Some(text) => out.push_str(text),
             None => {
                 // Remaining control characters: \u00XX with lowercase hex.
-                let _ = write!(out, "\\u{:04x}", c as u32);
+                let _ = write!(out, "\\u{:04x}", b);
             }
         }
-        run_start = i + c.len_utf8();
+        i += len;
+        run_start = i;
     }
     out.push_str(&s[run_start..]);
     out.push('"');
@@ -556,6 +565,15 @@ mod tests {
         assert_eq!(GoJson::from_f64(f64::NAN), None);
         assert_eq!(GoJson::from_f64(f64::INFINITY), None);
         assert_eq!(GoJson::from_f64(-1.5), Some(GoJson::Float(-1.5)));
+    }
+
+    /// Go escapes U+2028 and U+2029 but writes other characters as they are,
+    /// also those that share their first UTF-8 byte (0xE2: `€`, `…`).
+    #[test]
+    fn line_separators_are_escaped_and_their_neighbours_are_not() {
+        let mut out = String::new();
+        write_string(&mut out, "€\u{2028}…\u{2029}é\u{1f}");
+        assert_eq!(out, "\"€\\u2028…\\u2029é\\u001f\"");
     }
 
     proptest! {
