@@ -13,7 +13,9 @@ use serde_json::Value;
 
 /// One YAML document (no `---` marker), ending with a newline.
 pub fn to_yaml(v: &Value) -> String {
-    let mut out = String::new();
+    // Most objects print in a few KiB: one allocation rather than a string
+    // regrown (and copied) a few times.
+    let mut out = String::with_capacity(4096);
     match v {
         Value::Object(m) if !m.is_empty() => write_mapping(&mut out, m, 0),
         Value::Array(a) if !a.is_empty() => write_sequence(&mut out, a, 0),
@@ -26,7 +28,11 @@ pub fn to_yaml(v: &Value) -> String {
 }
 
 fn indent(out: &mut String, n: usize) {
-    out.extend(std::iter::repeat_n(' ', n));
+    const SPACES: &str = "                                                                ";
+    match SPACES.get(..n) {
+        Some(spaces) => out.push_str(spaces),
+        None => out.extend(std::iter::repeat_n(' ', n)),
+    }
 }
 
 fn write_mapping(out: &mut String, m: &serde_json::Map<String, Value>, depth: usize) {
