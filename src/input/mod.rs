@@ -68,7 +68,7 @@ pub struct Document {
     pub origin: Origin,
     pub value: Value,
     /// Spots by field path, shared by the items of a List.
-    pub positions: Arc<Positions>,
+    pub positions: Arc<Placement>,
     /// The path of this object within its document (`items[3]` for an
     /// item of a List), prefixed to field paths to find their spots.
     pub path_prefix: String,
@@ -91,7 +91,7 @@ impl Document {
 
     /// Where the field at `path` (or its nearest written ancestor) is.
     pub fn spot(&self, path: &str) -> Option<&Spot> {
-        self.positions.nearest(&self.full_path(path))
+        self.positions.positions().nearest(&self.full_path(path))
     }
 
     /// `file:line:col` of the field at `path`, or of the document.
@@ -104,7 +104,7 @@ impl Document {
 
     /// The plain scalar text kubectl read as a non-string at `path`.
     pub fn plain_text(&self, path: &str) -> Option<&str> {
-        self.positions.plain_text(&self.full_path(path))
+        self.positions.positions().plain_text(&self.full_path(path))
     }
 
     pub fn str_field(&self, key: &str) -> Option<&str> {
@@ -121,6 +121,34 @@ impl Document {
 
     pub fn metadata_str(&self, key: &str) -> Option<&str> {
         self.value.get("metadata").and_then(|m| m.get(key)).and_then(Value::as_str)
+    }
+}
+
+/// Where each field of a document was written, worked out on first use.
+/// Only messages need it, and most documents draw none: a document is read
+/// without positions, and read again, keeping them, when one is asked for.
+#[derive(Debug, Default)]
+pub struct Placement {
+    text: String,
+    first_line: usize,
+    positions: std::sync::OnceLock<Positions>,
+}
+
+impl Placement {
+    fn of(text: &str, first_line: usize) -> Placement {
+        Placement { text: text.to_string(), first_line, positions: std::sync::OnceLock::new() }
+    }
+
+    /// The spots of every field (none for a document with no text behind
+    /// it; the text has been read once already, so it reads again).
+    pub fn positions(&self) -> &Positions {
+        self.positions.get_or_init(|| {
+            yaml::parse_section(&self.text, self.first_line, true)
+                .ok()
+                .flatten()
+                .map(|p| p.positions)
+                .unwrap_or_default()
+        })
     }
 }
 
@@ -446,10 +474,17 @@ impl DocumentText<'_> {
             line: self.line + first_content,
             item: None,
         };
-        let Some(parsed) = yaml::parse_section(self.text, self.line, true).map_err(|e| self.error(&e))? else {
-            return Ok(());
+        let parsed = match yaml::parse_section(self.text, self.line, false) {
+            Ok(parsed) => parsed,
+            // The same error again, with what only a read that keeps
+            // positions can add (the line a duplicate key was first set on).
+            Err(e) => {
+                let placed = yaml::parse_section(self.text, self.line, true).err();
+                return Err(self.error(&placed.unwrap_or(e)));
+            }
         };
-        let positions = Arc::new(parsed.positions);
+        let Some(parsed) = parsed else { return Ok(()) };
+        let positions = Arc::new(Placement::of(self.text, self.line));
         let value = parsed.value;
         match value {
             Value::Null => return Ok(()),
@@ -468,7 +503,8 @@ impl DocumentText<'_> {
             let origin = Origin { item: Some(i), ..origin.clone() };
             let path_prefix = item_path("items", i);
             if !item.is_object() {
-                let at = positions.get(&path_prefix).map(|s| format!(" (line {})", s.line)).unwrap_or_default();
+                let at =
+                    positions.positions().get(&path_prefix).map(|s| format!(" (line {})", s.line)).unwrap_or_default();
                 bail!("{origin}{at}: expected a Kubernetes object, found {}", describe(&item));
             }
             f(Document { origin, value: item, positions: Arc::clone(&positions), path_prefix })?;
