@@ -61,7 +61,7 @@ proptest! {
         let mut live = LiveIndex::default();
         live.insert(live_obj.clone(), "ns");
         let want = desired(want_spec.clone());
-        let items = reconcile_gateway(&input(), std::slice::from_ref(&want), &live).expect("reconciles");
+        let items = reconcile_gateway(&input(), vec![want.clone()], live).expect("reconciles");
         let merged = items[0].merged.clone();
         prop_assert_eq!(&merged["spec"], &want_spec);
         prop_assert_eq!(&merged["metadata"]["ownerReferences"][0]["uid"], "u-1");
@@ -74,7 +74,7 @@ proptest! {
 
         let mut again_live = LiveIndex::default();
         again_live.insert(merged.clone(), "ns");
-        let again = reconcile_gateway(&input(), &[want], &again_live).expect("reconciles");
+        let again = reconcile_gateway(&input(), vec![want], again_live).expect("reconciles");
         prop_assert_eq!(&again[0].merged, &merged);
     }
 }

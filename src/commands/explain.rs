@@ -11,6 +11,7 @@ use crate::cli::{ExplainArgs, ExplainFormat};
 use crate::explain::explain;
 use crate::explain::gateway::{explain_gateway, RouterExplanation};
 use crate::pipeline::{Rendered, RouterResult};
+use crate::reconcile::Reconciled;
 use crate::render::gojson::{marshal_indent, GoJson};
 use crate::report::Reporter;
 
@@ -20,11 +21,11 @@ pub(super) fn run(args: &ExplainArgs, stdin: &mut dyn Read, reporter: &mut Repor
     let explain_router = |result: RouterResult| {
         Ok(match &result.rendered {
             Rendered::Proxy(rendered) => {
+                let empty = Value::Object(Default::default());
                 let deployment = result.items.iter().find(|i| i.key.kind == "Deployment");
-                let desired =
-                    deployment.map(|i| i.desired().clone()).unwrap_or_else(|| Value::Object(Default::default()));
+                let desired = deployment.map_or(&empty, Reconciled::desired);
                 let live_deployment = deployment.and_then(|i| i.live.as_ref());
-                RouterExplanation::Proxy(explain(rendered, &result.router, &desired, live_deployment))
+                RouterExplanation::Proxy(explain(rendered, &result.router, desired, live_deployment))
             }
             Rendered::Gateway(rendered) => {
                 let router = format!("{}/{}", result.router.namespace, result.router.name);

@@ -9,6 +9,7 @@ use super::{apply_ready, stream, LiveInput, Outcome};
 use crate::cli::RenderArgs;
 use crate::output::spool::Spool;
 use crate::output::Printer;
+use crate::pipeline::RouterResult;
 use crate::report::Reporter;
 
 pub(super) fn run(args: &RenderArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
@@ -17,7 +18,7 @@ pub(super) fn run(args: &RenderArgs, stdin: &mut dyn Read, reporter: &mut Report
     let mut printer = Printer::new(format, Spool::new());
     // Each router's objects are encoded where it was reconciled, and
     // joined here in input order.
-    let encode = |result: crate::pipeline::RouterResult| {
+    let encode = |result: RouterResult| {
         Ok(result.items.into_iter().map(|item| format.encode(&apply_ready(item.merged))).collect::<Vec<_>>())
     };
     stream(&args.common, live, stdin, reporter, &encode, &mut |objects| {

@@ -67,8 +67,8 @@ impl fmt::Display for Origin {
 pub struct Document {
     pub origin: Origin,
     pub value: Value,
-    /// Spots by field path, shared by the items of a List.
-    pub positions: Arc<Placement>,
+    /// Where its fields were written, shared by the items of a List.
+    pub placement: Arc<Placement>,
     /// The path of this object within its document (`items[3]` for an
     /// item of a List), prefixed to field paths to find their spots.
     pub path_prefix: String,
@@ -77,7 +77,7 @@ pub struct Document {
 impl Document {
     /// An object with no source text behind it (tests, generated input).
     pub fn unplaced(origin: Origin, value: Value) -> Document {
-        Document { origin, value, positions: Arc::default(), path_prefix: String::new() }
+        Document { origin, value, placement: Arc::default(), path_prefix: String::new() }
     }
 
     fn full_path(&self, path: &str) -> String {
@@ -91,7 +91,7 @@ impl Document {
 
     /// Where the field at `path` (or its nearest written ancestor) is.
     pub fn spot(&self, path: &str) -> Option<&Spot> {
-        self.positions.positions().nearest(&self.full_path(path))
+        self.placement.positions().nearest(&self.full_path(path))
     }
 
     /// `file:line:col` of the field at `path`, or of the document.
@@ -104,7 +104,7 @@ impl Document {
 
     /// The plain scalar text kubectl read as a non-string at `path`.
     pub fn plain_text(&self, path: &str) -> Option<&str> {
-        self.positions.positions().plain_text(&self.full_path(path))
+        self.placement.positions().plain_text(&self.full_path(path))
     }
 
     pub fn str_field(&self, key: &str) -> Option<&str> {
@@ -266,8 +266,7 @@ pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String> {
         }
     };
     // Most manifests are ASCII: one pass over the bytes settles it.
-    let ascii_printable = |b: &u8| matches!(b, b'\t' | b'\n' | b'\r' | b' '..=b'~');
-    if text.as_bytes().iter().all(ascii_printable) {
+    if text.bytes().all(|b| b.is_ascii() && yaml_printable(char::from(b))) {
         return Ok(text);
     }
     if let Some((offset, c)) = text.char_indices().find(|(_, c)| !yaml_printable(*c)) {
@@ -484,7 +483,7 @@ impl DocumentText<'_> {
             }
         };
         let Some(parsed) = parsed else { return Ok(()) };
-        let positions = Arc::new(Placement::of(self.text, self.line));
+        let placement = Arc::new(Placement::of(self.text, self.line));
         let value = parsed.value;
         match value {
             Value::Null => return Ok(()),
@@ -492,7 +491,7 @@ impl DocumentText<'_> {
             other => bail!("{origin}: expected a Kubernetes object (a mapping), found {}", describe(&other)),
         }
         if !yaml::is_list(&value) {
-            return f(Document { origin, value, positions, path_prefix: String::new() });
+            return f(Document { origin, value, placement, path_prefix: String::new() });
         }
         let Value::Object(mut map) = value else { return Ok(()) };
         let items = match map.remove("items") {
@@ -504,10 +503,10 @@ impl DocumentText<'_> {
             let path_prefix = item_path("items", i);
             if !item.is_object() {
                 let at =
-                    positions.positions().get(&path_prefix).map(|s| format!(" (line {})", s.line)).unwrap_or_default();
+                    placement.positions().get(&path_prefix).map(|s| format!(" (line {})", s.line)).unwrap_or_default();
                 bail!("{origin}{at}: expected a Kubernetes object, found {}", describe(&item));
             }
-            f(Document { origin, value: item, positions: Arc::clone(&positions), path_prefix })?;
+            f(Document { origin, value: item, placement: Arc::clone(&placement), path_prefix })?;
         }
         Ok(())
     }

@@ -74,6 +74,11 @@ impl LiveIndex {
     pub fn insert_keyed(&mut self, key: ObjectKey, obj: Value) {
         self.objects.insert(key, obj);
     }
+
+    /// Takes the object with this identity out of the index.
+    pub fn take(&mut self, key: &ObjectKey) -> Option<Value> {
+        self.objects.remove(key)
+    }
 }
 
 impl LiveObjects for LiveIndex {

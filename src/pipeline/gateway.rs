@@ -16,8 +16,7 @@ use crate::render::{Inventory, RouterInput};
 /// A Gateway-mode router after its reconcile.
 pub struct GatewayOutcome {
     pub rendered: GatewayRendered,
-    /// The live objects it owns, by identity.
-    pub live: LiveIndex,
+    /// Its objects, rendered and merged with the live ones it owns.
     pub items: Vec<Reconciled>,
     pub warnings: Vec<String>,
 }
@@ -63,8 +62,9 @@ pub fn reconcile_gateway_router(
             rendered.ejected.join(", ")
         ));
     }
-    let items = reconcile_gateway(router, &rendered.objects, &owned).with_context(|| context.to_string())?;
-    Ok(GatewayOutcome { rendered, live: owned, items, warnings })
+    let objects = std::mem::take(&mut rendered.objects);
+    let items = reconcile_gateway(router, objects, owned).with_context(|| context.to_string())?;
+    Ok(GatewayOutcome { rendered, items, warnings })
 }
 
 /// What the inputs and the live objects say about each InferenceService

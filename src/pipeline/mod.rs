@@ -72,10 +72,10 @@ pub enum Rendered {
 /// Everything known about one ModelRouter after its reconcile.
 pub struct RouterResult {
     pub router: RouterInput,
+    /// What the operator writes for it; its objects have moved into `items`.
     pub rendered: Rendered,
-    /// The live objects the operator owns for it, by identity.
-    pub live: LiveIndex,
-    /// Its objects, rendered and merged, in the operator's order.
+    /// Its objects, rendered and merged with the live objects the operator
+    /// owns for it, in the operator's order.
     pub items: Vec<Reconciled>,
 }
 
@@ -281,12 +281,7 @@ fn reconcile_one(
         let outcome = reconcile_gateway_router(&context, &mut router, inventory, live, flags.strict)?;
         check_items(&context, &outcome.items)?;
         warnings.extend(outcome.warnings);
-        return Ok(RouterResult {
-            router,
-            rendered: Rendered::Gateway(outcome.rendered),
-            live: outcome.live,
-            items: outcome.items,
-        });
+        return Ok(RouterResult { router, rendered: Rendered::Gateway(outcome.rendered), items: outcome.items });
     }
     // Every live object this router can own, read (and parsed) once.
     let (live, live_uid) = owned_live_objects(&router, live)?;
@@ -296,10 +291,10 @@ fn reconcile_one(
     let mut rendered = render_router(&router, inventory, flags).with_context(|| context.clone())?;
     let mut router_warnings = rendered.warnings.clone();
     let items =
-        reconcile_router(&router, &mut rendered, &live, &mut router_warnings).with_context(|| context.clone())?;
+        reconcile_router(&router, &mut rendered, live, &mut router_warnings).with_context(|| context.clone())?;
     check_items(&context, &items)?;
     warnings.extend(router_warnings);
-    Ok(RouterResult { router, rendered: Rendered::Proxy(Box::new(rendered)), live, items })
+    Ok(RouterResult { router, rendered: Rendered::Proxy(Box::new(rendered)), items })
 }
 
 /// Checks what is about to be printed.

@@ -7,20 +7,21 @@ use anyhow::{anyhow, Result};
 use serde_json::Value;
 
 use super::{owner, Reconciled};
-use crate::live::{LiveObjects, ObjectKey};
+use crate::live::{LiveIndex, ObjectKey};
 use crate::render::{owner_reference, RouterInput};
 
-/// Reconciles the gateway objects of one router against `live`.
-pub fn reconcile_gateway(input: &RouterInput, objects: &[Value], live: &dyn LiveObjects) -> Result<Vec<Reconciled>> {
+/// Reconciles the gateway objects of one router against its `live`
+/// objects; both move into the result.
+pub fn reconcile_gateway(input: &RouterInput, objects: Vec<Value>, mut live: LiveIndex) -> Result<Vec<Reconciled>> {
     let mut out = Vec::with_capacity(objects.len());
     for desired in objects {
-        let key = ObjectKey::of(desired, &input.namespace);
-        let Some(live_obj) = live.get(&key)? else {
-            out.push(Reconciled { key, live: None, merged: desired.clone(), desired: None });
+        let key = ObjectKey::of(&desired, &input.namespace);
+        let Some(live_obj) = live.take(&key) else {
+            out.push(Reconciled { key, live: None, merged: desired, desired: None });
             continue;
         };
-        let merged = update(input, &key, &live_obj, desired)?;
-        out.push(Reconciled { key, live: Some(live_obj), merged, desired: Some(desired.clone()) });
+        let merged = update(input, &key, &live_obj, &desired)?;
+        out.push(Reconciled { key, live: Some(live_obj), merged, desired: Some(desired) });
     }
     Ok(out)
 }
@@ -40,7 +41,6 @@ fn update(input: &RouterInput, key: &ObjectKey, live: &Value, desired: &Value) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::live::LiveIndex;
     use crate::model::ModelRouter;
     use serde_json::json;
 
@@ -62,7 +62,7 @@ mod tests {
             "status": {"conditions": []}});
         let mut live = LiveIndex::default();
         live.insert(live_obj, "ns");
-        let items = reconcile_gateway(&input(Some("u-1")), &[desired()], &live).expect("reconciles");
+        let items = reconcile_gateway(&input(Some("u-1")), vec![desired()], live).expect("reconciles");
         let merged = &items[0].merged;
         assert_eq!(merged["spec"], desired()["spec"], "spec replaced wholesale, unknown spec fields included");
         assert_eq!(merged["metadata"]["labels"], json!({"team": "x"}));
@@ -78,9 +78,9 @@ mod tests {
                 {"apiVersion": "apps/v1", "kind": "Deployment", "name": "d", "uid": "9", "controller": true}]}});
         let mut live = LiveIndex::default();
         live.insert(live_obj, "ns");
-        let err = reconcile_gateway(&input(Some("u")), &[desired()], &live).expect_err("owned elsewhere");
+        let err = reconcile_gateway(&input(Some("u")), vec![desired()], live).expect_err("owned elsewhere");
         assert!(err.to_string().contains("it is controlled by Deployment \"d\""), "{err}");
-        let fresh = reconcile_gateway(&input(None), &[desired()], &LiveIndex::default()).expect("new");
+        let fresh = reconcile_gateway(&input(None), vec![desired()], LiveIndex::default()).expect("new");
         assert_eq!((fresh[0].live.is_none(), &fresh[0].merged), (true, &desired()));
     }
 }

@@ -13,7 +13,7 @@ pub mod tree;
 use anyhow::{bail, Result};
 use serde_json::Value;
 
-use crate::live::{LiveObjects, ObjectKey};
+use crate::live::{LiveIndex, ObjectKey};
 use crate::render::names::{CONFIG_HASH_ANNOTATION, CONFIG_KEY};
 use crate::render::{owner_reference, RenderedRouter, RouterInput};
 pub use owner::controller_uid;
@@ -40,21 +40,21 @@ impl Reconciled {
     }
 }
 
-/// Reconciles every object of one rendered router against `live`; the
-/// rendered objects move into the result (`rendered.objects` is left
-/// empty). Warnings (a selector the operator cannot fix) are pushed to
-/// `warnings`.
+/// Reconciles every object of one rendered router against its `live`
+/// objects; the rendered and the live objects move into the result
+/// (`rendered.objects` is left empty). Warnings (a selector the operator
+/// cannot fix) are pushed to `warnings`.
 pub fn reconcile_router(
     input: &RouterInput,
     rendered: &mut RenderedRouter,
-    live: &dyn LiveObjects,
+    mut live: LiveIndex,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<Reconciled>> {
     let objects = std::mem::take(&mut rendered.objects);
     let mut out = Vec::with_capacity(objects.len());
     for desired in objects {
         let key = ObjectKey::of(&desired, &input.namespace);
-        let Some(live_obj) = live.get(&key)? else {
+        let Some(live_obj) = live.take(&key) else {
             out.push(Reconciled { key, live: None, merged: desired, desired: None });
             continue;
         };
@@ -139,7 +139,6 @@ fn update_object(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::live::LiveIndex;
     use crate::model::ModelRouter;
     use crate::render::{render_router, Inventory, OperatorFlags};
     use serde_json::json;
@@ -173,7 +172,7 @@ mod tests {
         for obj in live_objects {
             live.insert(obj, "ns");
         }
-        reconcile_router(&input, &mut rendered.clone(), &live, &mut Vec::new()).expect("reconciles")
+        reconcile_router(&input, &mut rendered.clone(), live, &mut Vec::new()).expect("reconciles")
     }
 
     fn find<'a>(items: &'a [Reconciled], kind: &str) -> &'a Value {
@@ -240,7 +239,7 @@ mod tests {
                     "uid": "9", "controller": true}]}}),
             "ns",
         );
-        let err = reconcile_router(&input, &mut rendered.clone(), &live, &mut Vec::new()).expect_err("refused");
+        let err = reconcile_router(&input, &mut rendered.clone(), live, &mut Vec::new()).expect_err("refused");
         assert!(err.to_string().contains("it is controlled by HelmRelease \"h\""), "{err}");
     }
 
