@@ -124,11 +124,15 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
             located_list(doc, &unknown)
         );
     }
-    for w in unknown {
+    for w in &unknown {
         warnings.push(format!("{}: {w} (the API server drops unknown fields)", doc.locate(&w.path)));
     }
     let mut value = std::mem::take(&mut doc.value);
-    schema.prune(&mut value);
+    // The check warns about every field pruning would drop, so a document
+    // without warnings has nothing to prune.
+    if !unknown.is_empty() {
+        schema.prune(&mut value);
+    }
     schema.apply(&mut value);
     typed_value(doc, &kind, value)
 }

@@ -977,6 +977,24 @@ status:
         "",
     ];
 
+    /// JSON pointers to every object in `v`, `v` itself first.
+    fn object_pointers(v: &Value, at: String, out: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => {
+                out.push(at.clone());
+                for (key, child) in map {
+                    object_pointers(child, format!("{at}/{}", key.replace('~', "~0").replace('/', "~1")), out);
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    object_pointers(child, format!("{at}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn arbitrary_json() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
             Just(Value::Null),
@@ -1011,6 +1029,29 @@ status:
                 prop_assert!(finding.path.starts_with("spec") || finding.path.starts_with("metadata"), "{}", finding);
                 prop_assert!(!finding.message.is_empty());
             }
+        }
+
+        /// Pruning is skipped for documents the check has no warning about,
+        /// so the check must warn about every field pruning would drop.
+        #[test]
+        fn pruning_drops_exactly_what_the_check_warns_about(
+            insertions in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(VOCABULARY), arbitrary_json()), 0..4),
+        ) {
+            let mut doc = yaml(FULL);
+            for (at, key, value) in insertions {
+                let mut objects = Vec::new();
+                object_pointers(&doc, String::new(), &mut objects);
+                let pointer = at.get(&objects).clone();
+                if let Some(Value::Object(map)) = doc.pointer_mut(&pointer) {
+                    map.insert(key.to_string(), value);
+                }
+            }
+            let findings = check_model_router(&doc);
+            prop_assume!(findings.iter().all(|f| f.severity == Severity::Warning));
+            let warned = findings.iter().any(|f| f.message.starts_with("unknown field"));
+            let mut pruned = doc.clone();
+            built_in().prune(&mut pruned);
+            prop_assert_eq!(pruned != doc, warned, "findings: {:?}", findings.iter().map(ToString::to_string).collect::<Vec<_>>());
         }
 
         #[test]
