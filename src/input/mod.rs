@@ -473,15 +473,7 @@ impl DocumentText<'_> {
             line: self.line + first_content,
             item: None,
         };
-        let parsed = match yaml::parse_section(self.text, self.line, false) {
-            Ok(parsed) => parsed,
-            // The same error again, with what only a read that keeps
-            // positions can add (the line a duplicate key was first set on).
-            Err(e) => {
-                let placed = yaml::parse_section(self.text, self.line, true).err();
-                return Err(self.error(&placed.unwrap_or(e)));
-            }
-        };
+        let parsed = yaml::parse_section(self.text, self.line, false).map_err(|e| self.error(&e))?;
         let Some(parsed) = parsed else { return Ok(()) };
         let placement = Arc::new(Placement::of(self.text, self.line));
         let value = parsed.value;
@@ -594,6 +586,17 @@ mod tests {
         assert_eq!(d[0].value["a"], 1);
         assert_eq!((d[1].origin.document, d[1].origin.line), (2, 6));
         assert_eq!(d[1].value["b"], 2);
+    }
+
+    #[test]
+    fn a_read_without_positions_fails_as_one_with_them() {
+        // Live objects are read without positions; their errors still name
+        // the duplicate key's path and where it was first set.
+        let text = "a: 1\nspec:\n  ports:\n  - name: x\n    name: y\n";
+        let error = parse_value(text, &Origin { source: "live.yaml".into(), document: 1, line: 1, item: None }, 1)
+            .expect_err("refused")
+            .to_string();
+        assert!(error.contains("spec.ports[0].name: duplicate key \"name\" (first set on line 4)"), "{error}");
     }
 
     #[test]

@@ -216,8 +216,17 @@ pub struct Parsed {
 /// Reads one `---` section (whose first line is `first_line` of the
 /// source). `None` when it holds no document (only comments or nothing).
 /// Positions are recorded only when `keep_positions` is set.
+///
+/// A read without positions does not track field paths either; when it
+/// fails, the section is read again with them, so that every error is the
+/// same whichever way it was read (a duplicate key's path and the line it
+/// was first set on).
 pub fn parse_section(text: &str, first_line: usize, keep_positions: bool) -> Result<Option<Parsed>, ReadError> {
-    Builder::new(text, first_line, keep_positions).section()
+    let read = Builder::new(text, first_line, keep_positions).section();
+    match read {
+        Err(_) if !keep_positions => Builder::new(text, first_line, true).section(),
+        read => read,
+    }
 }
 
 /// `apiVersion`, `kind`, `metadata.name` and `metadata.namespace` of a
@@ -507,18 +516,24 @@ impl<'a> Builder<'a> {
                 let plain = matches!(style, ScalarStyle::Plain);
                 let untagged_plain = plain && tag == Tag::None;
                 let cost = Budget { bytes: text.len() + 2, nodes: 1 };
-                let written = untagged_plain.then(|| text.to_string());
+                // The text of a plain scalar, for messages about what kubectl
+                // read as a bool or number (kept only with positions).
+                let written = (untagged_plain && self.positions.is_some()).then(|| text.to_string());
                 let scalar = resolve(text, plain, &tag).map_err(|m| self.error_at(&span, m))?;
-                let plain_text = match (&scalar, written) {
-                    (Scalar::Str(_), _) => None,
-                    (_, written) => written,
-                };
-                self.record(path, &span, plain_text);
-                let value = scalar.clone().into_json().map_err(|m| self.error_at(&span, m))?;
-                self.charge(&span, cost, false)?;
-                if anchor != 0 {
-                    self.anchors.insert(anchor, Anchored { value: value.clone(), scalar: Some(scalar), cost });
+                if self.positions.is_some() {
+                    self.record(path, &span, written.filter(|_| !matches!(scalar, Scalar::Str(_))));
                 }
+                let value = if anchor == 0 {
+                    scalar.into_json()
+                } else {
+                    let value = scalar.clone().into_json();
+                    if let Ok(value) = &value {
+                        self.anchors.insert(anchor, Anchored { value: value.clone(), scalar: Some(scalar), cost });
+                    }
+                    value
+                }
+                .map_err(|m| self.error_at(&span, m))?;
+                self.charge(&span, cost, false)?;
                 Ok(Built { value, cost })
             }
             Event::Alias(id) => {
@@ -553,7 +568,9 @@ impl<'a> Builder<'a> {
                         break;
                     }
                     let len = path.len();
-                    push_index(path, items.len());
+                    if self.positions.is_some() {
+                        push_index(path, items.len());
+                    }
                     let item = self.node(event, item_span, depth + 1, path, false)?;
                     path.truncate(len);
                     cost.add(Budget { bytes: item.cost.bytes + 1, nodes: item.cost.nodes });
@@ -614,7 +631,9 @@ impl<'a> Builder<'a> {
             match key {
                 Key::Merge => {
                     let len = path.len();
-                    path.push_str(".<<");
+                    if self.positions.is_some() {
+                        path.push_str(".<<");
+                    }
                     let built = self.node(event, value_span, depth + 1, path, false)?;
                     path.truncate(len);
                     let sources: Vec<Map<String, Value>> = match built.value {
@@ -637,7 +656,9 @@ impl<'a> Builder<'a> {
                     cost.add(built.cost);
                     for source in sources {
                         for (k, v) in source {
-                            self.record(&child_path(path, &k), &value_span, None);
+                            if self.positions.is_some() {
+                                self.record(&child_path(path, &k), &value_span, None);
+                            }
                             merged.insert(k.clone());
                             map.insert(k, v);
                         }
@@ -645,7 +666,9 @@ impl<'a> Builder<'a> {
                 }
                 Key::Name(name) => {
                     let len = path.len();
-                    push_child(path, &name);
+                    if self.positions.is_some() {
+                        push_child(path, &name);
+                    }
                     if map.contains_key(&name) && !merged.remove(&name) {
                         let first = self.positions.as_ref().and_then(|p| p.get(path)).map(|s| s.line);
                         let at = first.map(|l| format!(" (first set on line {l})")).unwrap_or_default();
@@ -694,7 +717,9 @@ impl<'a> Builder<'a> {
             }
             self.object = Budget::default();
             let len = path.len();
-            push_index(path, items.len());
+            if self.positions.is_some() {
+                push_index(path, items.len());
+            }
             let item = self.node(event, item_span, depth + 1, path, false)?;
             path.truncate(len);
             self.items.add(item.cost);
