@@ -18,7 +18,7 @@ use std::sync::Arc;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
-pub use yaml::{child_path, item_path, Positions, Spot};
+pub use yaml::{child_path, item_path, push_child, push_index, Positions, Spot};
 
 /// The name stdin goes by in messages.
 pub const STDIN_NAME: &str = "<stdin>";

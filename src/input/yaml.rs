@@ -109,7 +109,7 @@ pub fn child_path(parent: &str, key: &str) -> String {
 }
 
 /// Appends the step to `key` to a path (see [`child_path`]).
-fn push_child(path: &mut String, key: &str) {
+pub fn push_child(path: &mut String, key: &str) {
     use std::fmt::Write as _;
     let plain = !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'));
     if plain {
@@ -125,14 +125,29 @@ fn push_child(path: &mut String, key: &str) {
 
 /// `parent[index]`.
 pub fn item_path(parent: &str, index: usize) -> String {
-    format!("{parent}[{index}]")
+    let mut path = String::with_capacity(parent.len() + 4);
+    path.push_str(parent);
+    push_index(&mut path, index);
+    path
 }
 
-/// Appends `[index]` to a path without a temporary string.
-fn push_index(path: &mut String, index: usize) {
-    use std::fmt::Write as _;
-    // Writing to a String cannot fail.
-    let _ = write!(path, "[{index}]");
+/// Appends `[index]` to a path (digit by digit: paths are built for every
+/// list item checked, and the formatting machinery costs more than this).
+pub fn push_index(path: &mut String, index: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = index;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    path.push('[');
+    path.extend(digits[at..].iter().map(|&d| char::from(d)));
+    path.push(']');
 }
 
 /// The path one step up, if any: paths are steps `name`, `.name`,

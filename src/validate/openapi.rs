@@ -24,7 +24,7 @@ use serde_json::{Map, Value};
 
 use super::{Finding, Severity};
 use crate::input::yaml::display_path;
-use crate::input::{child_path, describe, item_path};
+use crate::input::{child_path, describe, item_path, push_child, push_index};
 
 /// One compiled schema node.
 #[derive(Debug, Clone, Default)]
@@ -518,6 +518,8 @@ impl<'w> Walk<'w> {
                 Some(_) => {}
             }
         }
+        // One buffer for every child's path, rather than one string each.
+        let mut child = String::with_capacity(path.len() + 32);
         for (key, v) in map {
             // ObjectMeta is the API server's own (see `metadata`), and a
             // user's `status` never reaches the object through the status
@@ -525,7 +527,9 @@ impl<'w> Walk<'w> {
             if path.is_empty() && matches!(key.as_str(), "apiVersion" | "kind" | "metadata" | "status") {
                 continue;
             }
-            let child = child_path(path, key);
+            child.clear();
+            child.push_str(path);
+            push_child(&mut child, key);
             if let Some(prop) = s.properties.get(key) {
                 self.check(v, prop, &child, Some(key));
             } else if let Some(extra) = s.additional_properties.as_deref() {
@@ -548,11 +552,15 @@ impl<'w> Walk<'w> {
 
     fn array(&mut self, items: &[Value], s: &Schema, path: &str) {
         if let Some(item_schema) = s.items.as_deref() {
+            let mut child = String::with_capacity(path.len() + 8);
             for (i, item) in items.iter().enumerate() {
+                child.clear();
+                child.push_str(path);
+                push_index(&mut child, i);
                 if item.is_null() && !item_schema.nullable {
-                    self.null_refused(&item_path(path, i), item_schema, None);
+                    self.null_refused(&child, item_schema, None);
                 } else {
-                    self.check(item, item_schema, &item_path(path, i), None);
+                    self.check(item, item_schema, &child, None);
                 }
             }
         }
