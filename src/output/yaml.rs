@@ -127,20 +127,39 @@ fn is_plain_safe(s: &str) -> bool {
     // A leading digit is fine when a letter rules out every number and
     // timestamp form (`500m`, `64Mi`, `1h30m`); hex digits, exponents, `0x`
     // / `0o` prefixes and timestamp letters do not.
-    let not_numeric = |b: &u8| b.is_ascii_alphabetic() && !b"abcdefABCDEFoOxXtTzZ".contains(b);
     let first_ok = first.is_ascii_alphabetic()
         || first == b'/'
         || (first == b'-' && s.starts_with("--") && s.len() > 2)
-        || (first.is_ascii_digit() && bytes.iter().any(not_numeric));
+        || (first.is_ascii_digit() && bytes.iter().any(|&b| NOT_NUMERIC[usize::from(b)]));
     if !first_ok || (s.len() <= 5 && RESERVED_WORDS.contains(&s)) {
         return false;
     }
-    let body_ok = bytes
-        .iter()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'/' | b'-' | b'@' | b'+' | b'=' | b':'));
+    let body_ok = bytes.iter().all(|&b| PLAIN_BODY[usize::from(b)]);
     // `a:` or `a: b` would start a mapping; `:` followed by more text is fine.
     body_ok && !s.ends_with(':')
 }
+
+/// A 256-entry table of `test` over every byte value, built at compile time.
+macro_rules! byte_table {
+    (|$b:ident| $test:expr) => {{
+        let mut table = [false; 256];
+        let mut i = 0;
+        while i < 256 {
+            let $b = i as u8;
+            table[i] = $test;
+            i += 1;
+        }
+        table
+    }};
+}
+
+/// Bytes a plain string may hold (tables: every output string is tested).
+const PLAIN_BODY: [bool; 256] =
+    byte_table!(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'/' | b'-' | b'@' | b'+' | b'=' | b':'));
+
+/// Letters that no number or timestamp form contains.
+const NOT_NUMERIC: [bool; 256] = byte_table!(|b| b.is_ascii_alphabetic()
+    && !matches!(b, b'a'..=b'f' | b'A'..=b'F' | b'o' | b'O' | b'x' | b'X' | b't' | b'T' | b'z' | b'Z'));
 
 /// A literal block keeps a multi-line string readable; it works when every
 /// character is printable (or a tab) and the first line fixes the indentation.
@@ -152,8 +171,19 @@ fn is_block_safe(s: &str) -> bool {
 /// no control characters (but those in `allowed`), no BOM, no line
 /// separators.
 fn printable(s: &str, allowed: &[u8]) -> bool {
-    if s.is_ascii() {
-        return s.bytes().all(|b| (b >= 0x20 && b != 0x7f) || allowed.contains(&b));
+    // ASCII (nearly every string) in one pass over the bytes.
+    let mut ascii = true;
+    for &b in s.as_bytes() {
+        if b >= 0x80 {
+            ascii = false;
+            break;
+        }
+        if (b < 0x20 || b == 0x7f) && !allowed.contains(&b) {
+            return false;
+        }
+    }
+    if ascii {
+        return true;
     }
     s.chars().all(|c| {
         (!c.is_control() && c != '\u{feff}' && !is_line_break_like(c)) || (c.is_ascii() && allowed.contains(&(c as u8)))
