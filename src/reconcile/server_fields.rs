@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::tree::{get, remove};
+use super::tree::remove;
 
 /// Metadata fields the API server populates.
 const SERVER_METADATA: [&str; 6] =
@@ -15,16 +15,21 @@ const BOOKKEEPING_ANNOTATIONS: [&str; 2] =
 
 /// Removes status, server-populated metadata and bookkeeping annotations.
 pub fn strip(obj: &mut Value) {
-    remove(obj, &["status"]);
-    for field in SERVER_METADATA {
-        remove(obj, &["metadata", field]);
-    }
-    for key in BOOKKEEPING_ANNOTATIONS {
-        remove(obj, &["metadata", "annotations", key]);
-    }
-    let empty = get(obj, &["metadata", "annotations"]).and_then(Value::as_object).is_some_and(|m| m.is_empty());
-    if empty {
-        remove(obj, &["metadata", "annotations"]);
+    let Some(top) = obj.as_object_mut() else { return };
+    top.remove("status");
+    // Every object passes through here: metadata is looked up once.
+    if let Some(Value::Object(meta)) = top.get_mut("metadata") {
+        for field in SERVER_METADATA {
+            meta.remove(field);
+        }
+        if let Some(Value::Object(annotations)) = meta.get_mut("annotations") {
+            for key in BOOKKEEPING_ANNOTATIONS {
+                annotations.remove(key);
+            }
+            if annotations.is_empty() {
+                meta.remove("annotations");
+            }
+        }
     }
     remove(obj, &["spec", "template", "metadata", "creationTimestamp"]);
 }
