@@ -164,6 +164,11 @@ fn namespace_of(doc: &Document, flag: Option<&str>) -> Result<String> {
 /// resource, naming the field that did not fit. (The schema check has
 /// already caught what a person gets wrong.)
 fn typed_value<T: serde::de::DeserializeOwned>(doc: &Document, kind: &str, value: Value) -> Result<T> {
+    // Tracking the path of every field costs more than copying the strings
+    // out of a borrowed tree; the path is needed only when it fails.
+    if let Ok(typed) = T::deserialize(&value) {
+        return Ok(typed);
+    }
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         anyhow!("{}: {kind} {path}: {}", doc.locate(&path), crate::model::serde_in_words(&e.inner().to_string()))
