@@ -1,18 +1,14 @@
 //! The ConfigMap holding the compiled proxy config.
 
-use std::collections::BTreeMap;
-
-use k8s_openapi::api::core::v1::ConfigMap;
+use serde_json::{json, Value};
 
 use super::names::{CONFIG_HASH_ANNOTATION, CONFIG_KEY};
-use super::{owned_metadata, Compiled, RouterInput};
+use super::{object, owned_metadata, Compiled, RouterInput};
 
-pub fn build(input: &RouterInput, compiled: &Compiled) -> ConfigMap {
+pub fn build(input: &RouterInput, compiled: &Compiled) -> Value {
     let mut metadata = owned_metadata(input);
-    metadata.annotations = Some(BTreeMap::from([(CONFIG_HASH_ANNOTATION.to_string(), compiled.hash.clone())]));
-    ConfigMap {
-        metadata,
-        data: Some(BTreeMap::from([(CONFIG_KEY.to_string(), compiled.json.clone())])),
-        ..ConfigMap::default()
-    }
+    metadata.insert("annotations".into(), json!({ CONFIG_HASH_ANNOTATION: compiled.hash }));
+    let mut configmap = object("v1", "ConfigMap", metadata);
+    configmap.insert("data".into(), json!({ CONFIG_KEY: compiled.json }));
+    Value::Object(configmap)
 }

@@ -4,22 +4,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{Context as _, Result};
-use k8s_openapi::api::apps::v1::{Deployment, DeploymentSpec};
-use k8s_openapi::api::core::v1::{
-    Capabilities, ConfigMapVolumeSource, Container, ContainerPort, EnvFromSource, EnvVar, HTTPGetAction,
-    LocalObjectReference, PodSecurityContext, PodSpec, PodTemplateSpec, Probe, ResourceClaim, ResourceRequirements,
-    SeccompProfile, SecretEnvSource, SecurityContext, Volume, VolumeMount,
-};
-use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
-use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+use k8s_openapi::api::core::v1::ResourceClaim;
+use serde_json::{json, Map, Value};
 
 use super::names::{
     resource_name, selector_labels, APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION,
     CONFIG_HASH_ANNOTATION, CONFIG_KEY, CONFIG_MOUNT_PATH, CONTAINER_NAME, METRICS_PORT, PROXY_PORT,
     SCRAPE_ANNOTATIONS,
 };
-use super::{non_empty, owned_metadata, Compiled, OperatorFlags, RouterInput};
+use super::{fields, non_empty, object, owned_metadata, string_map, Compiled, OperatorFlags, RouterInput};
 use crate::model::duration::{format_go_duration, parse_go_duration};
 use crate::model::quantity::canonicalize_resource;
 use crate::model::{QuantityText, RouterProxySpec};
@@ -93,7 +86,7 @@ pub fn pod_metadata(input: &RouterInput, config_hash: &str, flags: &OperatorFlag
     }
 }
 
-pub fn build(input: &RouterInput, compiled: &Compiled, flags: &OperatorFlags) -> Result<(Deployment, PodMetadata)> {
+pub fn build(input: &RouterInput, compiled: &Compiled, flags: &OperatorFlags) -> Result<(Value, PodMetadata)> {
     let proxy = input.router.spec.proxy.as_ref();
     let pods = pod_metadata(input, &compiled.hash, flags);
     let replicas = if compiled.has_pools {
@@ -110,30 +103,33 @@ pub fn build(input: &RouterInput, compiled: &Compiled, flags: &OperatorFlags) ->
     .into_iter()
     .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
     .collect();
-    metadata.annotations = non_empty(records);
+    if let Some(records) = non_empty(records) {
+        metadata.insert("annotations".into(), string_map(records));
+    }
 
-    let deployment = Deployment {
-        metadata,
-        spec: Some(DeploymentSpec {
-            replicas: Some(replicas),
-            revision_history_limit: proxy.and_then(|p| p.revision_history_limit),
-            selector: LabelSelector { match_labels: Some(selector_labels(&input.name)), ..LabelSelector::default() },
-            template: PodTemplateSpec {
-                metadata: Some(ObjectMeta {
-                    labels: non_empty(pods.labels.clone()),
-                    annotations: non_empty(pods.annotations.clone()),
-                    ..ObjectMeta::default()
-                }),
-                spec: Some(pod_spec(input, compiled, flags)?),
-            },
-            ..DeploymentSpec::default()
-        }),
-        ..Deployment::default()
-    };
-    Ok((deployment, pods))
+    let mut template_metadata = Map::new();
+    if let Some(labels) = non_empty(pods.labels.clone()) {
+        template_metadata.insert("labels".into(), string_map(labels));
+    }
+    if let Some(annotations) = non_empty(pods.annotations.clone()) {
+        template_metadata.insert("annotations".into(), string_map(annotations));
+    }
+    let mut spec = Map::new();
+    spec.insert("replicas".into(), Value::from(replicas));
+    if let Some(limit) = proxy.and_then(|p| p.revision_history_limit) {
+        spec.insert("revisionHistoryLimit".into(), Value::from(limit));
+    }
+    spec.insert("selector".into(), fields([("matchLabels", string_map(selector_labels(&input.name)))]));
+    spec.insert(
+        "template".into(),
+        fields([("metadata", Value::Object(template_metadata)), ("spec", pod_spec(input, compiled, flags)?)]),
+    );
+    let mut deployment = object("apps/v1", "Deployment", metadata);
+    deployment.insert("spec".into(), Value::Object(spec));
+    Ok((Value::Object(deployment), pods))
 }
 
-fn pod_spec(input: &RouterInput, compiled: &Compiled, flags: &OperatorFlags) -> Result<PodSpec> {
+fn pod_spec(input: &RouterInput, compiled: &Compiled, flags: &OperatorFlags) -> Result<Value> {
     let proxy = input.router.spec.proxy.as_ref();
     let name = resource_name(&input.name);
     let image = proxy
@@ -141,72 +137,65 @@ fn pod_spec(input: &RouterInput, compiled: &Compiled, flags: &OperatorFlags) -> 
         .filter(|i| !i.is_empty())
         .or_else(|| flags.router_proxy_image.clone().filter(|i| !i.is_empty()))
         .unwrap_or_else(|| DEFAULT_IMAGE.to_string());
-    let env = compiled
-        .has_pools
-        .then(|| vec![EnvVar { name: "ROUTER_NAME".into(), value: Some(input.name.clone()), ..EnvVar::default() }]);
-    let env_from = credentials_env_from(input);
-    let image_pull_secrets = proxy
-        .and_then(|p| p.image_pull_secrets.as_ref())
-        .filter(|s| !s.is_empty())
-        .map(|s| s.iter().map(|r| LocalObjectReference { name: r.name.clone() }).collect());
-    let container = Container {
-        name: CONTAINER_NAME.into(),
-        image: Some(image),
-        image_pull_policy: Some("IfNotPresent".into()),
-        args: Some(args(proxy, compiled.has_pools)?),
-        ports: Some(vec![
-            ContainerPort {
-                name: Some("http".into()),
-                container_port: PROXY_PORT,
-                protocol: Some("TCP".into()),
-                ..ContainerPort::default()
-            },
-            ContainerPort {
-                name: Some("metrics".into()),
-                container_port: METRICS_PORT,
-                protocol: Some("TCP".into()),
-                ..ContainerPort::default()
-            },
+    let mut container = Map::new();
+    container.insert("name".into(), Value::from(CONTAINER_NAME));
+    container.insert("image".into(), Value::String(image));
+    container.insert("imagePullPolicy".into(), Value::from("IfNotPresent"));
+    container.insert("args".into(), Value::from(args(proxy, compiled.has_pools)?));
+    container.insert(
+        "ports".into(),
+        json!([
+            {"name": "http", "containerPort": PROXY_PORT, "protocol": "TCP"},
+            {"name": "metrics", "containerPort": METRICS_PORT, "protocol": "TCP"},
         ]),
-        env,
-        env_from: (!env_from.is_empty()).then_some(env_from),
-        volume_mounts: Some(vec![VolumeMount {
-            name: "router-config".into(),
-            mount_path: CONFIG_MOUNT_PATH.into(),
-            read_only: Some(true),
-            ..VolumeMount::default()
-        }]),
-        resources: Some(resources(proxy)?),
-        security_context: Some(SecurityContext {
-            allow_privilege_escalation: Some(false),
-            read_only_root_filesystem: Some(true),
-            run_as_non_root: Some(true),
-            capabilities: Some(Capabilities { drop: Some(vec!["ALL".into()]), ..Capabilities::default() }),
-            ..SecurityContext::default()
+    );
+    if compiled.has_pools {
+        container.insert("env".into(), json!([{"name": "ROUTER_NAME", "value": input.name}]));
+    }
+    let env_from = credentials_env_from(input);
+    if !env_from.is_empty() {
+        container.insert("envFrom".into(), Value::Array(env_from));
+    }
+    container.insert(
+        "volumeMounts".into(),
+        json!([{"name": "router-config", "mountPath": CONFIG_MOUNT_PATH, "readOnly": true}]),
+    );
+    container.insert("resources".into(), resources(proxy)?);
+    container.insert(
+        "securityContext".into(),
+        json!({
+            "allowPrivilegeEscalation": false,
+            "readOnlyRootFilesystem": true,
+            "runAsNonRoot": true,
+            "capabilities": {"drop": ["ALL"]},
         }),
-        liveness_probe: Some(probe(20, 10)),
-        readiness_probe: Some(probe(5, 5)),
-        ..Container::default()
-    };
-    Ok(PodSpec {
-        service_account_name: compiled.has_pools.then(|| name.clone()),
-        security_context: Some(PodSecurityContext {
-            run_as_non_root: Some(true),
-            run_as_user: Some(65532),
-            fs_group: Some(65532),
-            seccomp_profile: Some(SeccompProfile { type_: "RuntimeDefault".into(), ..SeccompProfile::default() }),
-            ..PodSecurityContext::default()
+    );
+    container.insert("livenessProbe".into(), probe(20, 10));
+    container.insert("readinessProbe".into(), probe(5, 5));
+
+    let mut pod = Map::new();
+    if compiled.has_pools {
+        pod.insert("serviceAccountName".into(), Value::String(name.clone()));
+    }
+    pod.insert(
+        "securityContext".into(),
+        json!({
+            "runAsNonRoot": true,
+            "runAsUser": 65532,
+            "fsGroup": 65532,
+            "seccompProfile": {"type": "RuntimeDefault"},
         }),
-        image_pull_secrets,
-        node_selector: proxy.and_then(|p| p.node_selector.clone()).and_then(non_empty),
-        containers: vec![container],
-        volumes: Some(vec![Volume {
-            name: "router-config".into(),
-            config_map: Some(ConfigMapVolumeSource { name: name.clone(), ..ConfigMapVolumeSource::default() }),
-            ..Volume::default()
-        }]),
-        ..PodSpec::default()
-    })
+    );
+    if let Some(secrets) = proxy.and_then(|p| p.image_pull_secrets.as_ref()).filter(|s| !s.is_empty()) {
+        let secrets = secrets.iter().map(|r| json!({"name": r.name})).collect();
+        pod.insert("imagePullSecrets".into(), Value::Array(secrets));
+    }
+    if let Some(selector) = proxy.and_then(|p| p.node_selector.clone()).and_then(non_empty) {
+        pod.insert("nodeSelector".into(), string_map(selector));
+    }
+    pod.insert("containers".into(), Value::Array(vec![Value::Object(container)]));
+    pod.insert("volumes".into(), json!([{"name": "router-config", "configMap": {"name": name}}]));
+    Ok(Value::Object(pod))
 }
 
 /// Required flags first; the optional ones only when the spec sets them, so
@@ -242,30 +231,27 @@ fn args(proxy: Option<&RouterProxySpec>, has_pools: bool) -> Result<Vec<String>>
 }
 
 /// One optional secretRef per distinct credentials Secret, in backend order.
-fn credentials_env_from(input: &RouterInput) -> Vec<EnvFromSource> {
+fn credentials_env_from(input: &RouterInput) -> Vec<Value> {
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for b in &input.router.spec.backends {
         let Some(secret) = b.external.as_ref().and_then(|e| e.credentials_secret_ref.as_ref()) else {
             continue;
         };
-        if seen.insert(secret.name.clone()) {
-            out.push(EnvFromSource {
-                secret_ref: Some(SecretEnvSource { name: secret.name.clone(), optional: Some(true) }),
-                ..EnvFromSource::default()
-            });
+        if seen.insert(secret.name.as_str()) {
+            out.push(json!({"secretRef": {"name": secret.name, "optional": true}}));
         }
     }
     out
 }
 
-fn quantities(path: &str, m: &BTreeMap<String, QuantityText>) -> Result<BTreeMap<String, Quantity>> {
+fn quantities(path: &str, m: &BTreeMap<String, QuantityText>) -> Result<BTreeMap<String, String>> {
     m.iter()
         .map(|(k, v)| {
             let canonical = canonicalize_resource(&v.0).with_context(|| {
                 format!("{path}.{k}: not a Kubernetes quantity (write it like 500m, 1.5, 64Mi or 1Gi)")
             })?;
-            Ok((k.clone(), Quantity(canonical)))
+            Ok((k.clone(), canonical))
         })
         .collect()
 }
@@ -273,49 +259,52 @@ fn quantities(path: &str, m: &BTreeMap<String, QuantityText>) -> Result<BTreeMap
 /// `spec.proxy.resources` as the API server stores them (parsed, rounded up
 /// to a milli, canonical unless already written canonically), or the operator's defaults when
 /// it sets neither requests nor limits.
-fn resources(proxy: Option<&RouterProxySpec>) -> Result<ResourceRequirements> {
+fn resources(proxy: Option<&RouterProxySpec>) -> Result<Value> {
     let spec = proxy.and_then(|p| p.resources.as_ref());
     let (limits, requests) = (spec.and_then(|r| r.limits.as_ref()), spec.and_then(|r| r.requests.as_ref()));
     if limits.is_none() && requests.is_none() {
-        let q = |s: &str| Quantity(s.to_string());
-        return Ok(ResourceRequirements {
-            requests: Some(BTreeMap::from([("cpu".into(), q("50m")), ("memory".into(), q("64Mi"))])),
-            limits: Some(BTreeMap::from([("cpu".into(), q("500m")), ("memory".into(), q("256Mi"))])),
-            claims: None,
-        });
+        return Ok(json!({
+            "requests": {"cpu": "50m", "memory": "64Mi"},
+            "limits": {"cpu": "500m", "memory": "256Mi"},
+        }));
     }
-    let claims = match spec.and_then(|r| r.claims.as_ref()) {
-        Some(items) if !items.is_empty() => Some(
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, c)| {
-                    serde_json::from_value::<ResourceClaim>(c.clone()).with_context(|| {
-                        format!("spec.proxy.resources.claims[{i}]: not a resource claim (it needs a name)")
-                    })
+    // Claims are checked before limits and requests (the order errors are reported in).
+    let claims = if let Some(items) = spec.and_then(|r| r.claims.as_ref()).filter(|c| !c.is_empty()) {
+        // Read as the API type, so a claim is written with its fields only.
+        let claims = items
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                serde_json::from_value::<ResourceClaim>(c.clone()).and_then(serde_json::to_value).with_context(|| {
+                    format!("spec.proxy.resources.claims[{i}]: not a resource claim (it needs a name)")
                 })
-                .collect::<Result<Vec<_>>>()?,
-        ),
-        _ => None,
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Some(claims)
+    } else {
+        None
     };
-    Ok(ResourceRequirements {
-        limits: limits.map(|m| quantities("spec.proxy.resources.limits", m)).transpose()?.and_then(non_empty),
-        requests: requests.map(|m| quantities("spec.proxy.resources.requests", m)).transpose()?.and_then(non_empty),
-        claims,
-    })
+    let mut resources = Map::new();
+    let limits = limits.map(|m| quantities("spec.proxy.resources.limits", m)).transpose()?.and_then(non_empty);
+    if let Some(limits) = limits {
+        resources.insert("limits".into(), string_map(limits));
+    }
+    let requests = requests.map(|m| quantities("spec.proxy.resources.requests", m)).transpose()?.and_then(non_empty);
+    if let Some(requests) = requests {
+        resources.insert("requests".into(), string_map(requests));
+    }
+    if let Some(claims) = claims {
+        resources.insert("claims".into(), Value::Array(claims));
+    }
+    Ok(Value::Object(resources))
 }
 
-fn probe(initial_delay: i32, period: i32) -> Probe {
-    Probe {
-        http_get: Some(HTTPGetAction {
-            path: Some("/health".into()),
-            port: IntOrString::Int(PROXY_PORT),
-            ..HTTPGetAction::default()
-        }),
-        initial_delay_seconds: Some(initial_delay),
-        period_seconds: Some(period),
-        timeout_seconds: Some(2),
-        failure_threshold: Some(3),
-        ..Probe::default()
-    }
+fn probe(initial_delay: i32, period: i32) -> Value {
+    json!({
+        "httpGet": {"path": "/health", "port": PROXY_PORT},
+        "initialDelaySeconds": initial_delay,
+        "periodSeconds": period,
+        "timeoutSeconds": 2,
+        "failureThreshold": 3,
+    })
 }

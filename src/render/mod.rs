@@ -2,8 +2,9 @@
 //! create for it, in the operator's reconcile order.
 //!
 //! Everything here is pure: values in, values out. Output objects are built
-//! with k8s-openapi types and handed on as JSON trees, so that the reconcile
-//! and output stages work on one generic representation.
+//! directly as JSON trees (the one generic representation the reconcile and
+//! output stages work on), with the fields and omissions of the Kubernetes
+//! API types the operator fills in.
 
 pub mod config;
 mod configmap;
@@ -17,8 +18,8 @@ mod service;
 use std::collections::BTreeMap;
 
 use anyhow::Result;
-use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
-use serde_json::Value;
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
+use serde_json::{Map, Value};
 
 use crate::model::{InferenceService, ModelPool, ModelRouter, GROUP_VERSION};
 pub use config::Compiled;
@@ -94,12 +95,9 @@ pub struct RenderedRouter {
 /// proxy objects; [`gateway`] renders theirs.
 pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &OperatorFlags) -> Result<RenderedRouter> {
     let compiled = config::compile(&input.router, &input.namespace, inventory, flags)?;
-    let mut objects = vec![to_tree(&configmap::build(input, &compiled))?];
+    let mut objects = vec![configmap::build(input, &compiled)];
     if compiled.has_pools {
-        let (sa, role, binding) = rbac::build(input);
-        objects.push(to_tree(&sa)?);
-        objects.push(to_tree(&role)?);
-        objects.push(to_tree(&binding)?);
+        objects.extend(rbac::build(input));
     }
     let mut warnings = compiled.warnings.clone();
     if let Some(msg) = default_image_note(input, flags) {
@@ -116,8 +114,8 @@ pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &Operato
         ));
     }
     let (deployment, pod_metadata) = deployment::build(input, &compiled, flags)?;
-    objects.push(to_tree(&deployment)?);
-    objects.push(to_tree(&service::build(input))?);
+    objects.push(deployment);
+    objects.push(service::build(input));
     Ok(RenderedRouter { compiled, pod_metadata, objects, warnings })
 }
 
@@ -138,10 +136,6 @@ fn default_image_note(input: &RouterInput, flags: &OperatorFlags) -> Option<Stri
     ))
 }
 
-fn to_tree<T: serde::Serialize>(obj: &T) -> Result<Value> {
-    Ok(serde_json::to_value(obj)?)
-}
-
 /// The controller reference every owned object carries, when the
 /// ModelRouter's uid is known.
 pub fn owner_reference(router_name: &str, uid: &str) -> OwnerReference {
@@ -155,15 +149,37 @@ pub fn owner_reference(router_name: &str, uid: &str) -> OwnerReference {
     }
 }
 
+/// An object's first fields: `apiVersion`, `kind` and `metadata`.
+fn object(api_version: &str, kind: &str, metadata: Map<String, Value>) -> Map<String, Value> {
+    let mut object = Map::new();
+    object.insert("apiVersion".into(), Value::from(api_version));
+    object.insert("kind".into(), Value::from(kind));
+    object.insert("metadata".into(), Value::Object(metadata));
+    object
+}
+
 /// `metadata` of an owned object: name `R`, the router's namespace, labels `L`.
-fn owned_metadata(input: &RouterInput) -> ObjectMeta {
-    ObjectMeta {
-        name: Some(names::resource_name(&input.name)),
-        namespace: Some(input.namespace.clone()),
-        labels: Some(names::owned_labels(&input.name)),
-        owner_references: input.uid.as_deref().map(|uid| vec![owner_reference(&input.name, uid)]),
-        ..ObjectMeta::default()
+fn owned_metadata(input: &RouterInput) -> Map<String, Value> {
+    let mut metadata = Map::new();
+    metadata.insert("name".into(), Value::String(names::resource_name(&input.name)));
+    metadata.insert("namespace".into(), Value::String(input.namespace.clone()));
+    metadata.insert("labels".into(), string_map(names::owned_labels(&input.name)));
+    if let Some(uid) = input.uid.as_deref() {
+        // Serializing the API type keeps its field names and omissions.
+        let reference = serde_json::to_value(owner_reference(&input.name, uid)).unwrap_or(Value::Null);
+        metadata.insert("ownerReferences".into(), Value::Array(vec![reference]));
     }
+    metadata
+}
+
+/// An object of the given fields. (`json!` would copy a tree put in it.)
+fn fields<const N: usize>(pairs: [(&str, Value); N]) -> Value {
+    Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+}
+
+/// A map of strings as a JSON object.
+fn string_map(m: BTreeMap<String, String>) -> Value {
+    Value::Object(m.into_iter().map(|(k, v)| (k, Value::String(v))).collect())
 }
 
 /// Go's omitempty: an empty map is not written.

@@ -1,46 +1,32 @@
 //! The ServiceAccount, Role and RoleBinding a pooled router's proxy runs
 //! under, so it can scale pooled InferenceServices (ModelPool activation).
 
-use k8s_openapi::api::core::v1::ServiceAccount;
-use k8s_openapi::api::rbac::v1::{PolicyRule, Role, RoleBinding, RoleRef, Subject};
+use serde_json::{json, Value};
 
 use super::names::resource_name;
-use super::{owned_metadata, RouterInput};
+use super::{object, owned_metadata, RouterInput};
 use crate::model::GROUP;
 
-fn strings(items: &[&str]) -> Vec<String> {
-    items.iter().map(|s| s.to_string()).collect()
-}
+const RBAC_API_VERSION: &str = "rbac.authorization.k8s.io/v1";
 
-pub fn build(input: &RouterInput) -> (ServiceAccount, Role, RoleBinding) {
+/// ServiceAccount, Role, RoleBinding.
+pub fn build(input: &RouterInput) -> [Value; 3] {
     let name = resource_name(&input.name);
-    let sa = ServiceAccount { metadata: owned_metadata(input), ..ServiceAccount::default() };
-    let role = Role {
-        metadata: owned_metadata(input),
-        rules: Some(vec![
-            PolicyRule {
-                api_groups: Some(strings(&[GROUP])),
-                resources: Some(strings(&["inferenceservices"])),
-                verbs: strings(&["get", "list", "watch", "update", "patch"]),
-                ..PolicyRule::default()
+    let service_account = object("v1", "ServiceAccount", owned_metadata(input));
+    let mut role = object(RBAC_API_VERSION, "Role", owned_metadata(input));
+    role.insert(
+        "rules".into(),
+        json!([
+            {
+                "apiGroups": [GROUP],
+                "resources": ["inferenceservices"],
+                "verbs": ["get", "list", "watch", "update", "patch"],
             },
-            PolicyRule {
-                api_groups: Some(strings(&[GROUP])),
-                resources: Some(strings(&["inferenceservices/status"])),
-                verbs: strings(&["get"]),
-                ..PolicyRule::default()
-            },
+            {"apiGroups": [GROUP], "resources": ["inferenceservices/status"], "verbs": ["get"]},
         ]),
-    };
-    let binding = RoleBinding {
-        metadata: owned_metadata(input),
-        role_ref: RoleRef { api_group: "rbac.authorization.k8s.io".into(), kind: "Role".into(), name: name.clone() },
-        subjects: Some(vec![Subject {
-            kind: "ServiceAccount".into(),
-            name,
-            namespace: Some(input.namespace.clone()),
-            ..Subject::default()
-        }]),
-    };
-    (sa, role, binding)
+    );
+    let mut binding = object(RBAC_API_VERSION, "RoleBinding", owned_metadata(input));
+    binding.insert("roleRef".into(), json!({"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": name}));
+    binding.insert("subjects".into(), json!([{"kind": "ServiceAccount", "name": name, "namespace": input.namespace}]));
+    [Value::Object(service_account), Value::Object(role), Value::Object(binding)]
 }

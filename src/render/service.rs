@@ -1,12 +1,11 @@
 //! The Service in front of the proxy pods.
 
-use k8s_openapi::api::core::v1::{Service, ServicePort, ServiceSpec};
-use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+use serde_json::{json, Value};
 
 use super::names::{selector_labels, PROXY_PORT};
-use super::{owned_metadata, RouterInput};
+use super::{fields, object, owned_metadata, string_map, RouterInput};
 
-pub fn build(input: &RouterInput) -> Service {
+pub fn build(input: &RouterInput) -> Value {
     let endpoint = input.router.spec.endpoint.as_ref();
     let port = endpoint.and_then(|e| e.port).filter(|p| *p > 0).unwrap_or(PROXY_PORT);
     // The operator maps only the two other known types; anything else is
@@ -16,20 +15,14 @@ pub fn build(input: &RouterInput) -> Service {
         Some("LoadBalancer") => "LoadBalancer",
         _ => "ClusterIP",
     };
-    Service {
-        metadata: owned_metadata(input),
-        spec: Some(ServiceSpec {
-            type_: Some(service_type.to_string()),
-            selector: Some(selector_labels(&input.name)),
-            ports: Some(vec![ServicePort {
-                name: Some("http".into()),
-                port,
-                target_port: Some(IntOrString::Int(port)),
-                protocol: Some("TCP".into()),
-                ..ServicePort::default()
-            }]),
-            ..ServiceSpec::default()
-        }),
-        ..Service::default()
-    }
+    let mut service = object("v1", "Service", owned_metadata(input));
+    service.insert(
+        "spec".into(),
+        fields([
+            ("type", Value::from(service_type)),
+            ("selector", string_map(selector_labels(&input.name))),
+            ("ports", json!([{"name": "http", "port": port, "targetPort": port, "protocol": "TCP"}])),
+        ]),
+    );
+    Value::Object(service)
 }
