@@ -164,30 +164,25 @@ const NOT_NUMERIC: [bool; 256] = byte_table!(|b| b.is_ascii_alphabetic()
 /// A literal block keeps a multi-line string readable; it works when every
 /// character is printable (or a tab) and the first line fixes the indentation.
 fn is_block_safe(s: &str) -> bool {
-    s.contains('\n') && !s.starts_with([' ', '\n', '\t']) && printable(s, b"\n\t")
+    s.contains('\n') && !s.starts_with([' ', '\n', '\t']) && printable(s, true)
 }
 
 /// Whether every character of `s` may stand in a quoted or block scalar:
-/// no control characters (but those in `allowed`), no BOM, no line
-/// separators.
-fn printable(s: &str, allowed: &[u8]) -> bool {
-    // ASCII (nearly every string) in one pass over the bytes.
-    let mut ascii = true;
-    for &b in s.as_bytes() {
-        if b >= 0x80 {
-            ascii = false;
-            break;
-        }
-        if (b < 0x20 || b == 0x7f) && !allowed.contains(&b) {
-            return false;
-        }
-    }
-    if ascii {
+/// no control characters (but newlines and tabs, in a block), no BOM, no
+/// line separators.
+fn printable(s: &str, in_block: bool) -> bool {
+    let refused = |b: u8| b >= 0x7f || (b < 0x20 && !(in_block && (b == b'\n' || b == b'\t')));
+    // Printable ASCII (nearly every string, the compiled config included)
+    // is settled a chunk at a time, without a branch per byte.
+    let bytes = s.as_bytes();
+    let mut chunks = bytes.chunks_exact(32);
+    let clean = chunks.by_ref().all(|chunk| !chunk.iter().fold(false, |any, &b| any | refused(b)))
+        && !chunks.remainder().iter().any(|&b| refused(b));
+    if clean {
         return true;
     }
-    s.chars().all(|c| {
-        (!c.is_control() && c != '\u{feff}' && !is_line_break_like(c)) || (c.is_ascii() && allowed.contains(&(c as u8)))
-    })
+    let allowed: &[char] = if in_block { &['\n', '\t'] } else { &[] };
+    s.chars().all(|c| (!c.is_control() && c != '\u{feff}' && !is_line_break_like(c)) || allowed.contains(&c))
 }
 
 /// Characters YAML 1.1 treats as line breaks inside a scalar.
@@ -200,7 +195,7 @@ fn write_string(out: &mut String, s: &str, depth: usize) {
         out.push_str(s);
     } else if is_block_safe(s) {
         write_block(out, s, depth);
-    } else if printable(s, b"") {
+    } else if printable(s, false) {
         out.push('\'');
         out.push_str(&s.replace('\'', "''"));
         out.push('\'');

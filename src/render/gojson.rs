@@ -123,6 +123,18 @@ pub fn marshal(v: &GoJson) -> String {
 }
 
 /// Appends s as a Go-escaped JSON string literal (with quotes), HTML escaping on (Go's default).
+/// Bytes `write_string` may have to escape (the first byte of U+2028 and
+/// U+2029 among them); every other byte is copied as it is.
+const NEEDS_A_LOOK: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = b < 0x20 || matches!(b as u8, b'"' | b'\\' | b'<' | b'>' | b'&' | 0xE2);
+        b += 1;
+    }
+    table
+};
+
 pub fn write_string(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
@@ -134,6 +146,10 @@ pub fn write_string(out: &mut String, s: &str) {
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
+        if !NEEDS_A_LOOK[usize::from(b)] {
+            i += 1;
+            continue;
+        }
         let (escaped, len): (Option<&str>, usize) = match b {
             b'"' => (Some("\\\""), 1),
             b'\\' => (Some("\\\\"), 1),
