@@ -209,7 +209,15 @@ pub fn read_sources(paths: &[PathBuf], stdin: &mut dyn Read, stdin_used: &mut bo
 
 /// Reads at most MAX_SOURCE_BYTES (plus one byte, to tell that there was more).
 pub fn read_limited(name: &str, reader: &mut dyn Read, limit: u64) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
+    read_limited_sized(name, reader, limit, 0)
+}
+
+/// [`read_limited`] into a buffer of `expected` bytes to start with (a
+/// file's size), so that a large input is not copied as the buffer grows.
+fn read_limited_sized(name: &str, reader: &mut dyn Read, limit: u64, expected: u64) -> Result<Vec<u8>> {
+    // One byte more than expected: the read must see the end of the file.
+    let capacity = usize::try_from(expected.min(limit) + 1).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity);
     reader.take(limit + 1).read_to_end(&mut bytes).map_err(|e| anyhow!("{name}: cannot read: {e}"))?;
     if bytes.len() as u64 > limit {
         bail!(
@@ -238,7 +246,8 @@ fn directory_files(dir: &Path) -> Result<Vec<PathBuf>> {
 pub fn read_file(path: &Path) -> Result<Source> {
     let name = path.display().to_string();
     let mut file = std::fs::File::open(path).map_err(|e| anyhow!("{name}: cannot read file: {e}"))?;
-    let bytes = read_limited(&name, &mut file, MAX_SOURCE_BYTES)?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let bytes = read_limited_sized(&name, &mut file, MAX_SOURCE_BYTES, size)?;
     Ok(Source { text: decode(&name, bytes)?, name })
 }
 
@@ -597,6 +606,42 @@ mod tests {
             .expect_err("refused")
             .to_string();
         assert!(error.contains("spec.ports[0].name: duplicate key \"name\" (first set on line 4)"), "{error}");
+    }
+
+    /// The stream split line by line, as apimachinery's reader goes.
+    fn sections_line_by_line(text: &str) -> Result<Vec<(String, usize)>, usize> {
+        let mut sections = Vec::new();
+        let (mut start, mut start_line, mut offset) = (0, 1, 0);
+        for (i, line) in text.split_inclusive('\n').enumerate() {
+            if let Some(rest) = line.strip_prefix("---") {
+                let rest = rest.trim();
+                if !rest.is_empty() && !rest.starts_with('#') {
+                    return Err(i + 1);
+                }
+                sections.push((text[start..offset].to_string(), start_line));
+                start = offset + line.len();
+                start_line = i + 2;
+            }
+            offset += line.len();
+        }
+        sections.push((text[start..].to_string(), start_line));
+        Ok(sections)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn sections_split_as_line_by_line(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec!["---", "--- # c", "---x", "----", "\n", "\r\n", "a: 1", " ", "#", "-- "]),
+                0..24,
+            )
+        ) {
+            let text = parts.concat();
+            let split = yaml::split_sections(&text)
+                .map(|s| s.iter().map(|s| (s.text.to_string(), s.line)).collect::<Vec<_>>())
+                .map_err(|e| e.line);
+            proptest::prop_assert_eq!(split, sections_line_by_line(&text));
+        }
     }
 
     #[test]

@@ -197,25 +197,31 @@ pub struct Section<'a> {
 /// comment is an error there.
 pub fn split_sections(text: &str) -> Result<Vec<Section<'_>>, ReadError> {
     let mut sections = Vec::new();
-    let (mut start, mut start_line, mut offset) = (0, 1, 0);
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        if let Some(rest) = line.strip_prefix("---") {
-            let rest = rest.trim();
-            if !rest.is_empty() && !rest.starts_with('#') {
-                return Err(ReadError {
-                    line: i + 1,
-                    column: 4,
-                    message: format!(
-                        "kubectl refuses {:?} as a document separator: only a comment may follow `---`; put the content on the next line",
-                        line.trim_end()
-                    ),
-                });
-            }
-            sections.push(Section { text: &text[start..offset], line: start_line });
-            start = offset + line.len();
-            start_line = i + 2;
+    let (mut start, mut start_line) = (0, 1);
+    // Markers are found by a substring search rather than line by line;
+    // line numbers are counted between them.
+    let (mut counted_to, mut line) = (0, 1);
+    let markers =
+        text.starts_with("---").then_some(0).into_iter().chain(text.match_indices("\n---").map(|(i, _)| i + 1));
+    for at in markers {
+        line += text.as_bytes()[counted_to..at].iter().filter(|&&b| b == b'\n').count();
+        counted_to = at;
+        let end = text[at..].find('\n').map_or(text.len(), |n| at + n + 1);
+        let marker_line = &text[at..end];
+        let rest = marker_line[3..].trim();
+        if !rest.is_empty() && !rest.starts_with('#') {
+            return Err(ReadError {
+                line,
+                column: 4,
+                message: format!(
+                    "kubectl refuses {:?} as a document separator: only a comment may follow `---`; put the content on the next line",
+                    marker_line.trim_end()
+                ),
+            });
         }
-        offset += line.len();
+        sections.push(Section { text: &text[start..at], line: start_line });
+        start = end;
+        start_line = line + 1;
     }
     sections.push(Section { text: &text[start..], line: start_line });
     Ok(sections)
