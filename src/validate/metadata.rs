@@ -48,6 +48,16 @@ const DNS1123_SUBDOMAIN_RULE: &str = "a lowercase RFC 1123 subdomain must consis
 /// a DNS-1123 subdomain (at most 253 characters); the name must be 1 to 63
 /// characters of `[-_.A-Za-z0-9]`, starting and ending with an alphanumeric.
 pub fn qualified_name_errors(key: &str) -> Vec<String> {
+    // Every label key of every object is checked: a valid one is settled
+    // in one pass, and only an invalid one is taken apart for its messages.
+    if is_qualified_name(key) {
+        return Vec::new();
+    }
+    qualified_name_problems(key)
+}
+
+/// [`qualified_name_errors`] without the one-pass test in front.
+fn qualified_name_problems(key: &str) -> Vec<String> {
     let mut errors = Vec::new();
     let mut parts = key.split('/');
     let first = parts.next().unwrap_or_default();
@@ -166,6 +176,18 @@ pub fn is_qualified_name_part(s: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// `true` when [`qualified_name_errors`] finds nothing.
+pub fn is_qualified_name(key: &str) -> bool {
+    let (prefix, name) = match key.bytes().position(|b| b == b'/') {
+        Some(slash) => (Some(&key[..slash]), &key[slash + 1..]),
+        None => (None, key),
+    };
+    let prefix_ok =
+        prefix.is_none_or(|p| !p.is_empty() && p.len() <= DNS1123_SUBDOMAIN_MAX_LENGTH && is_dns1123_subdomain(p));
+    // A second '/' fails the name's character test.
+    prefix_ok && name.len() <= QUALIFIED_NAME_MAX_LENGTH && is_qualified_name_part(name)
 }
 
 /// `true` for one DNS-1123 label, ignoring the length limit.
@@ -408,6 +430,13 @@ mod tests {
     }
 
     proptest::proptest! {
+        #[test]
+        fn qualified_name_test_agrees_with_the_messages(
+            key in "[a-zA-Z0-9./_-]{0,12}|(([a-z0-9-]{1,5}\\.){0,3}[a-z0-9-]{0,5}/)?[A-Za-z0-9._-]{0,2}[A-Za-z0-9._-]{58,66}|[a-z]{60}\\.[a-z]{60}\\.[a-z]{60}\\.[a-z]{55,75}/a",
+        ) {
+            proptest::prop_assert_eq!(is_qualified_name(&key), qualified_name_problems(&key).is_empty());
+        }
+
         /// The one-pass subdomain test is apimachinery's regex: labels of
         /// `[a-z0-9]([-a-z0-9]*[a-z0-9])?` joined by dots.
         #[test]
