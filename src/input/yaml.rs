@@ -30,6 +30,7 @@
 use std::collections::HashMap;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span, StrInput};
+use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
 use super::scalar::{resolve, Scalar, Tag};
@@ -690,18 +691,25 @@ impl<'a> Builder<'a> {
                     if self.positions.is_some() {
                         push_child(path, &name);
                     }
-                    if map.contains_key(&name) && !merged.remove(&name) {
-                        let first = self.positions.as_ref().and_then(|p| p.get(path)).map(|s| s.line);
-                        let at = first.map(|l| format!(" (first set on line {l})")).unwrap_or_default();
-                        return Err(self.error_at(
-                            &key_span,
-                            format!(
-                                "{}: duplicate key {name:?}{at}; kubectl would keep one of them, in no fixed order: remove one",
-                                display_path(path)
-                            ),
-                        ));
-                    }
+                    let name_len = name.len();
                     let value_top_level = top_level && name == "items";
+                    // One search of the map for both the duplicate test and the insert.
+                    let entry = map.entry(name);
+                    // A key that only a merge set may be set again.
+                    if let Entry::Occupied(taken) = &entry {
+                        if !merged.remove(taken.key()) {
+                            let name = taken.key();
+                            let first = self.positions.as_ref().and_then(|p| p.get(path)).map(|s| s.line);
+                            let at = first.map(|l| format!(" (first set on line {l})")).unwrap_or_default();
+                            return Err(self.error_at(
+                                &key_span,
+                                format!(
+                                    "{}: duplicate key {name:?}{at}; kubectl would keep one of them, in no fixed order: remove one",
+                                    display_path(path)
+                                ),
+                            ));
+                        }
+                    }
                     let built = if value_top_level {
                         self.items(event, value_span, depth + 1, path)?
                     } else {
@@ -713,9 +721,16 @@ impl<'a> Builder<'a> {
                         spot.column = key_span.start.col() + 1;
                     }
                     path.truncate(len);
-                    cost.add(Budget { bytes: built.cost.bytes + name.len() + 4, nodes: built.cost.nodes + 1 });
-                    self.charge(&key_span, Budget { bytes: name.len() + 4, nodes: 1 }, top_level)?;
-                    map.insert(name, built.value);
+                    cost.add(Budget { bytes: built.cost.bytes + name_len + 4, nodes: built.cost.nodes + 1 });
+                    self.charge(&key_span, Budget { bytes: name_len + 4, nodes: 1 }, top_level)?;
+                    match entry {
+                        Entry::Vacant(slot) => {
+                            slot.insert(built.value);
+                        }
+                        Entry::Occupied(mut slot) => {
+                            slot.insert(built.value);
+                        }
+                    }
                 }
             }
         }
