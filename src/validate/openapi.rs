@@ -63,6 +63,9 @@ pub struct Schema {
     pub not: Option<Box<Schema>>,
     /// Whether this node or one below it carries `x-kubernetes-validations`.
     pub has_rules: bool,
+    /// Whether a node below this one has a default (else defaulting can
+    /// skip the whole value).
+    pub defaults_below: bool,
 }
 
 impl Schema {
@@ -150,10 +153,15 @@ impl Schema {
                 None => None,
             },
             has_rules: m.get("x-kubernetes-validations").and_then(Value::as_array).is_some_and(|r| !r.is_empty()),
+            defaults_below: false,
         };
         compiled.has_rules |= compiled.properties.values().any(|p| p.has_rules)
             || compiled.additional_properties.as_ref().is_some_and(|p| p.has_rules)
             || compiled.items.as_ref().is_some_and(|p| p.has_rules);
+        let defaults_in = |s: &Schema| s.default.is_some() || s.defaults_below;
+        compiled.defaults_below = compiled.properties.values().any(defaults_in)
+            || compiled.additional_properties.as_deref().is_some_and(defaults_in)
+            || compiled.items.as_deref().is_some_and(defaults_in);
         Ok(compiled)
     }
 
@@ -197,6 +205,9 @@ fn non_nullable_null(x: &Value, s: &Schema) -> bool {
 
 /// The API server's defaulting walk over `x` with schema `s`.
 pub fn apply_defaults(x: &mut Value, s: &Schema) {
+    if !s.defaults_below {
+        return;
+    }
     match x {
         Value::Object(m) => {
             for (key, prop) in &s.properties {

@@ -133,16 +133,17 @@ pub fn check_resources(resources: &Value, prefix: &str, pod_claims: &BTreeSet<St
     let mut has_hugepages = false;
     for (list, items) in [("limits", &limits), ("requests", &requests)] {
         for (name, text) in items {
-            let path = entry_path(prefix, list, name);
+            // Paths are built only for a finding.
+            let path = || entry_path(prefix, list, name);
             for e in name_errors(name) {
-                out.push(Finding::error(&path, e));
+                out.push(Finding::error(path(), e));
             }
             has_cpu_or_memory |= matches!(name.as_str(), "cpu" | "memory");
             has_hugepages |= is_hugepages(name);
             let value = match parse_value(text) {
                 Ok(v) => v,
                 Err(e) => {
-                    out.push(Finding::error(&path, e.to_string()));
+                    out.push(Finding::error(path(), e.to_string()));
                     continue;
                 }
             };
@@ -150,11 +151,11 @@ pub fn check_resources(resources: &Value, prefix: &str, pod_claims: &BTreeSet<St
             // then whole units for IsIntegerResourceName (MilliValue() %
             // 1000, MilliValue rounding up).
             if value.is_negative() {
-                out.push(Finding::error(&path, format!("{text} is negative; a quantity must be 0 or more")));
+                out.push(Finding::error(path(), format!("{text} is negative; a quantity must be 0 or more")));
             }
             if is_extended(name) && !value.rounded_up_to_milli().is_integer() {
                 out.push(Finding::error(
-                    &path,
+                    path(),
                     format!(
                         "{text} is not a whole number; {name} is an extended resource, counted in whole units \
                          (`must be an integer`)"
@@ -162,7 +163,7 @@ pub fn check_resources(resources: &Value, prefix: &str, pod_claims: &BTreeSet<St
                 ));
             }
             if let Some(e) = hugepages_error(name, text, &value) {
-                out.push(Finding::error(&path, e));
+                out.push(Finding::error(path(), e));
             }
             if list == "requests" {
                 out.extend(request_against_limit(prefix, &path, name, text, &value, &limits));
@@ -182,17 +183,18 @@ pub fn check_resources(resources: &Value, prefix: &str, pod_claims: &BTreeSet<St
 /// The request-versus-limit rules of `validateResourceRequirements`.
 fn request_against_limit(
     prefix: &str,
-    path: &str,
+    path: &dyn Fn() -> String,
     name: &str,
     text: &str,
     value: &QuantityValue,
     limits: &[(String, String)],
 ) -> Option<Finding> {
-    let limit_path = entry_path(prefix, "limits", name);
+    let limit_path = || entry_path(prefix, "limits", name);
     let Some((_, limit_text)) = limits.iter().find(|(n, _)| n == name) else {
         return (!overcommit_allowed(name)).then(|| {
+            let limit_path = limit_path();
             Finding::error(
-                path,
+                path(),
                 format!(
                     "{name} cannot be overcommitted, so a request needs a limit: set {limit_path} to {text} \
                      (`Limit must be set for non overcommitable resources`)"
@@ -203,16 +205,18 @@ fn request_against_limit(
     let limit = parse_value(limit_text).ok()?;
     let order = value.cmp(&limit);
     if order != std::cmp::Ordering::Equal && !overcommit_allowed(name) {
+        let limit_path = limit_path();
         Some(Finding::error(
-            path,
+            path(),
             format!(
                 "{text} differs from the limit {limit_text} ({limit_path}); {name} cannot be overcommitted, so \
                  its request must equal its limit"
             ),
         ))
     } else if order == std::cmp::Ordering::Greater {
+        let limit_path = limit_path();
         Some(Finding::error(
-            path,
+            path(),
             format!("{text} is more than the limit {limit_text} ({limit_path}); a request must be at most its limit"),
         ))
     } else {
