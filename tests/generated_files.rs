@@ -1,6 +1,7 @@
 //! The completion scripts in `completions/` and the man pages in `man/` are
-//! what the binary generates today. To refresh them after changing the CLI:
-//! `ROUTERCTL_REGENERATE=1 cargo test --test generated_files`.
+//! what the binary generates today, and the built-in schema's JSON is its
+//! YAML as routerctl reads it. To refresh them after changing the CLI or the
+//! schema: `ROUTERCTL_REGENERATE=1 cargo test --test generated_files`.
 
 mod common;
 
@@ -21,6 +22,15 @@ fn check(path: &str, generated: &str) {
         "{} is stale; run `ROUTERCTL_REGENERATE=1 cargo test --test generated_files` and commit the result",
         path.display()
     );
+}
+
+#[test]
+fn the_built_in_schema_json_is_its_yaml() {
+    let yaml = std::fs::read_to_string(common::root().join("src/validate/schemas/modelrouter-v1alpha1.yaml"))
+        .expect("reads the schema");
+    let value: serde_json::Value = routerctl::input::from_yaml_str(&yaml).expect("the schema is YAML");
+    let json = serde_json::to_string_pretty(&value).expect("serializes") + "\n";
+    check("src/validate/schemas/modelrouter-v1alpha1.json", &json);
 }
 
 #[test]
