@@ -9,6 +9,21 @@
 //! command's arguments into a pipeline run and its result into output.
 //! ARCHITECTURE.md at the top of the repository has the map.
 
+/// A 256-entry table of `test` over every byte value, built at compile
+/// time (byte scanners look bytes up rather than test them one by one).
+macro_rules! byte_table {
+    (|$b:ident| $test:expr) => {{
+        let mut table = [false; 256];
+        let mut i = 0;
+        while i < 256 {
+            let $b = i as u8;
+            table[i] = $test;
+            i += 1;
+        }
+        table
+    }};
+}
+
 pub mod cli;
 pub mod commands;
 pub mod diff;

@@ -18,7 +18,7 @@ use serde_json::{json, Map, Value};
 use crate::reconcile::deployment::{parse_record, update};
 use crate::reconcile::tree::string_map;
 use crate::render::names::{APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION, SCRAPE_ANNOTATIONS};
-use crate::render::{RenderedRouter, RouterInput};
+use crate::render::{string_object, RenderedRouter, RouterInput};
 
 /// Where a key lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -324,10 +324,6 @@ fn selector_text(m: &BTreeMap<String, String>) -> String {
         return "<none>".into();
     }
     m.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")
-}
-
-fn string_object(m: &BTreeMap<String, String>) -> Value {
-    Value::Object(m.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect())
 }
 
 impl Explanation {

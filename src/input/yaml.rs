@@ -542,9 +542,7 @@ impl<'a> Builder<'a> {
                 // read as a bool or number (kept only with positions).
                 let written = (untagged_plain && self.positions.is_some()).then(|| text.to_string());
                 let scalar = resolve(text, plain, &tag).map_err(|m| self.error_at(&span, m))?;
-                if self.positions.is_some() {
-                    self.record(path, &span, written.filter(|_| !matches!(scalar, Scalar::Str(_))));
-                }
+                self.record(path, &span, written.filter(|_| !matches!(scalar, Scalar::Str(_))));
                 let value = if anchor == 0 {
                     scalar.into_json()
                 } else {

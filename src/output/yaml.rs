@@ -139,20 +139,6 @@ fn is_plain_safe(s: &str) -> bool {
     body_ok && !s.ends_with(':')
 }
 
-/// A 256-entry table of `test` over every byte value, built at compile time.
-macro_rules! byte_table {
-    (|$b:ident| $test:expr) => {{
-        let mut table = [false; 256];
-        let mut i = 0;
-        while i < 256 {
-            let $b = i as u8;
-            table[i] = $test;
-            i += 1;
-        }
-        table
-    }};
-}
-
 /// Bytes a plain string may hold (tables: every output string is tested).
 const PLAIN_BODY: [bool; 256] =
     byte_table!(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'/' | b'-' | b'@' | b'+' | b'=' | b':'));

@@ -1,10 +1,13 @@
 //! Small operations on JSON trees (`serde_json::Value`) that the update path
-//! needs: reaching into nested maps and reading string maps. Live objects are
-//! handled as trees so that fields routerctl does not know pass through.
+//! needs: reaching into nested maps and reading and writing string maps.
+//! Live objects are handled as trees so that fields routerctl does not know
+//! pass through.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
+
+use crate::render::string_object;
 
 /// The object at `path`, if every step is an object.
 pub fn get<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
@@ -58,8 +61,7 @@ pub fn set_string_map(v: &mut Value, path: &[&str], m: &BTreeMap<String, String>
     }
     let (last, parents) = path.split_last().expect("a non-empty path");
     let parent = map_at(v, parents);
-    let obj = m.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect();
-    parent.insert(last.to_string(), Value::Object(obj));
+    parent.insert(last.to_string(), string_object(m));
 }
 
 #[cfg(test)]

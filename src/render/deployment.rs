@@ -12,7 +12,7 @@ use super::names::{
     CONFIG_HASH_ANNOTATION, CONFIG_KEY, CONFIG_MOUNT_PATH, CONTAINER_NAME, METRICS_PORT, PROXY_PORT,
     SCRAPE_ANNOTATIONS,
 };
-use super::{fields, non_empty, object, owned_metadata, string_map, Compiled, OperatorFlags, RouterInput};
+use super::{fields, non_empty, object, owned_metadata, string_object, Compiled, OperatorFlags, RouterInput};
 use crate::model::duration::{format_go_duration, parse_go_duration};
 use crate::model::quantity::canonicalize_resource;
 use crate::model::{QuantityText, RouterProxySpec};
@@ -104,22 +104,22 @@ pub fn build(input: &RouterInput, compiled: &Compiled, flags: &OperatorFlags) ->
     .filter_map(|(k, v)| v.map(|v| (k.to_string(), v)))
     .collect();
     if let Some(records) = non_empty(records) {
-        metadata.insert("annotations".into(), string_map(records));
+        metadata.insert("annotations".into(), string_object(records));
     }
 
     let mut template_metadata = Map::new();
     if let Some(labels) = non_empty(pods.labels.clone()) {
-        template_metadata.insert("labels".into(), string_map(labels));
+        template_metadata.insert("labels".into(), string_object(labels));
     }
     if let Some(annotations) = non_empty(pods.annotations.clone()) {
-        template_metadata.insert("annotations".into(), string_map(annotations));
+        template_metadata.insert("annotations".into(), string_object(annotations));
     }
     let mut spec = Map::new();
     spec.insert("replicas".into(), Value::from(replicas));
     if let Some(limit) = proxy.and_then(|p| p.revision_history_limit) {
         spec.insert("revisionHistoryLimit".into(), Value::from(limit));
     }
-    spec.insert("selector".into(), fields([("matchLabels", string_map(selector_labels(&input.name)))]));
+    spec.insert("selector".into(), fields([("matchLabels", string_object(selector_labels(&input.name)))]));
     spec.insert(
         "template".into(),
         fields([("metadata", Value::Object(template_metadata)), ("spec", pod_spec(input, compiled, flags)?)]),
@@ -191,7 +191,7 @@ fn pod_spec(input: &RouterInput, compiled: &Compiled, flags: &OperatorFlags) -> 
         pod.insert("imagePullSecrets".into(), Value::Array(secrets));
     }
     if let Some(selector) = proxy.and_then(|p| p.node_selector.clone()).and_then(non_empty) {
-        pod.insert("nodeSelector".into(), string_map(selector));
+        pod.insert("nodeSelector".into(), string_object(selector));
     }
     pod.insert("containers".into(), Value::Array(vec![Value::Object(container)]));
     pod.insert("volumes".into(), json!([{"name": "router-config", "configMap": {"name": name}}]));
@@ -287,11 +287,11 @@ fn resources(proxy: Option<&RouterProxySpec>) -> Result<Value> {
     let mut resources = Map::new();
     let limits = limits.map(|m| quantities("spec.proxy.resources.limits", m)).transpose()?.and_then(non_empty);
     if let Some(limits) = limits {
-        resources.insert("limits".into(), string_map(limits));
+        resources.insert("limits".into(), string_object(limits));
     }
     let requests = requests.map(|m| quantities("spec.proxy.resources.requests", m)).transpose()?.and_then(non_empty);
     if let Some(requests) = requests {
-        resources.insert("requests".into(), string_map(requests));
+        resources.insert("requests".into(), string_object(requests));
     }
     if let Some(claims) = claims {
         resources.insert("claims".into(), Value::Array(claims));

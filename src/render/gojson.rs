@@ -125,15 +125,7 @@ pub fn marshal(v: &GoJson) -> String {
 /// Appends s as a Go-escaped JSON string literal (with quotes), HTML escaping on (Go's default).
 /// Bytes `write_string` may have to escape (the first byte of U+2028 and
 /// U+2029 among them); every other byte is copied as it is.
-const NEEDS_A_LOOK: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = b < 0x20 || matches!(b as u8, b'"' | b'\\' | b'<' | b'>' | b'&' | 0xE2);
-        b += 1;
-    }
-    table
-};
+const NEEDS_A_LOOK: [bool; 256] = byte_table!(|b| b < 0x20 || matches!(b, b'"' | b'\\' | b'<' | b'>' | b'&' | 0xE2));
 
 pub fn write_string(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);

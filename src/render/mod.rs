@@ -163,7 +163,7 @@ fn owned_metadata(input: &RouterInput) -> Map<String, Value> {
     let mut metadata = Map::new();
     metadata.insert("name".into(), Value::String(names::resource_name(&input.name)));
     metadata.insert("namespace".into(), Value::String(input.namespace.clone()));
-    metadata.insert("labels".into(), string_map(names::owned_labels(&input.name)));
+    metadata.insert("labels".into(), string_object(names::owned_labels(&input.name)));
     if let Some(uid) = input.uid.as_deref() {
         // Serializing the API type keeps its field names and omissions.
         let reference = serde_json::to_value(owner_reference(&input.name, uid)).unwrap_or(Value::Null);
@@ -177,9 +177,10 @@ fn fields<const N: usize>(pairs: [(&str, Value); N]) -> Value {
     Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
 }
 
-/// A map of strings as a JSON object.
-fn string_map(m: BTreeMap<String, String>) -> Value {
-    Value::Object(m.into_iter().map(|(k, v)| (k, Value::String(v))).collect())
+/// A string map (owned or borrowed) as a JSON object: labels, annotations,
+/// selectors.
+pub fn string_object<K: Into<String>, V: Into<String>>(m: impl IntoIterator<Item = (K, V)>) -> Value {
+    Value::Object(m.into_iter().map(|(k, v)| (k.into(), Value::String(v.into()))).collect())
 }
 
 /// Go's omitempty: an empty map is not written.

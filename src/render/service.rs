@@ -3,7 +3,7 @@
 use serde_json::{json, Value};
 
 use super::names::{selector_labels, PROXY_PORT};
-use super::{fields, object, owned_metadata, string_map, RouterInput};
+use super::{fields, object, owned_metadata, string_object, RouterInput};
 
 pub fn build(input: &RouterInput) -> Value {
     let endpoint = input.router.spec.endpoint.as_ref();
@@ -20,7 +20,7 @@ pub fn build(input: &RouterInput) -> Value {
         "spec".into(),
         fields([
             ("type", Value::from(service_type)),
-            ("selector", string_map(selector_labels(&input.name))),
+            ("selector", string_object(selector_labels(&input.name))),
             ("ports", json!([{"name": "http", "port": port, "targetPort": port, "protocol": "TCP"}])),
         ]),
     );
