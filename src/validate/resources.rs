@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::metadata::qualified_name_errors;
 use super::Finding;
+use crate::input::child_path;
 use crate::model::quantity::{parse_value, QuantityValue};
 
 /// `core.ResourceHugePagesPrefix`.
@@ -97,11 +98,7 @@ fn hugepages_error(name: &str, text: &str, value: &QuantityValue) -> Option<Stri
 /// A dotted path to one entry of a resource list; keys that are not plain
 /// words are quoted (`limits["example.com/gpu"]`).
 fn entry_path(prefix: &str, list: &str, name: &str) -> String {
-    if !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
-        format!("{prefix}.{list}.{name}")
-    } else {
-        format!("{prefix}.{list}[{name:?}]")
-    }
+    child_path(&child_path(prefix, list), name)
 }
 
 /// One list (`limits` or `requests`) as (resource name, quantity text) pairs.
