@@ -102,7 +102,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__diff)
-            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --jobs --crd --live --context --kubeconfig --output --color --quiet --verbose --help --version"
+            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --live --context --kubeconfig --output --color --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -129,6 +129,10 @@ _routerctl() {
                     return 0
                     ;;
                 --default-litellm-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -176,7 +180,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__explain)
-            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --jobs --crd --live --live-from-cluster --context --kubeconfig --output --quiet --verbose --help --version"
+            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --live --live-from-cluster --context --kubeconfig --output --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -203,6 +207,10 @@ _routerctl() {
                     return 0
                     ;;
                 --default-litellm-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -400,7 +408,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__render)
-            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --strict --jobs --crd --live --live-from-cluster --context --kubeconfig --output --quiet --verbose --help --version"
+            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --live --live-from-cluster --context --kubeconfig --output --quiet --verbose --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -427,6 +435,10 @@ _routerctl() {
                     return 0
                     ;;
                 --default-litellm-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -5,6 +5,12 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::output::Format;
+use crate::release::Release;
+
+/// `--operator-version`, checked when the arguments are read.
+fn parse_release(text: &str) -> Result<Release, String> {
+    Release::parse(text)
+}
 
 /// Render the LLMKube operator's router-proxy objects offline, and diff them
 /// against the cluster.
@@ -123,6 +129,15 @@ pub struct CommonArgs {
     /// annotations (and stop cleaning them up).
     #[arg(long)]
     pub emit_scrape_annotations: bool,
+
+    /// The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a
+    /// leading `v` is optional), or `next`, v0.9.19 with
+    /// spec.proxy.podLabels/podAnnotations, which no release has yet.
+    /// Default: found from the cluster's operator in cluster mode, else
+    /// `next`. `routerctl version` lists the releases and what changed in
+    /// each.
+    #[arg(long, value_name = "VERSION", value_parser = parse_release)]
+    pub operator_version: Option<Release>,
 
     /// Treat what can only be assumed offline (a referenced InferenceService
     /// missing from the inputs, the built-in default proxy image) and

@@ -34,6 +34,7 @@ pub mod model;
 pub mod output;
 pub mod pipeline;
 pub mod reconcile;
+pub mod release;
 pub mod render;
 pub mod report;
 pub mod validate;

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::prelude::*;
 use routerctl::model::{apply_router_defaults, ModelRouter};
 use routerctl::reconcile::deployment::{parse_record, update};
+use routerctl::release::Release;
 use routerctl::render::names::{
     selector_labels, APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION, CONFIG_HASH_ANNOTATION,
     SCRAPE_ANNOTATIONS,
@@ -132,7 +133,7 @@ proptest! {
         let plan = pod_metadata(&input, HASH, &flags);
         let want = desired(&plan);
         let before = live(&live_labels, &live_annotations, &label_record, &annotation_record, &live_selector);
-        let after = update(&before, &want, &plan);
+        let after = update(&before, &want, &plan, Release::NEXT);
 
         // The selector is never touched.
         prop_assert_eq!(&after["spec"]["selector"], &before["spec"]["selector"]);
@@ -197,7 +198,7 @@ proptest! {
         }
 
         // Applying twice equals applying once.
-        prop_assert_eq!(update(&after, &want, &plan), after);
+        prop_assert_eq!(update(&after, &want, &plan, Release::NEXT), after);
     }
 }
 

@@ -25,6 +25,7 @@
 //! `defaultLitellmUrl`, `emitScrapeAnnotations` ("true"/"false"),
 //! `namespace` (as `-n`) and `strict` ("true"/"false").
 
+use crate::release::Release;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
@@ -66,8 +67,8 @@ const OUTPUT_DIR: &str = "routerctl";
 const ITEM_SOURCE: &str = "ResourceList.items";
 
 const API_VERSIONS: [&str; 2] = ["config.kubernetes.io/v1", "config.kubernetes.io/v1beta1"];
-const CONFIG_KEYS: [&str; 5] =
-    ["routerProxyImage", "defaultLitellmUrl", "emitScrapeAnnotations", "namespace", "strict"];
+const CONFIG_KEYS: [&str; 6] =
+    ["routerProxyImage", "defaultLitellmUrl", "emitScrapeAnnotations", "namespace", "strict", "operatorVersion"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Severity {
@@ -295,6 +296,7 @@ struct Settings {
     emit_scrape_annotations: bool,
     namespace: Option<String>,
     strict: bool,
+    release: Release,
 }
 
 fn settings(function_config: Option<&Value>, findings: &mut Vec<Finding>) -> Settings {
@@ -341,6 +343,10 @@ fn settings(function_config: Option<&Value>, findings: &mut Vec<Finding>) -> Set
             "namespace" => string().map(|v| s.namespace = v),
             "emitScrapeAnnotations" => boolean().map(|v| s.emit_scrape_annotations = v),
             "strict" => boolean().map(|v| s.strict = v),
+            "operatorVersion" => string().and_then(|v| match v {
+                None => Ok(()),
+                Some(v) => Release::parse(&v).map(|r| s.release = r).map_err(|e| anyhow!("{e}")),
+            }),
             other => {
                 let lower = other.to_lowercase();
                 let near = suggest(other, &CONFIG_KEYS).or_else(|| {
@@ -374,6 +380,7 @@ fn pipeline_options(s: &Settings) -> Options {
             default_litellm_url: s.default_litellm_url.clone(),
             emit_scrape_annotations: s.emit_scrape_annotations,
             strict: s.strict,
+            release: s.release,
         },
         jobs: None,
     }

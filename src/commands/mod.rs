@@ -143,6 +143,7 @@ fn options(common: &CommonArgs) -> Options {
             default_litellm_url: common.default_litellm_url.clone(),
             emit_scrape_annotations: common.emit_scrape_annotations,
             strict: common.strict,
+            release: common.operator_version.unwrap_or_default(),
         },
         jobs: common.jobs,
     }

@@ -176,7 +176,7 @@ pub fn explain(
     let empty = json!({});
     let plan = &rendered.pod_metadata;
     let after = match live_deployment {
-        Some(live) => update(live, desired, plan),
+        Some(live) => update(live, desired, plan, rendered.release),
         None => desired.clone(),
     };
     let before = live_deployment.unwrap_or(&empty);

@@ -10,7 +10,7 @@ use super::Options;
 use crate::input::Document;
 use crate::model::{ModelRouter, GROUP, GROUP_VERSION};
 use crate::render::RouterInput;
-use crate::validate::crd::{built_in, CrdSchema};
+use crate::validate::crd::{for_release, CrdSchema};
 use crate::validate::gateway::validate_gateway_router;
 use crate::validate::operator::validate_model_router;
 use crate::validate::schema::{check_against, suggest};
@@ -63,8 +63,8 @@ pub(super) fn router_input(
     crd: Option<&CrdSchema>,
     warnings: &mut Vec<String>,
 ) -> Result<(String, RouterInput)> {
-    // The cluster's CRD when given, else the newest schema routerctl knows.
-    let schema = crd.unwrap_or_else(|| built_in());
+    // The cluster's CRD when given, else the CRD of the operator release.
+    let schema = crd.unwrap_or_else(|| for_release(options.flags.release));
     // Read before the value moves; the schema's own message comes first.
     let name = object_name(&doc);
     let router: ModelRouter = stored(&mut doc, Some(schema), options, warnings)?;
@@ -108,8 +108,23 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
         _ => "(without a name)".to_string(),
     };
     let written = |path: &str| doc.plain_text(path).map(str::to_string);
-    let (errors, unknown): (Vec<_>, Vec<_>) =
+    let (errors, mut unknown): (Vec<_>, Vec<_>) =
         check_against(&doc.value, schema, &written).into_iter().partition(|f| f.severity == Severity::Error);
+    // A field of a newer release than the one rendered as: say which.
+    let release = options.flags.release;
+    let mut newer = vec![false; unknown.len()];
+    if kind == "ModelRouter" && options.crd.is_empty() {
+        for (w, newer) in unknown.iter_mut().zip(&mut newer) {
+            if let Some(change) = release.missing_field(&w.path) {
+                w.message = format!(
+                    "the CRD of operator {release} has no such field ({}); the API server drops it, \
+                     and `kubectl apply` (strict field validation, kubectl 1.27+) refuses the ModelRouter",
+                    change.arrival()
+                );
+                *newer = true;
+            }
+        }
+    }
     if !errors.is_empty() {
         bail!(
             "{}: {kind} {name} does not fit the {kind} CRD schema; the API server refuses it:\n{}",
@@ -124,8 +139,9 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
             located_list(doc, &unknown)
         );
     }
-    for w in &unknown {
-        warnings.push(format!("{}: {w} (the API server drops unknown fields)", doc.locate(&w.path)));
+    for (w, newer) in unknown.iter().zip(newer) {
+        let why = if newer { "" } else { " (the API server drops unknown fields)" };
+        warnings.push(format!("{}: {w}{why}", doc.locate(&w.path)));
     }
     let mut value = std::mem::take(&mut doc.value);
     // The check warns about every field pruning would drop, so a document

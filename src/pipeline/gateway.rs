@@ -11,7 +11,7 @@ use crate::model::{InferenceService, GROUP_VERSION};
 use crate::reconcile::gateway::reconcile_gateway;
 use crate::reconcile::{controller_uid, Reconciled};
 use crate::render::gateway::{render_gateway, resolve_backends, GatewayRendered, IsvcFacts};
-use crate::render::{Inventory, RouterInput};
+use crate::render::{Inventory, OperatorFlags, RouterInput};
 
 /// A Gateway-mode router after its reconcile.
 pub struct GatewayOutcome {
@@ -29,16 +29,17 @@ pub fn reconcile_gateway_router(
     router: &mut RouterInput,
     inventory: &Inventory,
     live: &dyn LiveObjects,
-    strict: bool,
+    flags: &OperatorFlags,
 ) -> Result<GatewayOutcome> {
+    let (strict, release) = (flags.strict, flags.release);
     let facts = isvc_facts(router, inventory, live).with_context(|| context.to_string())?;
-    let resolution = resolve_backends(&router.router, &router.namespace, &facts, strict);
+    let resolution = resolve_backends(&router.router, &router.namespace, &facts, strict, release);
     if !resolution.errors.is_empty() {
         let list: Vec<String> = resolution.errors.iter().map(|f| format!("  {f}")).collect();
         bail!("{context}: the operator's gateway reconcile fails for this ModelRouter:\n{}", list.join("\n"));
     }
     let mut warnings = resolution.warnings;
-    let mut rendered = render_gateway(router, &resolution.backends).with_context(|| context.to_string())?;
+    let mut rendered = render_gateway(router, &resolution.backends, release).with_context(|| context.to_string())?;
     // Every live object this router can own, read (and parsed) once; they
     // carry the ModelRouter's uid when the input has none.
     let mut owned = LiveIndex::default();
@@ -52,7 +53,7 @@ pub fn reconcile_gateway_router(
     }
     if router.uid.is_none() && uid.is_some() {
         router.uid = uid;
-        rendered = render_gateway(router, &resolution.backends).with_context(|| context.to_string())?;
+        rendered = render_gateway(router, &resolution.backends, release).with_context(|| context.to_string())?;
     }
     if !rendered.ejected.is_empty() {
         warnings.push(format!(

@@ -278,7 +278,7 @@ fn reconcile_one(
 ) -> Result<RouterResult> {
     let context = format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
     if router.router.spec.data_plane.as_deref() == Some("Gateway") {
-        let outcome = reconcile_gateway_router(&context, &mut router, inventory, live, flags.strict)?;
+        let outcome = reconcile_gateway_router(&context, &mut router, inventory, live, flags)?;
         check_items(&context, &outcome.items)?;
         warnings.extend(outcome.warnings);
         return Ok(RouterResult { router, rendered: Rendered::Gateway(outcome.rendered), items: outcome.items });

@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::tree::{get, map_at, remove, set_string_map, string_map};
+use crate::release::{Change, Release};
 use crate::render::names::{APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION, SCRAPE_ANNOTATIONS};
 use crate::render::PodMetadata;
 
@@ -17,35 +18,40 @@ pub fn parse_record(record: Option<&str>) -> BTreeSet<String> {
     record.unwrap_or("").split(',').map(str::trim).filter(|k| !k.is_empty()).map(str::to_string).collect()
 }
 
-/// Updates the live Deployment `live` towards `desired` as the operator
-/// does. `plan` is the desired pod-template metadata with its records.
-pub fn update(live: &Value, desired: &Value, plan: &PodMetadata) -> Value {
+/// Updates the live Deployment `live` towards `desired` as the operator of
+/// `release` does. `plan` is the desired pod-template metadata with its
+/// records.
+pub fn update(live: &Value, desired: &Value, plan: &PodMetadata, release: Release) -> Value {
     let mut out = live.clone();
     let live_annotations = string_map(live, &["metadata", "annotations"]);
-    let new_labels: BTreeSet<String> = plan.applied_labels.iter().cloned().collect();
-    let new_annotations: BTreeSet<String> = plan.applied_annotations.iter().cloned().collect();
-
-    // 1. Prune recorded keys the spec no longer sets; 2. merge, desired wins.
     let tpl_labels = ["spec", "template", "metadata", "labels"];
     let tpl_annotations = ["spec", "template", "metadata", "annotations"];
     let mut labels = string_map(live, &tpl_labels);
-    for key in parse_record(live_annotations.get(APPLIED_POD_LABELS_ANNOTATION).map(String::as_str)) {
-        if !new_labels.contains(&key) {
-            labels.remove(&key);
-        }
-    }
-    labels.extend(plan.labels.clone());
     let mut annotations = string_map(live, &tpl_annotations);
-    for key in parse_record(live_annotations.get(APPLIED_POD_ANNOTATIONS_ANNOTATION).map(String::as_str)) {
-        if !new_annotations.contains(&key) {
-            annotations.remove(&key);
+
+    // 1. Prune recorded keys the spec no longer sets. Released operators
+    // keep no records: they only merge.
+    if plan.tracks_user_keys {
+        let new_labels: BTreeSet<&String> = plan.applied_labels.iter().collect();
+        let new_annotations: BTreeSet<&String> = plan.applied_annotations.iter().collect();
+        for key in parse_record(live_annotations.get(APPLIED_POD_LABELS_ANNOTATION).map(String::as_str)) {
+            if !new_labels.contains(&key) {
+                labels.remove(&key);
+            }
+        }
+        for key in parse_record(live_annotations.get(APPLIED_POD_ANNOTATIONS_ANNOTATION).map(String::as_str)) {
+            if !new_annotations.contains(&key) {
+                annotations.remove(&key);
+            }
         }
     }
+    // 2. Merge, desired wins.
+    labels.extend(plan.labels.clone());
     annotations.extend(plan.annotations.clone());
 
     // 3. Without scrape emission, the operator's old scrape annotations go —
     // but never a key the user sets in podAnnotations.
-    if !plan.emit_scrape {
+    if plan.tracks_user_keys && !plan.emit_scrape {
         for (key, value) in SCRAPE_ANNOTATIONS {
             if !plan.user_annotation_keys.contains(key) && annotations.get(key).map(String::as_str) == Some(value) {
                 annotations.remove(key);
@@ -61,21 +67,29 @@ pub fn update(live: &Value, desired: &Value, plan: &PodMetadata) -> Value {
     set_string_map(&mut out, &["metadata", "labels"], &meta_labels);
 
     // 4. The records follow the new spec; every other annotation stays.
-    let mut meta_annotations = live_annotations;
-    for (key, keys) in [
-        (APPLIED_POD_LABELS_ANNOTATION, &plan.applied_labels),
-        (APPLIED_POD_ANNOTATIONS_ANNOTATION, &plan.applied_annotations),
-    ] {
-        if keys.is_empty() {
-            meta_annotations.remove(key);
-        } else {
-            meta_annotations.insert(key.to_string(), keys.join(","));
+    if plan.tracks_user_keys {
+        let mut meta_annotations = live_annotations;
+        for (key, keys) in [
+            (APPLIED_POD_LABELS_ANNOTATION, &plan.applied_labels),
+            (APPLIED_POD_ANNOTATIONS_ANNOTATION, &plan.applied_annotations),
+        ] {
+            if keys.is_empty() {
+                meta_annotations.remove(key);
+            } else {
+                meta_annotations.insert(key.to_string(), keys.join(","));
+            }
         }
+        set_string_map(&mut out, &["metadata", "annotations"], &meta_annotations);
     }
-    set_string_map(&mut out, &["metadata", "annotations"], &meta_annotations);
 
-    // 5. Replacements, not merges: a live field the spec does not set is gone.
-    for field in ["replicas", "revisionHistoryLimit"] {
+    // 5. Replacements, not merges: a live field the spec does not set is
+    // gone. revisionHistoryLimit is the operator's from v0.8.14 (#798);
+    // before, the live value stays.
+    let mut replaced = vec!["replicas"];
+    if release.has(Change::RevisionHistoryLimit) {
+        replaced.push("revisionHistoryLimit");
+    }
+    for field in replaced {
         match get(desired, &["spec", field]) {
             Some(v) => {
                 map_at(&mut out, &["spec"]).insert(field.to_string(), v.clone());

@@ -77,7 +77,7 @@ fn update_object(
             if let Some(w) = deployment::selector_warning(live, desired) {
                 warnings.push(format!("{key}: {w}"));
             }
-            deployment::update(live, desired, &rendered.pod_metadata)
+            deployment::update(live, desired, &rendered.pod_metadata, rendered.release)
         }
         "Service" => {
             let mut out = live.clone();

@@ -15,6 +15,7 @@ use super::names::sanitize_dns_name;
 use super::Inventory;
 use crate::model::duration::parse_go_duration;
 use crate::model::{ModelRouter, RouterBackend, RouterPolicy, RouterRule, DEFAULT_SWAP_BUDGET};
+use crate::release::Change;
 
 /// The proxy config, as the proxy's `router.Config` declares it.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -364,9 +365,15 @@ fn resolve_backend(
     flags: &super::OperatorFlags,
     warnings: &mut Vec<String>,
 ) -> Result<Backend> {
+    let release = flags.release;
     let mut wire = Backend {
         name: b.name.clone(),
-        display_name: b.display_name.clone().unwrap_or_default(),
+        // v0.8.17 had the field in the CRD and the wire struct but left it
+        // empty; v0.8.18 (#849) fills it.
+        display_name: match release.has(Change::DisplayNameInConfig) {
+            true => b.display_name.clone().unwrap_or_default(),
+            false => String::new(),
+        },
         tier: b.tier.clone().unwrap_or_default(),
         capabilities: b.capabilities.clone().unwrap_or_default(),
         weight: b.weight.map(i64::from).unwrap_or(0),
@@ -394,7 +401,10 @@ fn resolve_backend(
             }
         };
         wire.address = format!("http://{}.{namespace}.svc.cluster.local:{port}", sanitize_dns_name(&isr.name));
-        wire.pool = resolve_pool(namespace, &isr.name, inventory)?;
+        // Before v0.9.16 (#1393) the operator knows no ModelPools.
+        if release.has(Change::ModelPoolActivation) {
+            wire.pool = resolve_pool(namespace, &isr.name, inventory)?;
+        }
     } else if let Some(ext) = &b.external {
         if wire.tier.is_empty() {
             wire.tier = "cloud".into();

@@ -16,6 +16,7 @@ use super::{fields, non_empty, object, owned_metadata, string_object, Compiled, 
 use crate::model::duration::{format_go_duration, parse_go_duration};
 use crate::model::quantity::canonicalize_resource;
 use crate::model::{QuantityText, RouterProxySpec};
+use crate::release::Change;
 
 /// The image when neither `spec.proxy.image` nor `--router-proxy-image` is set.
 pub const DEFAULT_IMAGE: &str = "ghcr.io/defilantech/llmkube-router-proxy:dev";
@@ -38,8 +39,14 @@ pub struct PodMetadata {
     pub operator_annotations: BTreeMap<String, String>,
     /// Every key `spec.proxy.podAnnotations` sets (scrape cleanup spares them).
     pub user_annotation_keys: BTreeSet<String>,
-    /// Whether the operator runs with `--emit-scrape-annotations`.
+    /// Whether the operator adds scrape annotations to the proxy pods (it
+    /// runs with `--emit-scrape-annotations` and has the pod-metadata change;
+    /// released operators add them to InferenceService pods only).
     pub emit_scrape: bool,
+    /// Whether the operator has the pod-metadata change: it records the user
+    /// keys it applies, prunes those that left the spec and cleans up stale
+    /// scrape annotations. Released operators only merge.
+    pub tracks_user_keys: bool,
 }
 
 /// A record annotation's value: keys joined with `,`; `None` when empty,
@@ -66,7 +73,9 @@ pub fn pod_metadata(input: &RouterInput, config_hash: &str, flags: &OperatorFlag
     let user_labels = proxy.and_then(|p| p.pod_labels.as_ref());
     let user_annotations = proxy.and_then(|p| p.pod_annotations.as_ref());
     let mut operator_annotations = BTreeMap::from([(CONFIG_HASH_ANNOTATION.to_string(), config_hash.to_string())]);
-    if flags.emit_scrape_annotations {
+    let tracks_user_keys = flags.release.has(Change::PodMetadata);
+    let emit_scrape = flags.emit_scrape_annotations && tracks_user_keys;
+    if emit_scrape {
         for (k, v) in SCRAPE_ANNOTATIONS {
             operator_annotations.insert(k.to_string(), v.to_string());
         }
@@ -82,7 +91,8 @@ pub fn pod_metadata(input: &RouterInput, config_hash: &str, flags: &OperatorFlag
         applied_labels,
         applied_annotations,
         user_annotation_keys: user_annotations.map(|m| m.keys().cloned().collect()).unwrap_or_default(),
-        emit_scrape: flags.emit_scrape_annotations,
+        emit_scrape,
+        tracks_user_keys,
     }
 }
 
@@ -141,14 +151,13 @@ fn pod_spec(input: &RouterInput, compiled: &Compiled, flags: &OperatorFlags) -> 
     container.insert("name".into(), Value::from(CONTAINER_NAME));
     container.insert("image".into(), Value::String(image));
     container.insert("imagePullPolicy".into(), Value::from("IfNotPresent"));
-    container.insert("args".into(), Value::from(args(proxy, compiled.has_pools)?));
-    container.insert(
-        "ports".into(),
-        json!([
-            {"name": "http", "containerPort": PROXY_PORT, "protocol": "TCP"},
-            {"name": "metrics", "containerPort": METRICS_PORT, "protocol": "TCP"},
-        ]),
-    );
+    let metrics = flags.release.has(Change::MetricsListener);
+    container.insert("args".into(), Value::from(args(proxy, compiled.has_pools, metrics)?));
+    let mut ports = vec![json!({"name": "http", "containerPort": PROXY_PORT, "protocol": "TCP"})];
+    if metrics {
+        ports.push(json!({"name": "metrics", "containerPort": METRICS_PORT, "protocol": "TCP"}));
+    }
+    container.insert("ports".into(), Value::Array(ports));
     if compiled.has_pools {
         container.insert("env".into(), json!([{"name": "ROUTER_NAME", "value": input.name}]));
     }
@@ -199,19 +208,22 @@ fn pod_spec(input: &RouterInput, compiled: &Compiled, flags: &OperatorFlags) -> 
 }
 
 /// Required flags first; the optional ones only when the spec sets them, so
-/// the proxy keeps its compiled-in defaults otherwise.
-fn args(proxy: Option<&RouterProxySpec>, has_pools: bool) -> Result<Vec<String>> {
+/// the proxy keeps its compiled-in defaults otherwise. The metrics listener
+/// arrived in v0.9.16 (#1457).
+fn args(proxy: Option<&RouterProxySpec>, has_pools: bool, metrics: bool) -> Result<Vec<String>> {
     let mut args: Vec<String> = [
         "--config".to_string(),
         format!("{CONFIG_MOUNT_PATH}/{CONFIG_KEY}"),
         "--listen".to_string(),
         format!(":{PROXY_PORT}"),
-        "--metrics-bind-address".to_string(),
-        format!(":{METRICS_PORT}"),
-        "--log-format".to_string(),
-        "json".to_string(),
     ]
     .into();
+    if metrics {
+        args.push("--metrics-bind-address".to_string());
+        args.push(format!(":{METRICS_PORT}"));
+    }
+    args.push("--log-format".to_string());
+    args.push("json".to_string());
     let durations = [
         ("--quarantine-duration", "quarantineDuration", proxy.and_then(|p| p.quarantine_duration.as_ref())),
         ("--response-header-timeout", "responseHeaderTimeout", proxy.and_then(|p| p.response_header_timeout.as_ref())),

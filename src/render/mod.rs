@@ -22,12 +22,16 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 use serde_json::{Map, Value};
 
 use crate::model::{InferenceService, ModelPool, ModelRouter, GROUP_VERSION};
+use crate::release::Release;
 pub use config::Compiled;
 pub use deployment::{pod_metadata, record_value, PodMetadata, DEFAULT_IMAGE as DEFAULT_PROXY_IMAGE};
 
-/// The operator's command-line flags that change what it writes.
+/// The operator routerctl renders as: its release and the command-line
+/// flags that change what it writes.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct OperatorFlags {
+    /// The release whose reconcile is reproduced (`--operator-version`).
+    pub release: Release,
     /// `--router-proxy-image`: the image when `spec.proxy.image` is unset.
     pub router_proxy_image: Option<String>,
     /// `--default-litellm-url`: the address of litellm backends without a url.
@@ -89,6 +93,8 @@ pub struct RenderedRouter {
     pub objects: Vec<Value>,
     /// What the operator would log, or what routerctl had to assume.
     pub warnings: Vec<String>,
+    /// The release it was rendered as: its update path is that release's.
+    pub release: Release,
 }
 
 /// Renders one Proxy-mode ModelRouter. `dataPlane: Gateway` routers get no
@@ -116,7 +122,7 @@ pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &Operato
     let (deployment, pod_metadata) = deployment::build(input, &compiled, flags)?;
     objects.push(deployment);
     objects.push(service::build(input));
-    Ok(RenderedRouter { compiled, pod_metadata, objects, warnings })
+    Ok(RenderedRouter { compiled, pod_metadata, objects, warnings, release: flags.release })
 }
 
 /// Said when the proxy image falls back to the built-in default: a cluster

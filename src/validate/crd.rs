@@ -23,6 +23,7 @@ use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
 use crate::model::GROUP;
+use crate::release::{Release, CHANGES, RELEASES};
 use crate::validate::openapi::{apply_defaults, prune, Schema};
 
 /// The CRD routerctl reads defaults from.
@@ -165,6 +166,60 @@ pub fn built_in() -> &'static CrdSchema {
         let schema = Schema::compile(&json).expect("the built-in schema compiles");
         CrdSchema { kind: "ModelRouter".into(), version: BUILT_FOR_VERSION.to_string(), schema, schema_json: json }
     })
+}
+
+/// The schema of the ModelRouter CRD that `release` installs: the built-in
+/// one without the fields of the changes the release lacks. Upstream's CRD
+/// only ever gained fields from v0.7.8 on (no default, enum or bound of an
+/// existing field changed), so removing them gives each release's schema,
+/// its pruning and its defaults. Built once per release, on first use.
+pub fn for_release(release: Release) -> &'static CrdSchema {
+    static SCHEMAS: [OnceLock<CrdSchema>; RELEASES.len() + 1] = [const { OnceLock::new() }; RELEASES.len() + 1];
+    let index = Release::all().position(|r| r == release).unwrap_or(RELEASES.len());
+    if release == Release::NEXT {
+        return built_in();
+    }
+    SCHEMAS[index].get_or_init(|| {
+        let mut json = built_in().schema_json.clone();
+        for entry in CHANGES.iter().filter(|e| !release.has(e.change)) {
+            for field in entry.fields {
+                remove_field(&mut json, field);
+            }
+        }
+        // As for the built-in schema: a failure is a bug in routerctl.
+        let schema = Schema::compile(&json).expect("a release's schema compiles");
+        CrdSchema { kind: "ModelRouter".into(), version: BUILT_FOR_VERSION.to_string(), schema, schema_json: json }
+    })
+}
+
+/// Removes the property at `path` (`spec.backends[].displayName`) from a
+/// structural schema, and from its parent's `required`.
+fn remove_field(schema: &mut Value, path: &str) {
+    let mut node = schema;
+    let steps: Vec<&str> = path.split('.').collect();
+    let Some((last, parents)) = steps.split_last() else { return };
+    for step in parents {
+        let (name, items) = match step.strip_suffix("[]") {
+            Some(name) => (name, true),
+            None => (*step, false),
+        };
+        let Some(next) = node.get_mut("properties").and_then(|p| p.get_mut(name)) else { return };
+        node = if items {
+            match next.get_mut("items") {
+                Some(items) => items,
+                None => return,
+            }
+        } else {
+            next
+        };
+    }
+    let name = last.strip_suffix("[]").unwrap_or(last);
+    if let Some(Value::Object(properties)) = node.get_mut("properties") {
+        properties.remove(name);
+    }
+    if let Some(Value::Array(required)) = node.get_mut("required") {
+        required.retain(|r| r.as_str() != Some(name));
+    }
 }
 
 impl CrdSchema {
@@ -579,5 +634,114 @@ mod built_in_schema_tests {
         assert_eq!(crd.version, BUILT_FOR_VERSION);
         assert_eq!(crd.compatibility_warning(), None, "it is the schema the built-in defaults describe");
         assert!(crd.schema.at("spec.proxy.podLabels").is_some());
+    }
+}
+
+#[cfg(test)]
+mod release_schema_tests {
+    use super::*;
+
+    /// Every property path of a structural schema, `[]` for list items and
+    /// `{}` for map values.
+    fn paths(schema: &Value, prefix: &str, out: &mut Vec<String>) {
+        if let Some(Value::Object(properties)) = schema.get("properties") {
+            for (name, sub) in properties {
+                let path = if prefix.is_empty() { name.clone() } else { format!("{prefix}.{name}") };
+                out.push(path.clone());
+                paths(sub, &path, out);
+            }
+        }
+        if let Some(items) = schema.get("items") {
+            paths(items, &format!("{prefix}[]"), out);
+        }
+        if let Some(values @ Value::Object(_)) = schema.get("additionalProperties") {
+            paths(values, &format!("{prefix}{{}}"), out);
+        }
+    }
+
+    /// What the built-in (newest) schema has that a release's CRD lacks.
+    fn lacking(release: &str) -> Vec<String> {
+        let release = Release::parse(release).expect("a known release");
+        let (mut all, mut known) = (Vec::new(), Vec::new());
+        paths(&built_in().schema_json, "", &mut all);
+        paths(&for_release(release).schema_json, "", &mut known);
+        all.retain(|p| !known.contains(p));
+        all.sort();
+        all
+    }
+
+    /// The paths each upstream CRD lacks against the newest, read from
+    /// config/crd/bases/inference.llmkube.dev_modelrouters.yaml at each tag
+    /// where it changed (v0.7.8, v0.8.8, v0.8.9, v0.8.14, v0.8.17, v0.9.16);
+    /// the releases between them share the earlier one's CRD.
+    #[test]
+    fn each_release_lacks_exactly_the_fields_its_crd_lacks() {
+        let next = ["spec.proxy.podAnnotations", "spec.proxy.podLabels"];
+        let v0916 = next.to_vec();
+        let v0817 = [&["spec.proxy.nodeSelector"][..], &v0916].concat();
+        let mut v0814 = [&["spec.backends[].displayName"][..], &v0817].concat();
+        v0814.sort();
+        let mut v0809 = [&["spec.defaultRouteStrategy", "spec.proxy.revisionHistoryLimit"][..], &v0814].concat();
+        v0809.sort();
+        let mut v0808 = [&["spec.endpoint.nodePort"][..], &v0809].concat();
+        v0808.sort();
+        let gateway = [
+            "spec.dataPlane",
+            "spec.endpoint.gateway",
+            "spec.endpoint.gateway.enabled",
+            "spec.endpoint.gateway.gatewayRef",
+            "spec.endpoint.gateway.gatewayRef.name",
+            "spec.endpoint.gateway.gatewayRef.namespace",
+            "spec.endpoint.gateway.modelName",
+            "spec.gatewayRef",
+            "spec.gatewayRef.name",
+            "spec.gatewayRef.namespace",
+            "spec.policy.auth",
+            "spec.policy.auth.allowlists",
+            "spec.policy.auth.allowlists[].models",
+            "spec.policy.auth.allowlists[].team",
+            "spec.policy.auth.jwt",
+            "spec.policy.auth.jwt.headerKey",
+            "spec.policy.auth.jwt.issuer",
+            "spec.policy.auth.jwt.jwksURI",
+            "spec.policy.auth.jwt.provider",
+            "spec.policy.auth.jwt.teamClaim",
+        ];
+        let mut v0807 = [&gateway[..], &v0808].concat();
+        v0807.sort();
+        let cases: [(&[&str], &[&str]); 7] = [
+            (&["v0.7.8", "v0.8.7"], &v0807),
+            (&["v0.8.8"], &v0808),
+            (&["v0.8.9", "v0.8.13"], &v0809),
+            (&["v0.8.14", "v0.8.16"], &v0814),
+            (&["v0.8.17", "v0.9.15"], &v0817),
+            (&["v0.9.16", "v0.9.19"], &v0916),
+            (&["next"], &[]),
+        ];
+        for (releases, want) in cases {
+            for release in releases {
+                assert_eq!(lacking(release), want.to_vec(), "{release}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_older_release_prunes_and_defaults_by_its_own_crd() {
+        let text =
+            "spec:\n  dataPlane: Gateway\n  backends: [{name: a, displayName: A, inferenceServiceRef: {name: q}}]\n  \
+                    proxy: {podLabels: {a: b}, replicas: 2}\n";
+        let mut value: Value = crate::input::from_yaml_str(text).expect("parses");
+        let old = for_release(Release::parse("v0.8.7").expect("known"));
+        old.prune(&mut value);
+        old.apply(&mut value);
+        // No dataPlane (so no Proxy default either), no displayName, no
+        // podLabels; what v0.7.8 knew stays and gets its defaults.
+        assert_eq!(
+            value,
+            serde_json::json!({"spec": {
+                "backends": [{"name": "a", "tier": "local", "inferenceServiceRef": {"name": "q"}}],
+                "proxy": {"replicas": 2},
+            }})
+        );
     }
 }

@@ -21,6 +21,7 @@ use serde_json::{json, Map, Value};
 
 use super::names::sanitize_dns_name;
 use super::{owner_reference, RouterInput};
+use crate::release::{Change, Release};
 pub use resolve::{resolve_backends, IsvcFacts, Resolution, ResolvedBackend};
 
 /// API version of Backend, BackendTrafficPolicy and SecurityPolicy.
@@ -55,11 +56,18 @@ pub struct GatewayRendered {
     pub ejected: Vec<String>,
 }
 
-/// Renders a Gateway-mode router from its resolved backends. The router has
-/// passed the gateway reconciler's up-front checks.
-pub fn render_gateway(input: &RouterInput, backends: &[ResolvedBackend]) -> Result<GatewayRendered> {
+/// Renders a Gateway-mode router from its resolved backends as the
+/// operator of `release` does. The router has passed the gateway
+/// reconciler's up-front checks.
+pub fn render_gateway(input: &RouterInput, backends: &[ResolvedBackend], release: Release) -> Result<GatewayRendered> {
     let mr = &input.router;
-    let compiled = rules::compile_rules(mr)?;
+    let mut compiled = rules::compile_rules(mr)?;
+    // Route rules carry their timeout from v0.8.9 (#748).
+    if !release.has(Change::GatewayRuleTimeouts) {
+        for rule in &mut compiled {
+            rule.timeout_nanos = None;
+        }
+    }
     let mut objects = Vec::with_capacity(backends.len() * 2 + 3);
     for b in backends {
         objects.push(backend::backend(input, b));
@@ -76,7 +84,7 @@ pub fn render_gateway(input: &RouterInput, backends: &[ResolvedBackend]) -> Resu
     let (compiled, ejected) = rules::eject_unhealthy(compiled, backends);
     let budgets = policy.and_then(|p| p.budgets.as_deref()).unwrap_or_default();
     objects.push(route::ai_gateway_route(input, &compiled, !budgets.is_empty())?);
-    objects.push(traffic_policy::backend_traffic_policy(input, budgets)?);
+    objects.push(traffic_policy::backend_traffic_policy(input, budgets, release)?);
     Ok(GatewayRendered { objects, ejected })
 }
 

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::net::IpAddr;
 
 use crate::model::ModelRouter;
+use crate::release::{Change, Release};
 use crate::render::names::sanitize_dns_name;
 use crate::validate::operator::go_quote;
 use crate::validate::Finding;
@@ -58,10 +59,23 @@ pub fn resolve_backends(
     namespace: &str,
     facts: &BTreeMap<String, IsvcFacts>,
     strict: bool,
+    release: Release,
 ) -> Resolution {
     let mut out = Resolution::default();
     let router = format!("ModelRouter {namespace}/{}", mr.metadata.name.as_deref().unwrap_or(""));
     for (i, b) in mr.spec.backends.iter().enumerate() {
+        if b.external.is_some() && !release.has(Change::GatewayExternalBackends) {
+            // Before v0.9.14 (#1396) the reconcile stops at the first one.
+            out.errors.push(failure(
+                format!("spec.backends[{i}].external"),
+                format!(
+                    "backend {} is External; external backends are not supported in dataPlane: Gateway yet \
+                     (operator {release}; they compile from v0.9.14)",
+                    go_quote(&b.name)
+                ),
+            ));
+            return out;
+        }
         if let Some(ext) = &b.external {
             let path = format!("spec.backends[{i}].external.url");
             match external_endpoint(&b.name, ext.url.as_deref().unwrap_or("")) {

@@ -10,12 +10,18 @@ use serde_json::{json, Value};
 use super::{http_route_target, object, route_name, DEFAULT_TEAM_HEADER, ENVOY_GATEWAY_API};
 use crate::model::duration::{format_go_duration, parse_go_duration};
 use crate::model::BudgetSpec;
+use crate::release::{Change, Release};
 use crate::render::RouterInput;
 
-/// The per-attempt timeout when no rule or backend sets one.
+/// The per-attempt timeout when no rule or backend sets one, and of every
+/// router before v0.8.16 (#818).
 const DEFAULT_PER_RETRY_TIMEOUT: &str = "60s";
 
-pub fn backend_traffic_policy(input: &RouterInput, budgets: &[BudgetSpec]) -> Result<Value> {
+pub fn backend_traffic_policy(input: &RouterInput, budgets: &[BudgetSpec], release: Release) -> Result<Value> {
+    let per_retry = match release.has(Change::GatewayRetryTimeout) {
+        true => per_retry_timeout(input)?,
+        false => DEFAULT_PER_RETRY_TIMEOUT.to_string(),
+    };
     let mut spec = json!({
         "targetRefs": http_route_target(input),
         "retry": {
@@ -23,7 +29,7 @@ pub fn backend_traffic_policy(input: &RouterInput, budgets: &[BudgetSpec]) -> Re
             "numRetries": 5,
             "perRetry": {
                 "backOff": {"baseInterval": "100ms", "maxInterval": "10s"},
-                "timeout": per_retry_timeout(input)?,
+                "timeout": per_retry,
             },
             "retryOn": {
                 "httpStatusCodes": [500, 503],
