@@ -73,7 +73,7 @@ pub struct ChangeEntry {
     pub change: Change,
     /// The first release that has it; [`NEXT`] for none yet.
     pub since: &'static str,
-    /// The upstream pull request and commit.
+    /// The upstream pull request and commit: `#791 (b7da779b)`.
     pub upstream: &'static str,
     /// What it changes, in a line.
     pub summary: &'static str,
@@ -87,7 +87,10 @@ pub const CHANGES: [ChangeEntry; 12] = [
     ChangeEntry {
         change: Change::GatewayDataPlane,
         since: "v0.8.8",
-        upstream: "#693 (2842634b); CRD fields also #692 (3b095dc7), #695 (73a2ea94), #702 (94428b4d)",
+        // The CRD fields came with #692 (3b095dc7, endpoint.gateway), #695
+        // (73a2ea94, policy.auth.jwt) and #702 (94428b4d, allowlists), all
+        // first released in v0.8.8.
+        upstream: "#693 (2842634b)",
         summary: "spec.dataPlane: Gateway compiles the router into Envoy AI Gateway objects and writes no proxy; before it, dataPlane is pruned and every router gets a proxy",
         fields: &["spec.dataPlane", "spec.gatewayRef", "spec.endpoint.gateway", "spec.policy.auth"],
     },
@@ -164,20 +167,20 @@ pub const CHANGES: [ChangeEntry; 12] = [
     ChangeEntry {
         change: Change::PodMetadata,
         since: NEXT,
-        upstream: "the pod-metadata change (upstream issue #2282)",
-        summary: "spec.proxy.podLabels and podAnnotations on the proxy pods, records of the applied keys so removed keys are pruned, and --emit-scrape-annotations on router pods",
+        upstream: "fix of issue #2282",
+        summary: "the pod-metadata change: spec.proxy.podLabels and podAnnotations on the proxy pods, records of the applied keys so removed keys are pruned, and --emit-scrape-annotations on router pods",
         fields: &["spec.proxy.podLabels", "spec.proxy.podAnnotations"],
     },
 ];
 
 impl ChangeEntry {
-    /// Where the change comes from, for messages: `v0.8.14 (#791 (b7da779b))`,
-    /// or that no release has it yet.
+    /// Where the change comes from, for messages: `added in v0.8.14 by
+    /// #791 (b7da779b)`, or that no release has it yet.
     pub fn arrival(&self) -> String {
         if self.since == NEXT {
-            format!("no release has it yet: {}", self.upstream)
+            format!("in no release yet: {}", self.upstream)
         } else {
-            format!("it arrived in {}, {}", self.since, self.upstream)
+            format!("added in {} by {}", self.since, self.upstream)
         }
     }
 }

@@ -29,6 +29,7 @@ use crate::output::spool::Spool;
 use crate::output::{print_objects, Format};
 use crate::pipeline::{reconcile_sources, Options, RouterResult};
 use crate::reconcile::server_fields::strip;
+use crate::release::Change;
 use crate::render::OperatorFlags;
 use crate::report::Reporter;
 
@@ -118,6 +119,13 @@ fn stream<T: Send>(
 ) -> Result<()> {
     let mut stdin_used = false;
     let options = options(common);
+    let release = options.flags.release;
+    if options.flags.emit_scrape_annotations && !release.has(Change::PodMetadata) {
+        reporter.warn(&format!(
+            "--emit-scrape-annotations: operator {release} puts scrape annotations on InferenceService pods only \
+             (from v0.9.14), never on router proxies; none are rendered"
+        ));
+    }
     let files = crate::input::recursive::expand(&common.files, common.recursive)?;
     let router_sources = read_sources(&files, stdin, &mut stdin_used)?;
     let live: Box<dyn LiveObjects> = match live {

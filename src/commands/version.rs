@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use super::{text_outcome, Outcome};
 use crate::cli::VersionFormat;
 use crate::model::GROUP;
+use crate::release::{Release, CHANGES, NEXT, RELEASES};
 use crate::render::gojson::{marshal_indent, GoJson};
 use crate::render::DEFAULT_PROXY_IMAGE;
 use crate::validate::crd::{BUILT_FOR_VERSION, CRD_NAME};
@@ -29,6 +30,16 @@ const GATEWAY_OBJECTS: [&str; 5] =
 
 /// The version report as a tree (the `-o json` form).
 pub fn info() -> Value {
+    let releases: Vec<Value> = Release::all()
+        .map(|r| {
+            let changes: Vec<&str> = CHANGES.iter().filter(|e| e.since == r.name()).map(|e| e.upstream).collect();
+            json!({"version": r.name(), "changes": changes})
+        })
+        .collect();
+    let changes: Vec<Value> = CHANGES
+        .iter()
+        .map(|e| json!({"since": e.since, "upstream": e.upstream, "summary": e.summary, "crdFields": e.fields}))
+        .collect();
     json!({
         "routerctl": env!("CARGO_PKG_VERSION"),
         "api": {"group": GROUP, "version": BUILT_FOR_VERSION, "kind": "ModelRouter", "crd": CRD_NAME},
@@ -39,22 +50,35 @@ pub fn info() -> Value {
             "gatewayObjects": GATEWAY_OBJECTS,
             "pooledOnly": ["ServiceAccount", "Role", "RoleBinding"],
             "defaultProxyImage": DEFAULT_PROXY_IMAGE,
+            "defaultRelease": Release::default().name(),
+            "releases": releases,
+            "changes": changes,
         },
     })
 }
 
-/// Plain text, one fact a line.
+/// Plain text, one fact a line, then the releases and the changes.
 pub fn text() -> String {
-    format!(
+    let mut out = format!(
         "routerctl {}\n\
          API: {GROUP}/{BUILT_FOR_VERSION} ModelRouter (CRD {CRD_NAME})\n\
          Operator: LLMKube ModelRouter reconcile, router-proxy data plane: ConfigMap, Deployment, Service; \
          ServiceAccount, Role, RoleBinding for pooled routers\n\
          Gateway data plane: Backend and AIServiceBackend per backend, SecurityPolicy (JWT), AIGatewayRoute, \
          BackendTrafficPolicy\n\
-         Built-in proxy image: {DEFAULT_PROXY_IMAGE} (the operator's default without --router-proxy-image)\n",
-        env!("CARGO_PKG_VERSION")
-    )
+         Built-in proxy image: {DEFAULT_PROXY_IMAGE} (the operator's default without --router-proxy-image)\n\
+         Operator releases (--operator-version): {} … {}, and {NEXT} (the default: {})\n\
+         \n\
+         Changes by release (upstream github.com/defilantech/LLMKube):\n",
+        env!("CARGO_PKG_VERSION"),
+        RELEASES[0],
+        RELEASES[RELEASES.len() - 1],
+        "the newest release with the changes in no release yet"
+    );
+    for e in &CHANGES {
+        out.push_str(&format!("  {:<8} {:<17} {}\n", e.since, e.upstream, e.summary));
+    }
+    out
 }
 
 /// The JSON form, indented as kubectl indents JSON.
@@ -75,5 +99,13 @@ mod tests {
             v["api"]["group"].as_str().unwrap_or(""),
             BUILT_FOR_VERSION
         )));
+        let releases = v["operator"]["releases"].as_array().expect("releases");
+        assert_eq!(releases.len(), RELEASES.len() + 1);
+        // Each change is listed once, under its release, in both forms.
+        let listed: usize = releases.iter().map(|r| r["changes"].as_array().map_or(0, Vec::len)).sum();
+        assert_eq!(listed, CHANGES.len());
+        for e in &CHANGES {
+            assert!(text().contains(e.summary), "{}", e.upstream);
+        }
     }
 }

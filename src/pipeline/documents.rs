@@ -117,8 +117,8 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
         for (w, newer) in unknown.iter_mut().zip(&mut newer) {
             if let Some(change) = release.missing_field(&w.path) {
                 w.message = format!(
-                    "the CRD of operator {release} has no such field ({}); the API server drops it, \
-                     and `kubectl apply` (strict field validation, kubectl 1.27+) refuses the ModelRouter",
+                    "operator {release}'s CRD has no such field ({}): the API server drops it, and \
+                     kubectl apply's strict field validation (kubectl 1.27+) refuses the ModelRouter",
                     change.arrival()
                 );
                 *newer = true;

@@ -24,6 +24,7 @@ use crate::live::{LiveIndex, LiveObjects, LiveStore, ObjectKey};
 use crate::model::{InferenceService, ModelPool, GROUP, GROUP_VERSION};
 use crate::output::check::check_object;
 use crate::reconcile::{controller_uid, reconcile_router, Reconciled};
+use crate::release::{entry, Change};
 use crate::render::gateway::GatewayRendered;
 use crate::render::names::resource_name;
 use crate::render::{render_router, Inventory, OperatorFlags, RenderedRouter, RouterInput};
@@ -383,6 +384,15 @@ fn scan_inventory<'s>(
                     }
                     Some((_, namespace)) => {
                         let pool: ModelPool = stored(&mut doc, crds.for_kind("ModelPool"), options, &mut warnings)?;
+                        let release = options.flags.release;
+                        if !release.has(Change::ModelPoolActivation) {
+                            warnings.push(format!(
+                                "{}: ModelPool {namespace}/{}: operator {release} has no ModelPools ({}); its members are routed as plain backends",
+                                doc.origin,
+                                pool.metadata.name.as_deref().unwrap_or(""),
+                                entry(Change::ModelPoolActivation).arrival()
+                            ));
+                        }
                         inventory.add_pool(&namespace, pool);
                     }
                     None => {}
