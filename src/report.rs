@@ -45,6 +45,15 @@ impl<'a> Reporter<'a> {
         }
     }
 
+    /// A fact worth knowing that is not a problem (what cluster mode found
+    /// out about the operator), unless `-q`.
+    pub fn note(&mut self, message: &str) {
+        if !self.quiet {
+            self.clear_progress();
+            let _ = writeln!(self.out, "routerctl: {message}");
+        }
+    }
+
     /// Whether `-q` asked for silence.
     pub fn is_quiet(&self) -> bool {
         self.quiet

@@ -9,14 +9,20 @@ use common::{fixture, FakeKubectl};
 const ROUTER: &str = "testdata/diff/router.yaml";
 const DEV_IMAGE: &str = "ghcr.io/defilantech/llmkube-router-proxy:dev";
 const KINDS: &str = "deployment.apps,service,configmap,serviceaccount,role.rbac.authorization.k8s.io,rolebinding.rbac.authorization.k8s.io";
+/// The operator lookup every cluster-mode run starts with.
+const LOOKUP: &str = "get deployments.apps --all-namespaces -l control-plane=controller-manager -o json";
+/// What a cluster without an operator makes routerctl say.
+const NO_OPERATOR: &str = "warning: found no LLMKube operator in the cluster (no Deployment labelled \
+                           control-plane=controller-manager runs an llmkube-controller image); rendering as next \
+                           with the operator flags given here\n";
 
 #[test]
 fn an_unchanged_cluster_exits_0() {
     let kubectl = FakeKubectl::new();
     kubectl.namespace("ml", &fixture("testdata/diff/live-unchanged.yaml"));
     let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", DEV_IMAGE], None);
-    assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", ""), "{}", run.stderr);
-    assert_eq!(kubectl.calls(), [format!("get {KINDS} -n ml -o yaml")]);
+    assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", NO_OPERATOR), "{}", run.stderr);
+    assert_eq!(kubectl.calls(), [LOOKUP.to_string(), format!("get {KINDS} -n ml -o yaml")]);
 }
 
 #[test]
@@ -52,7 +58,14 @@ fn kubectl_failing_exits_2_with_its_message_and_nothing_on_stdout() {
     assert_eq!(run.code, 2);
     assert_eq!(run.stdout, "");
     assert!(run.stderr.contains("failed (exit status 1):\nerror: context \"prod\" does not exist"), "{}", run.stderr);
-    assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
+    // The operator lookup failed first, for the same reason, and said so.
+    assert!(
+        run.stderr
+            .starts_with("warning: could not look for the LLMKube operator (error: context \"prod\" does not exist)"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("\nerror: "), "{}", run.stderr);
 }
 
 #[test]
@@ -81,7 +94,13 @@ fn context_and_kubeconfig_are_passed_through() {
     let kubectl = FakeKubectl::new();
     let run = kubectl.run(&["diff", "-f", ROUTER, "--context", "prod", "--kubeconfig", "ci/kubeconfig"], None);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert_eq!(kubectl.calls(), [format!("--context prod --kubeconfig ci/kubeconfig get {KINDS} -n ml -o yaml")]);
+    assert_eq!(
+        kubectl.calls(),
+        [
+            format!("--context prod --kubeconfig ci/kubeconfig {LOOKUP}"),
+            format!("--context prod --kubeconfig ci/kubeconfig get {KINDS} -n ml -o yaml")
+        ]
+    );
 }
 
 #[test]
@@ -90,7 +109,7 @@ fn the_namespace_flag_is_passed_through() {
     let router = fixture("testdata/render/sample.yaml").replace("  namespace: ml\n", "");
     let run = kubectl.run(&["diff", "-f", "-", "-n", "team-a"], Some(&router));
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert_eq!(kubectl.calls(), [format!("get {KINDS} -n team-a -o yaml")]);
+    assert_eq!(kubectl.calls(), [LOOKUP.to_string(), format!("get {KINDS} -n team-a -o yaml")]);
 }
 
 #[test]
@@ -116,7 +135,10 @@ fn one_call_per_namespace_however_many_routers() {
     let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
     assert_eq!(report["routers"].as_array().map(Vec::len), Some(6), "{}", run.stdout);
     let calls = kubectl.calls();
-    assert_eq!(calls, [format!("get {KINDS} -n default -o yaml"), format!("get {KINDS} -n team-b -o yaml")]);
+    assert_eq!(
+        calls,
+        [LOOKUP.to_string(), format!("get {KINDS} -n default -o yaml"), format!("get {KINDS} -n team-b -o yaml")]
+    );
 }
 
 #[test]
@@ -180,7 +202,12 @@ fn render_and_explain_read_the_cluster_when_asked() {
     assert!(explained.stdout.contains("pruned"), "{}", explained.stdout);
     assert_eq!(
         kubectl.calls(),
-        [format!("--context prod get {KINDS} -n ml -o yaml"), format!("get {KINDS} -n ml -o yaml")]
+        [
+            format!("--context prod {LOOKUP}"),
+            format!("--context prod get {KINDS} -n ml -o yaml"),
+            LOOKUP.to_string(),
+            format!("get {KINDS} -n ml -o yaml")
+        ]
     );
 }
 
@@ -192,5 +219,8 @@ fn kubectl_warnings_on_a_good_call_are_passed_on() {
     let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", DEV_IMAGE], None);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout, "");
-    assert_eq!(run.stderr, "warning: kubectl (namespace ml): Warning: the server is being upgraded\n");
+    assert_eq!(
+        run.stderr,
+        format!("{NO_OPERATOR}warning: kubectl (namespace ml): Warning: the server is being upgraded\n")
+    );
 }

@@ -24,12 +24,13 @@ use serde_json::Value;
 use crate::cli::{Cli, ClusterArgs, Command, CommonArgs};
 use crate::diff::{diff_object, Palette};
 use crate::input::{read_sources, Source};
+use crate::live::operator::{self, describe_several, Detection, OPERATOR_SELECTOR};
 use crate::live::{ClusterLive, KubectlOptions, LiveObjects, LiveStore};
 use crate::output::spool::Spool;
 use crate::output::{print_objects, Format};
 use crate::pipeline::{reconcile_sources, Options, RouterResult};
 use crate::reconcile::server_fields::strip;
-use crate::release::Change;
+use crate::release::{Change, Release};
 use crate::render::OperatorFlags;
 use crate::report::Reporter;
 
@@ -118,7 +119,11 @@ fn stream<T: Send>(
     sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<()> {
     let mut stdin_used = false;
-    let options = options(common);
+    let mut options = options(common);
+    if let LiveInput::Cluster(cluster) = live {
+        let detection = operator::detect(&kubectl_options(cluster));
+        settle_operator(&mut options, common, detection, reporter)?;
+    }
     let release = options.flags.release;
     if options.flags.emit_scrape_annotations && !release.has(Change::PodMetadata) {
         reporter.warn(&format!(
@@ -133,12 +138,106 @@ fn stream<T: Send>(
             let paths = crate::input::recursive::expand(paths, common.recursive)?;
             Box::new(LiveStore::from_paths(&paths, stdin, &mut stdin_used, options.default_namespace())?)
         }
-        LiveInput::Cluster(cluster) => Box::new(ClusterLive::new(KubectlOptions {
-            context: cluster.context.clone(),
-            kubeconfig: cluster.kubeconfig.clone(),
-        })),
+        LiveInput::Cluster(cluster) => Box::new(ClusterLive::new(kubectl_options(cluster))),
     };
     crate::pipeline::run(&options, &router_sources, live.as_ref(), reporter, finish, sink)
+}
+
+fn kubectl_options(cluster: &ClusterArgs) -> KubectlOptions {
+    KubectlOptions { context: cluster.context.clone(), kubeconfig: cluster.kubeconfig.clone() }
+}
+
+/// Cluster mode renders as the operator that runs there: its release and
+/// its flags, each unless the command line gives one (which wins, and is
+/// reported when it differs). What was found, or why nothing was, goes to
+/// stderr; a release routerctl does not know is an error with --strict, and
+/// so are several operators (which one reconciles is not known) unless
+/// --operator-version settles the release.
+fn settle_operator(
+    options: &mut Options,
+    common: &CommonArgs,
+    detection: Detection,
+    reporter: &mut Reporter,
+) -> Result<()> {
+    let default = Release::default();
+    let op = match detection {
+        Detection::Found(op) => op,
+        Detection::NotFound => {
+            reporter.warn(&format!(
+                "found no LLMKube operator in the cluster (no Deployment labelled {OPERATOR_SELECTOR} runs an \
+                 llmkube-controller image); rendering as {} with the operator flags given here",
+                options.flags.release
+            ));
+            return Ok(());
+        }
+        Detection::Failed(message) => {
+            reporter.warn(&format!(
+                "could not look for the LLMKube operator ({}); rendering as {} with the operator flags given here",
+                message.lines().next().unwrap_or(""),
+                options.flags.release
+            ));
+            return Ok(());
+        }
+        Detection::Several(found) => {
+            let names = describe_several(&found);
+            if common.operator_version.is_none() {
+                bail!(
+                    "found {} LLMKube operators: {names}; which one reconciles these ModelRouters cannot be known: \
+                     give --operator-version and the operator's flags (--router-proxy-image, --default-litellm-url, \
+                     --emit-scrape-annotations)",
+                    found.len()
+                );
+            }
+            reporter.warn(&format!(
+                "found {} LLMKube operators: {names}; rendering as --operator-version {} with the operator flags given here",
+                found.len(),
+                options.flags.release
+            ));
+            return Ok(());
+        }
+    };
+    reporter.note(&op.describe());
+    let flags = &mut options.flags;
+    match (common.operator_version, op.release) {
+        (Some(given), Some(found)) if given != found => {
+            reporter.warn(&format!("--operator-version {given} is used, but operator {} is {found}", op.id()))
+        }
+        (Some(_), _) => {}
+        (None, Some(found)) => flags.release = found,
+        (None, None) => {
+            let message = format!(
+                "operator {} runs {}, whose tag names no LLMKube release routerctl knows (a digest, a custom \
+                 build); give --operator-version",
+                op.id(),
+                op.image
+            );
+            if common.strict {
+                bail!("{message} (refused with --strict)");
+            }
+            reporter.warn(&format!("{message}; rendering as {default}"));
+        }
+    }
+    let strings = [
+        ("--router-proxy-image", &mut flags.router_proxy_image, &op.router_proxy_image),
+        ("--default-litellm-url", &mut flags.default_litellm_url, &op.default_litellm_url),
+    ];
+    for (name, given, found) in strings {
+        match (given.as_deref(), found) {
+            (None, found) => given.clone_from(found),
+            (Some(g), Some(f)) if g != f => {
+                reporter.warn(&format!("{name} {g} is used, but operator {} runs with {name}={f}", op.id()))
+            }
+            (Some(g), None) => {
+                reporter.warn(&format!("{name} {g} is used, but operator {} runs without {name}", op.id()))
+            }
+            _ => {}
+        }
+    }
+    if common.emit_scrape_annotations && !op.emit_scrape_annotations {
+        reporter.warn(&format!("--emit-scrape-annotations is used, but operator {} runs without it", op.id()));
+    }
+    flags.emit_scrape_annotations |= op.emit_scrape_annotations;
+    Ok(())
 }
 
 /// The pipeline's settings from the flags every command shares.

@@ -35,7 +35,7 @@ pub struct KubectlOptions {
 
 impl KubectlOptions {
     /// The global flags, before the verb.
-    fn global_args(&self) -> Vec<OsString> {
+    pub(super) fn global_args(&self) -> Vec<OsString> {
         let mut args = Vec::new();
         if let Some(context) = &self.context {
             args.push("--context".into());

@@ -1,10 +1,12 @@
 //! Live objects: what is in the cluster now, behind one trait. `files`
 //! reads them from `--live` manifests (a `kubectl get -o yaml` dump),
-//! `cluster` asks `kubectl get`; `LiveIndex` holds a few in memory. The
+//! `cluster` asks `kubectl get`; `LiveIndex` holds a few in memory;
+//! `operator` reads the running operator's release and flags. The
 //! reconcile stage only ever sees `LiveObjects`.
 
 mod cluster;
 mod files;
+pub mod operator;
 
 use std::collections::HashMap;
 

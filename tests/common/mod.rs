@@ -70,7 +70,9 @@ pub fn routerctl_env(args: &[&str], stdin: Option<&str>, env: &[(&str, std::ffi:
 /// answers `get ... -n NS` with `NS.yaml` from its directory (an empty List
 /// when there is none), or, when `fail` exists, prints that file on stderr
 /// and exits 1 as kubectl does; `warn` is printed on stderr by a call that
-/// succeeds.
+/// succeeds. The operator lookup (`get ... --all-namespaces`) is answered
+/// with `operators.json` (an empty JSON List when there is none), or fails
+/// with `operators-fail`.
 pub struct FakeKubectl {
     pub dir: tempfile::TempDir,
 }
@@ -82,6 +84,14 @@ impl FakeKubectl {
             r#"#!/bin/sh
 dir='{}'
 printf '%s\n' "$*" >> "$dir/calls.log"
+for a in "$@"; do
+  if [ "$a" = "--all-namespaces" ]; then
+    if [ -f "$dir/operators-fail" ]; then cat "$dir/operators-fail" >&2; exit 1; fi
+    if [ -f "$dir/fail" ]; then cat "$dir/fail" >&2; exit 1; fi
+    if [ -f "$dir/operators.json" ]; then cat "$dir/operators.json"; exit 0; fi
+    printf '{{"apiVersion": "v1", "items": [], "kind": "List"}}\n'; exit 0
+  fi
+done
 ns=""
 prev=""
 for a in "$@"; do
@@ -111,6 +121,19 @@ printf 'apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: ""\
     /// Every call fails with `message` on stderr.
     pub fn fail_with(&self, message: &str) -> &FakeKubectl {
         std::fs::write(self.dir.path().join("fail"), message).expect("writes the failure");
+        self
+    }
+
+    /// What the operator lookup answers: Deployments as a JSON List.
+    pub fn operators(&self, deployments: &[serde_json::Value]) -> &FakeKubectl {
+        let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": deployments});
+        std::fs::write(self.dir.path().join("operators.json"), list.to_string()).expect("writes the answer");
+        self
+    }
+
+    /// The operator lookup fails with `message` on stderr.
+    pub fn operators_fail_with(&self, message: &str) -> &FakeKubectl {
+        std::fs::write(self.dir.path().join("operators-fail"), message).expect("writes the failure");
         self
     }
 

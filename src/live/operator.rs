@@ -1,0 +1,328 @@
+//! The running LLMKube operator, read from the cluster: which release it is
+//! and the flags that change what it writes, so that cluster mode renders
+//! as the operator that will reconcile.
+//!
+//! The operator is the Deployment both upstream install methods label
+//! `control-plane: controller-manager` (the Helm chart and the kustomize
+//! manifests alike), with `app.kubernetes.io/name: llmkube` or a container
+//! running an `llmkube-controller` image (a chart installed with a
+//! `nameOverride` changes the name label, never the image). Its release is
+//! the image's tag (`0.9.19` from the chart, `v0.9.19` by hand), else the
+//! chart's `app.kubernetes.io/version` label; its flags are the `manager`
+//! container's command and args, read with the rules of Go's `flag`
+//! package, which the operator parses them with.
+
+use std::ffi::OsString;
+use std::process::{Command, Stdio};
+
+use anyhow::{bail, Context as _, Result};
+use serde_json::Value;
+
+use super::cluster::KubectlOptions;
+use crate::release::Release;
+
+/// The label both install methods put on the operator's Deployment.
+pub const OPERATOR_SELECTOR: &str = "control-plane=controller-manager";
+
+/// What the operator's Deployment says about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Operator {
+    pub namespace: String,
+    pub name: String,
+    /// The manager container's image.
+    pub image: String,
+    /// The release its image tag (or version label) names; `None` for a
+    /// digest, `dev`, `latest` or a tag of no release routerctl knows.
+    pub release: Option<Release>,
+    /// Where the release was read: the image tag or the version label.
+    pub release_source: &'static str,
+    /// `--router-proxy-image`, when the operator is given one.
+    pub router_proxy_image: Option<String>,
+    /// `--default-litellm-url`, when the operator is given one.
+    pub default_litellm_url: Option<String>,
+    /// `--emit-scrape-annotations`.
+    pub emit_scrape_annotations: bool,
+}
+
+/// The outcome of looking for the operator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Detection {
+    Found(Box<Operator>),
+    /// No Deployment looks like the operator.
+    NotFound,
+    /// Several do (two installs, or one per tenant).
+    Several(Vec<Operator>),
+    /// The listing failed (no permission to list Deployments in every
+    /// namespace, no cluster): kubectl's message.
+    Failed(String),
+}
+
+impl KubectlOptions {
+    /// The whole `kubectl get` that lists operator candidates.
+    pub fn operator_args(&self) -> Vec<OsString> {
+        let mut args = self.global_args();
+        for a in ["get", "deployments.apps", "--all-namespaces", "-l", OPERATOR_SELECTOR, "-o", "json"] {
+            args.push(a.into());
+        }
+        args
+    }
+}
+
+/// Looks for the operator through the `kubectl` on PATH.
+pub fn detect(options: &KubectlOptions) -> Detection {
+    detect_with(OsString::from("kubectl"), options)
+}
+
+fn detect_with(program: OsString, options: &KubectlOptions) -> Detection {
+    let args = options.operator_args();
+    let output = match Command::new(&program).args(&args).stdin(Stdio::null()).output() {
+        Ok(output) => output,
+        Err(e) => return Detection::Failed(format!("cannot run kubectl: {e}")),
+    };
+    if !output.status.success() {
+        let message = String::from_utf8_lossy(&output.stderr).trim().to_string();
+        let message = if message.is_empty() { "kubectl printed nothing on stderr".to_string() } else { message };
+        return Detection::Failed(message);
+    }
+    match operators_in(&output.stdout) {
+        Ok(mut found) => match found.len() {
+            0 => Detection::NotFound,
+            1 => Detection::Found(Box::new(found.remove(0))),
+            _ => Detection::Several(found),
+        },
+        Err(e) => Detection::Failed(format!("{e:#}")),
+    }
+}
+
+/// The operators among the Deployments of a `kubectl get -o json` answer.
+pub fn operators_in(json: &[u8]) -> Result<Vec<Operator>> {
+    let list: Value = serde_json::from_slice(json).context("kubectl's answer is not JSON")?;
+    let items = match list.get("items") {
+        Some(Value::Array(items)) => items.as_slice(),
+        _ if list.get("kind").and_then(Value::as_str) == Some("Deployment") => std::slice::from_ref(&list),
+        _ => bail!("kubectl's answer is neither a List nor a Deployment"),
+    };
+    Ok(items.iter().filter_map(operator_of).collect())
+}
+
+fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
+    path.iter().try_fold(v, |v, k| v.get(k)).and_then(Value::as_str)
+}
+
+/// The image's repository name without registry and tag:
+/// `ghcr.io/defilantech/llmkube-controller:0.9.19` → `llmkube-controller`.
+fn image_name(image: &str) -> &str {
+    let without_digest = image.split('@').next().unwrap_or(image);
+    let last = without_digest.rsplit('/').next().unwrap_or(without_digest);
+    last.split(':').next().unwrap_or(last)
+}
+
+/// The image's tag, if it has one (a registry's port is not a tag).
+pub fn image_tag(image: &str) -> Option<&str> {
+    let without_digest = image.split('@').next().unwrap_or(image);
+    let last = without_digest.rsplit('/').next().unwrap_or(without_digest);
+    last.split_once(':').map(|(_, tag)| tag).filter(|t| !t.is_empty())
+}
+
+/// The operator a Deployment is, if it is one.
+fn operator_of(deployment: &Value) -> Option<Operator> {
+    let containers = deployment.pointer("/spec/template/spec/containers")?.as_array()?;
+    let image_of = |c: &Value| str_at(c, &["image"]).unwrap_or("").to_string();
+    let is_controller = |c: &&Value| image_name(&image_of(c)).starts_with("llmkube-controller");
+    let labelled = str_at(deployment, &["metadata", "labels", "app.kubernetes.io/name"]) == Some("llmkube");
+    let manager = containers
+        .iter()
+        .find(is_controller)
+        .or_else(|| containers.iter().find(|c| str_at(c, &["name"]) == Some("manager")).filter(|_| labelled))?;
+    let image = image_of(manager);
+    let (release, release_source) = match image_tag(&image).and_then(|t| Release::parse(t).ok()) {
+        Some(r) => (Some(r), "image tag"),
+        None => {
+            let label = str_at(deployment, &["metadata", "labels", "app.kubernetes.io/version"]);
+            match label.and_then(|v| Release::parse(v).ok()) {
+                Some(r) => (Some(r), "app.kubernetes.io/version label"),
+                None => (None, "image tag"),
+            }
+        }
+    };
+    let mut argv: Vec<String> = Vec::new();
+    for key in ["command", "args"] {
+        if let Some(Value::Array(items)) = manager.get(key) {
+            argv.extend(items.iter().filter_map(Value::as_str).map(str::to_string));
+        }
+    }
+    // The command's first word is the program, not a flag.
+    let flags = go_flags(argv.get(1..).unwrap_or_default());
+    let string_flag = |name: &str| flags.iter().rev().find(|(n, _)| n == name).and_then(|(_, v)| v.clone());
+    let emit = flags
+        .iter()
+        .rev()
+        .find(|(n, _)| n == "emit-scrape-annotations")
+        .is_some_and(|(_, v)| v.as_deref().is_none_or(|v| parse_go_bool(v) == Some(true)));
+    Some(Operator {
+        namespace: str_at(deployment, &["metadata", "namespace"]).unwrap_or("").to_string(),
+        name: str_at(deployment, &["metadata", "name"]).unwrap_or("").to_string(),
+        image,
+        release,
+        release_source,
+        router_proxy_image: string_flag("router-proxy-image").filter(|v| !v.is_empty()),
+        default_litellm_url: string_flag("default-litellm-url").filter(|v| !v.is_empty()),
+        emit_scrape_annotations: emit,
+    })
+}
+
+/// Go's `strconv.ParseBool`.
+fn parse_go_bool(v: &str) -> Option<bool> {
+    match v {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
+    }
+}
+
+/// The operator's booleans among the flags routerctl reads: the only ones
+/// that take no separate value.
+const BOOL_FLAGS: [&str; 1] = ["emit-scrape-annotations"];
+
+/// The operator's other boolean flags (cmd/main.go): a bare one takes no
+/// value, so the next word is not its value.
+const OTHER_BOOL_FLAGS: [&str; 5] = ["leader-elect", "metrics-secure", "enable-http2", "enable-pyrra-slo", "zap-devel"];
+
+/// The flags of `args` as Go's `flag` package reads them: `-x` or `--x`,
+/// `=value` or the next word (booleans take only `=value`); parsing stops at
+/// the first word that is not a flag, at `-` and after `--`. Each flag with
+/// its value (`None` for a bare boolean), in order; a repeated flag's last
+/// value is the one that counts.
+pub fn go_flags(args: &[String]) -> Vec<(String, Option<String>)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+        if arg == "--" {
+            break;
+        }
+        let Some(body) = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-')) else { break };
+        if body.is_empty() || body.starts_with('-') || body.starts_with('=') {
+            break;
+        }
+        match body.split_once('=') {
+            Some((name, value)) => out.push((name.to_string(), Some(value.to_string()))),
+            None if BOOL_FLAGS.contains(&body) || OTHER_BOOL_FLAGS.contains(&body) => {
+                out.push((body.to_string(), None))
+            }
+            None => {
+                let value = args.get(i).cloned();
+                i += 1;
+                out.push((body.to_string(), value));
+            }
+        }
+    }
+    out
+}
+
+impl Operator {
+    /// `namespace/name`.
+    pub fn id(&self) -> String {
+        format!("{}/{}", self.namespace, self.name)
+    }
+
+    /// One line on what was found.
+    pub fn describe(&self) -> String {
+        let release = match self.release {
+            Some(r) => format!("release {r} (from its {})", self.release_source),
+            None => "a release routerctl does not know".to_string(),
+        };
+        let flag = |name: &str, v: &Option<String>| match v {
+            Some(v) => format!("--{name}={v}"),
+            None => format!("no --{name}"),
+        };
+        format!(
+            "operator {} runs {}: {release}; {}, {}, --emit-scrape-annotations {}",
+            self.id(),
+            self.image,
+            flag("router-proxy-image", &self.router_proxy_image),
+            flag("default-litellm-url", &self.default_litellm_url),
+            if self.emit_scrape_annotations { "on" } else { "off" },
+        )
+    }
+}
+
+/// Several operators in words, for the refusal.
+pub fn describe_several(found: &[Operator]) -> String {
+    found.iter().map(|o| format!("{} ({})", o.id(), o.image)).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn words(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn flags_are_read_as_go_reads_them() {
+        let flags = go_flags(&words(&[
+            "--leader-elect",
+            "--router-proxy-image=ghcr.io/x/rp:1",
+            "-default-litellm-url",
+            "http://litellm:4000",
+            "--emit-scrape-annotations",
+            "--router-proxy-image",
+            "ghcr.io/x/rp:2",
+        ]));
+        assert_eq!(
+            flags,
+            vec![
+                ("leader-elect".into(), None),
+                ("router-proxy-image".into(), Some("ghcr.io/x/rp:1".into())),
+                ("default-litellm-url".into(), Some("http://litellm:4000".into())),
+                ("emit-scrape-annotations".into(), None),
+                ("router-proxy-image".into(), Some("ghcr.io/x/rp:2".into())),
+            ]
+        );
+        // A bare word ends the flags: what follows it is never parsed.
+        let stopped = go_flags(&words(&["--leader-elect", "false", "--router-proxy-image=x"]));
+        assert_eq!(stopped, vec![("leader-elect".into(), None)]);
+        assert_eq!(go_flags(&words(&["--", "--router-proxy-image=x"])), vec![]);
+    }
+
+    #[test]
+    fn tags_are_read_past_registry_ports_and_digests() {
+        assert_eq!(image_tag("ghcr.io/defilantech/llmkube-controller:0.9.19"), Some("0.9.19"));
+        assert_eq!(image_tag("registry:5000/llmkube-controller"), None);
+        assert_eq!(image_tag("registry:5000/llmkube-controller:v0.8.14@sha256:ab"), Some("v0.8.14"));
+        assert_eq!(image_tag("llmkube-controller@sha256:ab"), None);
+        assert_eq!(image_name("registry:5000/team/llmkube-controller:1@sha256:ab"), "llmkube-controller");
+    }
+
+    fn deployment(labels: Value, container: Value) -> Value {
+        json!({"kind": "Deployment", "metadata": {"name": "op", "namespace": "llmkube-system", "labels": labels},
+               "spec": {"template": {"spec": {"containers": [{"name": "kube-rbac-proxy", "image": "rbac:1"}, container]}}}})
+    }
+
+    #[test]
+    fn the_release_comes_from_the_tag_or_the_version_label() {
+        let chart = deployment(
+            json!({"app.kubernetes.io/name": "llmkube", "app.kubernetes.io/version": "0.9.12"}),
+            json!({"name": "manager", "image": "ghcr.io/defilantech/llmkube-controller@sha256:00",
+                   "command": ["/manager"], "args": ["--emit-scrape-annotations=false", "--router-proxy-image=rp:dev"]}),
+        );
+        let op = operator_of(&chart).expect("an operator");
+        assert_eq!(op.release.map(|r| r.name()), Some("v0.9.12"));
+        assert_eq!(op.release_source, "app.kubernetes.io/version label");
+        assert!(!op.emit_scrape_annotations);
+        assert_eq!(op.router_proxy_image.as_deref(), Some("rp:dev"));
+
+        let custom = deployment(json!({}), json!({"name": "manager", "image": "me/llmkube-controller:my-build"}));
+        let op = operator_of(&custom).expect("found by its image");
+        assert_eq!(op.release, None);
+
+        // Another controller-manager (some other operator) is not ours.
+        let other =
+            deployment(json!({"app.kubernetes.io/name": "foreman"}), json!({"name": "manager", "image": "x:1"}));
+        assert_eq!(operator_of(&other), None);
+    }
+}
