@@ -67,7 +67,7 @@ pub enum Command {
     /// For kustomize (`generators:`/`transformers:` with an exec function)
     /// and kpt. Operator settings come from the functionConfig's `data`
     /// (a ConfigMap) or `spec`: routerProxyImage, defaultLitellmUrl,
-    /// emitScrapeAnnotations, namespace, strict. Errors are reported as
+    /// emitScrapeAnnotations, namespace, strict, operatorVersion. Errors are reported as
     /// `results`; the exit status is 1 when any is an error.
     Krm,
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).

@@ -223,3 +223,36 @@ fn every_release_renders_the_scenarios() {
         assert_eq!(external.stderr.contains("external backends are not supported in dataPlane: Gateway yet"), fails);
     }
 }
+
+/// `explain` replays the release's own update path: to a released operator
+/// a recorded key is nobody's (it keeps no records), and the record is
+/// another writer's annotation; to `next` both are the user's and its own.
+#[test]
+fn explain_follows_the_release() {
+    let rendered = routerctl(&render_args(PROXY, "next", &["-q"]), None);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let live = dir.path().join("live.yaml");
+    std::fs::write(&live, &rendered.stdout).expect("writes live");
+    let live = live.to_string_lossy().into_owned();
+    let owners = |release: &str| -> Vec<(String, String)> {
+        let args = ["explain", "-f", PROXY, "--router-proxy-image", IMAGE, "--operator-version", release, "-q"];
+        let run = routerctl(&[&args[..], &["--live", &live, "-o", "json"]].concat(), None);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let v: Value = serde_json::from_str(&run.stdout).expect("JSON");
+        v[0]["rows"]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .filter(|r| r["key"] == "team" || r["key"] == "inference.llmkube.dev/applied-pod-labels")
+            .map(|r| (r["key"].as_str().unwrap_or("").to_string(), r["owner"].as_str().unwrap_or("").to_string()))
+            .collect()
+    };
+    let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+    };
+    assert_eq!(
+        owners("v0.9.19"),
+        pairs(&[("team", "otherTool"), ("inference.llmkube.dev/applied-pod-labels", "otherTool")])
+    );
+    assert_eq!(owners("next"), pairs(&[("team", "user"), ("inference.llmkube.dev/applied-pod-labels", "operator")]));
+}

@@ -23,9 +23,9 @@
 //! `functionConfig` is a ConfigMap whose `data` — or any other kind whose
 //! `spec` — carries the operator's settings: `routerProxyImage`,
 //! `defaultLitellmUrl`, `emitScrapeAnnotations` ("true"/"false"),
-//! `namespace` (as `-n`) and `strict` ("true"/"false").
+//! `namespace` (as `-n`), `strict` ("true"/"false") and `operatorVersion`
+//! (as `--operator-version`).
 
-use crate::release::Release;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
@@ -40,6 +40,7 @@ use crate::input::Source;
 use crate::model::GROUP;
 use crate::output::yaml::to_yaml;
 use crate::pipeline::{reconcile_sources, Options};
+use crate::release::Release;
 use crate::render::OperatorFlags;
 use crate::report::Reporter;
 use crate::validate::schema::suggest;
@@ -796,6 +797,35 @@ mod tests {
         let outcome = run(list);
         assert!(outcome.failed);
         assert!(outcome.stderr.contains("InferenceService \"missing\""), "{}", outcome.stderr);
+    }
+
+    #[test]
+    fn the_operator_version_comes_from_the_function_config() {
+        let list = |version: &str| {
+            format!(
+                "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: inference.llmkube.dev/v1alpha1\n  kind: ModelRouter\n  metadata: {{name: r}}\n  spec:\n    backends: [{{name: a, external: {{provider: openai, model: m}}}}]\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {{name: cfg}}\n  data: {{routerProxyImage: rp, operatorVersion: {version:?}}}\n"
+            )
+        };
+        let args = |outcome: &KrmOutcome| -> Value {
+            let out = parse_output(outcome);
+            let items = out["items"].as_array().cloned().unwrap_or_default();
+            let deployment = items.iter().find(|o| o["kind"] == "Deployment").cloned().unwrap_or_default();
+            deployment["spec"]["template"]["spec"]["containers"][0]["args"].clone()
+        };
+        // v0.9.15 has no metrics listener (#1457 came with v0.9.16).
+        let old = run(&list("0.9.15"));
+        assert!(!old.failed, "{}", old.output);
+        assert_eq!(
+            args(&old),
+            json!(["--config", "/etc/llmkube/router/config.json", "--listen", ":8080", "--log-format", "json"])
+        );
+        let new = run(&list("v0.9.16"));
+        assert_eq!(args(&new).as_array().map(Vec::len), Some(8));
+        let bad = run(&list("v9"));
+        assert!(bad.failed);
+        let out = parse_output(&bad);
+        assert_eq!(out["results"][0]["field"]["path"], "data.operatorVersion");
+        assert!(out["results"][0]["message"].as_str().unwrap_or("").contains("is not an LLMKube release"), "{out}");
     }
 
     #[test]

@@ -198,7 +198,12 @@ pub fn explain(
         ),
     ];
     for (place, path, spec, operator, record) in template_places {
-        let old_record = parse_record(before_records.get(record).map(String::as_str));
+        // A released operator keeps no records: a recorded key is nobody's
+        // to it, and nothing is pruned by one.
+        let old_record = match plan.tracks_user_keys {
+            true => parse_record(before_records.get(record).map(String::as_str)),
+            false => BTreeSet::new(),
+        };
         let keys = Keys { spec, operator, old_record: &old_record };
         let (before_map, after_map) = (string_map(before, path), string_map(&after, path));
         for key in union(&before_map, &after_map) {
@@ -234,7 +239,8 @@ pub fn explain(
             (Some(_), None) => Action::Pruned,
         };
         let place = Place::DeploymentAnnotation;
-        rows.push(Row { place, key: record.to_string(), value: new.cloned(), owner: Owner::Operator, action });
+        let owner = if plan.tracks_user_keys { Owner::Operator } else { Owner::OtherTool };
+        rows.push(Row { place, key: record.to_string(), value: new.cloned(), owner, action });
     }
     rows.sort_by(|a, b| (a.place, &a.key).cmp(&(b.place, &b.key)));
 
