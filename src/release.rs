@@ -71,8 +71,8 @@ pub enum Change {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ChangeEntry {
     pub change: Change,
-    /// The first release that has it; [`NEXT`] for none yet.
-    pub since: &'static str,
+    /// The first release that has it; [`Release::NEXT`] for none yet.
+    pub since: Release,
     /// The upstream pull request and commit: `#791 (b7da779b)`.
     pub upstream: &'static str,
     /// What it changes, in a line.
@@ -86,7 +86,7 @@ pub struct ChangeEntry {
 pub const CHANGES: [ChangeEntry; 12] = [
     ChangeEntry {
         change: Change::GatewayDataPlane,
-        since: "v0.8.8",
+        since: Release::named("v0.8.8"),
         // The CRD fields came with #692 (3b095dc7, endpoint.gateway), #695
         // (73a2ea94, policy.auth.jwt) and #702 (94428b4d, allowlists), all
         // first released in v0.8.8.
@@ -96,77 +96,77 @@ pub const CHANGES: [ChangeEntry; 12] = [
     },
     ChangeEntry {
         change: Change::GatewayRuleTimeouts,
-        since: "v0.8.9",
+        since: Release::named("v0.8.9"),
         upstream: "#748 (1978a722)",
         summary: "AIGatewayRoute rules carry timeouts.request from the rule's timeout",
         fields: &[],
     },
     ChangeEntry {
         change: Change::EndpointNodePort,
-        since: "v0.8.9",
+        since: Release::named("v0.8.9"),
         upstream: "#737 (a6c1a030)",
         summary: "spec.endpoint.nodePort is known to the CRD (the operator does not use it)",
         fields: &["spec.endpoint.nodePort"],
     },
     ChangeEntry {
         change: Change::DefaultRouteStrategy,
-        since: "v0.8.14",
+        since: Release::named("v0.8.14"),
         upstream: "#791 (b7da779b)",
         summary: "config.json gains defaultRouteStrategy (CRD default Static: every proxy rolls once on upgrade); BackendNameMatch adds a Gateway rule per backend",
         fields: &["spec.defaultRouteStrategy"],
     },
     ChangeEntry {
         change: Change::RevisionHistoryLimit,
-        since: "v0.8.14",
+        since: Release::named("v0.8.14"),
         upstream: "#798 (2e5f9764)",
         summary: "the Deployment's revisionHistoryLimit follows spec.proxy.revisionHistoryLimit and is reset on every update",
         fields: &["spec.proxy.revisionHistoryLimit"],
     },
     ChangeEntry {
         change: Change::GatewayRetryTimeout,
-        since: "v0.8.16",
+        since: Release::named("v0.8.16"),
         upstream: "#818 (5c41d1e4)",
         summary: "the BackendTrafficPolicy's perRetry.timeout is the longest rule or backend timeout (60s when none is set)",
         fields: &[],
     },
     ChangeEntry {
         change: Change::BackendDisplayName,
-        since: "v0.8.17",
+        since: Release::named("v0.8.17"),
         upstream: "#826 (7090f832)",
         summary: "spec.backends[].displayName is known to the CRD and names BackendNameMatch Gateway rules (not yet written to config.json)",
         fields: &["spec.backends[].displayName"],
     },
     ChangeEntry {
         change: Change::DisplayNameInConfig,
-        since: "v0.8.18",
+        since: Release::named("v0.8.18"),
         upstream: "#849 (9f3b360b)",
         summary: "config.json carries each backend's displayName",
         fields: &[],
     },
     ChangeEntry {
         change: Change::GatewayExternalBackends,
-        since: "v0.9.14",
+        since: Release::named("v0.9.14"),
         upstream: "#1396 (5045dd03)",
         summary: "external backends compile on the Gateway data plane (a Backend from external.url) instead of failing the reconcile",
         fields: &[],
     },
     ChangeEntry {
         change: Change::MetricsListener,
-        since: "v0.9.16",
+        since: Release::named("v0.9.16"),
         upstream: "#1457 (ca3730d1)",
         summary: "the proxy gets --metrics-bind-address :9090 and container port metrics 9090 (every proxy rolls)",
         fields: &[],
     },
     ChangeEntry {
         change: Change::ModelPoolActivation,
-        since: "v0.9.16",
+        since: Release::named("v0.9.16"),
         upstream: "#1393 (ba7777d4)",
         summary: "pooled backends get a pool block in config.json, and their router one replica, --enable-activation, ROUTER_NAME and its own ServiceAccount, Role and RoleBinding; spec.proxy.nodeSelector",
         fields: &["spec.proxy.nodeSelector"],
     },
     ChangeEntry {
         change: Change::PodMetadata,
-        since: NEXT,
+        since: Release::NEXT,
         upstream: "fix of issue #2282",
         summary: "the pod-metadata change: spec.proxy.podLabels and podAnnotations on the proxy pods, records of the applied keys so removed keys are pruned, and --emit-scrape-annotations on router pods",
         fields: &["spec.proxy.podLabels", "spec.proxy.podAnnotations"],
@@ -177,7 +177,7 @@ impl ChangeEntry {
     /// Where the change comes from, for messages: `added in v0.8.14 by
     /// #791 (b7da779b)`, or that no release has it yet.
     pub fn arrival(&self) -> String {
-        if self.since == NEXT {
+        if self.since == Release::NEXT {
             format!("in no release yet: {}", self.upstream)
         } else {
             format!("added in {} by {}", self.since, self.upstream)
@@ -238,12 +238,20 @@ impl Release {
 
     /// Whether the operator of this release has `change`.
     pub fn has(&self, change: Change) -> bool {
-        let entry = entry(change);
-        match Release::parse(entry.since) {
-            Ok(since) => since.index <= self.index,
-            // The table is checked by a test; an unknown name is no release.
-            Err(_) => false,
+        entry(change).since.index <= self.index
+    }
+
+    /// A release of [`RELEASES`] by its exact name, for the table: an
+    /// unknown name fails the build.
+    const fn named(name: &str) -> Release {
+        let mut index = 0;
+        while index < RELEASES.len() {
+            if same(RELEASES[index].as_bytes(), name.as_bytes()) {
+                return Release { index };
+            }
+            index += 1;
         }
+        panic!("the change table names a release that RELEASES does not list")
     }
 
     /// The changes this release has, in table order.
@@ -262,10 +270,25 @@ impl Release {
     }
 }
 
-/// The table's row for `change`.
+/// The table's row for `change`: rows are in the enum's order (a test
+/// holds the table to it).
 pub fn entry(change: Change) -> &'static ChangeEntry {
-    // Every variant has a row (a test holds the table to the enum).
-    CHANGES.iter().find(|e| e.change == change).unwrap_or(&CHANGES[0])
+    &CHANGES[change as usize]
+}
+
+/// Byte equality, usable in a `const fn`.
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// `spec.backends[3].displayName` → `spec.backends[].displayName`.
@@ -324,7 +347,7 @@ mod tests {
     #[test]
     fn every_change_is_reached_and_absent_before_its_release() {
         for e in &CHANGES {
-            let since = Release::parse(e.since).unwrap_or_else(|m| panic!("{:?}: {m}", e.change));
+            let since = e.since;
             assert!(since.has(e.change), "{:?}", e.change);
             assert!(since.index > 0, "{:?} is in the oldest release: not a change", e.change);
             assert!(!Release { index: since.index - 1 }.has(e.change), "{:?}", e.change);
@@ -350,7 +373,7 @@ mod tests {
             PodMetadata,
         ];
         assert_eq!(CHANGES.map(|e| e.change), all);
-        let order: Vec<Release> = CHANGES.iter().map(|e| Release::parse(e.since).expect("known")).collect();
+        let order: Vec<Release> = CHANGES.iter().map(|e| e.since).collect();
         assert!(order.windows(2).all(|w| w[0] <= w[1]), "rows out of release order");
         for c in all {
             assert_eq!(entry(c).change, c);

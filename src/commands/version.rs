@@ -32,13 +32,13 @@ const GATEWAY_OBJECTS: [&str; 5] =
 pub fn info() -> Value {
     let releases: Vec<Value> = Release::all()
         .map(|r| {
-            let changes: Vec<&str> = CHANGES.iter().filter(|e| e.since == r.name()).map(|e| e.upstream).collect();
+            let changes: Vec<&str> = CHANGES.iter().filter(|e| e.since == r).map(|e| e.upstream).collect();
             json!({"version": r.name(), "changes": changes})
         })
         .collect();
     let changes: Vec<Value> = CHANGES
         .iter()
-        .map(|e| json!({"since": e.since, "upstream": e.upstream, "summary": e.summary, "crdFields": e.fields}))
+        .map(|e| json!({"since": e.since.name(), "upstream": e.upstream, "summary": e.summary, "crdFields": e.fields}))
         .collect();
     json!({
         "routerctl": env!("CARGO_PKG_VERSION"),
@@ -76,7 +76,7 @@ pub fn text() -> String {
         "the newest release with the changes in no release yet"
     );
     for e in &CHANGES {
-        out.push_str(&format!("  {:<8} {:<17} {}\n", e.since, e.upstream, e.summary));
+        out.push_str(&format!("  {:<8} {:<17} {}\n", e.since.name(), e.upstream, e.summary));
     }
     out
 }
