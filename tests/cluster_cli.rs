@@ -8,7 +8,11 @@ use common::{fixture, FakeKubectl};
 
 const ROUTER: &str = "testdata/diff/router.yaml";
 const DEV_IMAGE: &str = "ghcr.io/defilantech/llmkube-router-proxy:dev";
-const KINDS: &str = "deployment.apps,service,configmap,serviceaccount,role.rbac.authorization.k8s.io,rolebinding.rbac.authorization.k8s.io";
+const KINDS: &str = "configmap,serviceaccount,role.rbac.authorization.k8s.io,rolebinding.rbac.authorization.k8s.io,deployment.apps,service";
+/// What a namespace with a Gateway router lists besides [`KINDS`].
+const GATEWAY_KINDS: &str = "backends.gateway.envoyproxy.io,aiservicebackends.aigateway.envoyproxy.io,\
+                             securitypolicies.gateway.envoyproxy.io,aigatewayroutes.aigateway.envoyproxy.io,\
+                             backendtrafficpolicies.gateway.envoyproxy.io,inferenceservices.inference.llmkube.dev";
 /// The operator lookup every cluster-mode run starts with.
 const LOOKUP: &str = "get deployments.apps --all-namespaces -l control-plane=controller-manager -o json";
 /// What a cluster without an operator makes routerctl say.
@@ -137,7 +141,12 @@ fn one_call_per_namespace_however_many_routers() {
     let calls = kubectl.calls();
     assert_eq!(
         calls,
-        [LOOKUP.to_string(), format!("get {KINDS} -n default -o yaml"), format!("get {KINDS} -n team-b -o yaml")]
+        [
+            LOOKUP.to_string(),
+            // The Gateway router edge lives in `default`: its kinds are listed too, in the same call.
+            format!("get {KINDS},{GATEWAY_KINDS} -n default -o yaml"),
+            format!("get {KINDS} -n team-b -o yaml")
+        ]
     );
 }
 

@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 use super::{text_outcome, Outcome};
 use crate::cli::VersionFormat;
+use crate::live::kinds::{GATEWAY_KINDS, PROXY_KINDS};
 use crate::model::GROUP;
 use crate::release::{Release, CHANGES, NEXT, RELEASES};
 use crate::render::gojson::{marshal_indent, GoJson};
@@ -20,13 +21,6 @@ pub(super) fn run(output: Option<VersionFormat>) -> Result<Outcome> {
         Some(VersionFormat::Json) => text_outcome(&json(), 0),
     }
 }
-
-/// The objects the operator writes for a ModelRouter, in its order.
-const OBJECTS: [&str; 6] = ["ConfigMap", "ServiceAccount", "Role", "RoleBinding", "Deployment", "Service"];
-
-/// The objects the gateway reconciler writes for a `dataPlane: Gateway` router.
-const GATEWAY_OBJECTS: [&str; 5] =
-    ["Backend", "AIServiceBackend", "SecurityPolicy", "AIGatewayRoute", "BackendTrafficPolicy"];
 
 /// The version report as a tree (the `-o json` form).
 pub fn info() -> Value {
@@ -46,8 +40,8 @@ pub fn info() -> Value {
         "operator": {
             "project": "LLMKube",
             "reconcile": "ModelRouter, router-proxy and Gateway data planes",
-            "objects": OBJECTS,
-            "gatewayObjects": GATEWAY_OBJECTS,
+            "objects": PROXY_KINDS.map(|k| k.kind),
+            "gatewayObjects": GATEWAY_KINDS.map(|k| k.kind),
             "pooledOnly": ["ServiceAccount", "Role", "RoleBinding"],
             "defaultProxyImage": DEFAULT_PROXY_IMAGE,
             "defaultRelease": Release::default().name(),

@@ -2,8 +2,10 @@
 //! `kubectl diff` reads them: the user's kubeconfig, context and credentials
 //! apply, and routerctl links no Kubernetes client of its own.
 //!
-//! One `kubectl get` per namespace lists the six kinds the operator writes;
-//! the objects are then picked by the names the routers own. Listing by kind
+//! One `kubectl get` per namespace lists the kinds the operator writes for
+//! the data planes its routers use (`live::kinds`), and for the Gateway
+//! plane the InferenceServices its health comes from; the objects are then
+//! picked by the names the routers own. Listing by kind
 //! rather than naming each object keeps the call one per namespace however
 //! many routers live there (no command line grows with the fleet), and a
 //! label selector is not used because labels on live objects can be edited
@@ -18,13 +20,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
+use super::kinds::Planes;
 use super::LiveStore;
 use super::{LiveObjects, ObjectKey};
-
-/// The kinds the operator writes for a ModelRouter, as `kubectl get` takes
-/// them: fully qualified, so that another group's kind of the same name
-/// (a CRD called `Role`, say) is never read instead.
-pub const OWNED_RESOURCES: &str = "deployment.apps,service,configmap,serviceaccount,role.rbac.authorization.k8s.io,rolebinding.rbac.authorization.k8s.io";
 
 /// The kubectl flags passed through: which cluster, as whom.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -49,9 +47,9 @@ impl KubectlOptions {
     }
 
     /// The whole `kubectl get` for one namespace.
-    pub fn get_args(&self, namespace: &str) -> Vec<OsString> {
+    pub fn get_args(&self, namespace: &str, planes: Planes) -> Vec<OsString> {
         let mut args = self.global_args();
-        for a in ["get", OWNED_RESOURCES, "-n", namespace, "-o", "yaml"] {
+        for a in ["get", &planes.resources(), "-n", namespace, "-o", "yaml"] {
             args.push(a.into());
         }
         args
@@ -70,6 +68,9 @@ pub struct ClusterLive {
     /// kubectl's stderr from calls that succeeded (deprecation and
     /// admission warnings), one entry per line, by namespace.
     notes: Mutex<HashMap<String, Vec<String>>>,
+    /// The data planes each namespace's routers use (the proxy plane where
+    /// none was said).
+    planes: Mutex<HashMap<String, Planes>>,
 }
 
 /// A lock whose holder panicked still guards whole values (each is
@@ -86,6 +87,7 @@ impl ClusterLive {
             options,
             namespaces: Mutex::new(HashMap::new()),
             notes: Mutex::new(HashMap::new()),
+            planes: Mutex::new(HashMap::new()),
         }
     }
 
@@ -93,7 +95,7 @@ impl ClusterLive {
     /// temporary file and is indexed from there, so memory stays bounded
     /// however large the namespace.
     fn fetch(&self, namespace: &str) -> Result<LiveStore> {
-        let args = self.options.get_args(namespace);
+        let args = self.options.get_args(namespace, self.planes_of(namespace));
         let shown = format!(
             "{} {}",
             self.program.to_string_lossy(),
@@ -134,7 +136,28 @@ impl ClusterLive {
     }
 }
 
+impl ClusterLive {
+    fn planes_of(&self, namespace: &str) -> Planes {
+        lock(&self.planes).get(namespace).copied().unwrap_or(Planes { proxy: true, gateway: false })
+    }
+}
+
 impl LiveObjects for ClusterLive {
+    fn wants_planes(&self) -> bool {
+        true
+    }
+
+    fn expect(&self, namespace: &str, planes: Planes) {
+        let mut all = lock(&self.planes);
+        let entry = all.entry(namespace.to_string()).or_default();
+        entry.proxy |= planes.proxy;
+        entry.gateway |= planes.gateway;
+    }
+
+    fn lists(&self, key: &ObjectKey) -> bool {
+        self.planes_of(&key.namespace).lists(&key.api_version, &key.kind)
+    }
+
     fn get(&self, key: &ObjectKey) -> Result<Option<Value>> {
         let store = {
             let mut namespaces = lock(&self.namespaces);
@@ -160,11 +183,14 @@ mod tests {
 
     #[test]
     fn flags_come_before_the_verb_and_the_namespace_is_explicit() {
+        let proxy = Planes { proxy: true, gateway: false };
+        let resources = proxy.resources();
         let options = KubectlOptions { context: Some("prod".into()), kubeconfig: Some("kc".into()) };
-        let args: Vec<String> = options.get_args("ml").iter().map(|a| a.to_string_lossy().into_owned()).collect();
-        assert_eq!(args, ["--context", "prod", "--kubeconfig", "kc", "get", OWNED_RESOURCES, "-n", "ml", "-o", "yaml"]);
+        let args: Vec<String> =
+            options.get_args("ml", proxy).iter().map(|a| a.to_string_lossy().into_owned()).collect();
+        assert_eq!(args, ["--context", "prod", "--kubeconfig", "kc", "get", &resources, "-n", "ml", "-o", "yaml"]);
         let bare: Vec<String> =
-            KubectlOptions::default().get_args("a").iter().map(|a| a.to_string_lossy().into_owned()).collect();
-        assert_eq!(bare, ["get", OWNED_RESOURCES, "-n", "a", "-o", "yaml"]);
+            KubectlOptions::default().get_args("a", proxy).iter().map(|a| a.to_string_lossy().into_owned()).collect();
+        assert_eq!(bare, ["get", &resources, "-n", "a", "-o", "yaml"]);
     }
 }

@@ -6,6 +6,7 @@
 
 mod cluster;
 mod files;
+pub mod kinds;
 pub mod operator;
 
 use std::collections::HashMap;
@@ -13,8 +14,9 @@ use std::collections::HashMap;
 use anyhow::Result;
 use serde_json::Value;
 
-pub use cluster::{ClusterLive, KubectlOptions, OWNED_RESOURCES};
+pub use cluster::{ClusterLive, KubectlOptions};
 pub use files::LiveStore;
+pub use kinds::Planes;
 
 /// An object's identity for matching rendered to live objects.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -57,6 +59,22 @@ pub trait LiveObjects: Sync {
     /// (kubectl's warnings), taken once, for the caller to report.
     fn take_notes(&self, _namespace: &str) -> Vec<String> {
         Vec::new()
+    }
+
+    /// Whether the source wants [`LiveObjects::expect`] called.
+    fn wants_planes(&self) -> bool {
+        false
+    }
+
+    /// Says, before any look-up, which data planes the routers of
+    /// `namespace` use: a source that lists by kind lists theirs.
+    fn expect(&self, _namespace: &str, _planes: Planes) {}
+
+    /// Whether the source holds every object of `key`'s kind in its
+    /// namespace, so that one missing is missing from the cluster (true for
+    /// what the cluster reader listed; live files may hold any part).
+    fn lists(&self, _key: &ObjectKey) -> bool {
+        false
     }
 }
 

@@ -2,7 +2,7 @@
 //! inputs and live objects say about its InferenceServices, backend
 //! resolution, render, and the gateway reconciler's update path.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{bail, Context as _, Result};
 
@@ -32,8 +32,8 @@ pub fn reconcile_gateway_router(
     flags: &OperatorFlags,
 ) -> Result<GatewayOutcome> {
     let (strict, release) = (flags.strict, flags.release);
-    let facts = isvc_facts(router, inventory, live).with_context(|| context.to_string())?;
-    let resolution = resolve_backends(&router.router, &router.namespace, &facts, strict, release);
+    let (facts, absent) = isvc_facts(router, inventory, live).with_context(|| context.to_string())?;
+    let resolution = resolve_backends(&router.router, &router.namespace, &facts, &absent, strict, release);
     if !resolution.errors.is_empty() {
         let list: Vec<String> = resolution.errors.iter().map(|f| format!("  {f}")).collect();
         bail!("{context}: the operator's gateway reconcile fails for this ModelRouter:\n{}", list.join("\n"));
@@ -70,13 +70,17 @@ pub fn reconcile_gateway_router(
 
 /// What the inputs and the live objects say about each InferenceService
 /// the router references: the port from the spec (inputs first), readiness
-/// from the status (live first, since a cluster's status is current).
+/// from the status (live first, since a cluster's status is current; a live
+/// one without status has no ready replica, as upstream reads it). Also the
+/// names the cluster is known not to have (listed, absent, and not among
+/// the inputs either): upstream's reconcile fails on them.
 fn isvc_facts(
     router: &RouterInput,
     inventory: &Inventory,
     live: &dyn LiveObjects,
-) -> Result<BTreeMap<String, IsvcFacts>> {
+) -> Result<(BTreeMap<String, IsvcFacts>, BTreeSet<String>)> {
     let mut facts = BTreeMap::new();
+    let mut absent = BTreeSet::new();
     let refs = router.router.spec.backends.iter().filter_map(|b| b.inference_service_ref.as_ref());
     for isr in refs {
         if facts.contains_key(&isr.name) {
@@ -96,10 +100,17 @@ fn isvc_facts(
             None => None,
         };
         let given = inventory.inference_service(&router.namespace, &isr.name);
-        let Some(spec_source) = given.or(live_isvc.as_ref()) else { continue };
-        let ready =
-            live_isvc.as_ref().and_then(InferenceService::ready).or_else(|| given.and_then(InferenceService::ready));
+        let Some(spec_source) = given.or(live_isvc.as_ref()) else {
+            if live.lists(&key) {
+                absent.insert(isr.name.clone());
+            }
+            continue;
+        };
+        let ready = match &live_isvc {
+            Some(isvc) => Some(isvc.ready().unwrap_or(false)),
+            None => given.and_then(InferenceService::ready),
+        };
         facts.insert(isr.name.clone(), IsvcFacts { port: spec_source.port(), ready });
     }
-    Ok(facts)
+    Ok((facts, absent))
 }

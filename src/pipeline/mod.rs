@@ -20,7 +20,8 @@ use std::path::PathBuf;
 use anyhow::{bail, Context as _, Result};
 
 use crate::input::{document_texts, DocumentText, Source};
-use crate::live::{LiveIndex, LiveObjects, LiveStore, ObjectKey};
+use crate::live::kinds::PROXY_KINDS;
+use crate::live::{LiveIndex, LiveObjects, LiveStore, ObjectKey, Planes};
 use crate::model::{InferenceService, ModelPool, GROUP, GROUP_VERSION};
 use crate::output::check::check_object;
 use crate::reconcile::{controller_uid, reconcile_router, Reconciled};
@@ -125,6 +126,9 @@ pub fn run<T: Send>(
         }
     }
     let (inventory, router_texts) = scan_inventory(options, router_sources, &crds, reporter)?;
+    if live.wants_planes() {
+        expect_planes(options, &router_texts, live);
+    }
     let pass = Pass2 { options, crd: crds.router.as_ref(), inventory: &inventory, live, finish };
     let threads = options.threads();
     let mut object_names = ObjectNames::default();
@@ -316,10 +320,10 @@ fn owned_live_objects(router: &RouterInput, live: &dyn LiveObjects) -> Result<(L
     let name = resource_name(&router.name);
     let mut owned = LiveIndex::default();
     let mut uid = None;
-    for (api_version, kind) in OWNED_KINDS {
+    for kind in PROXY_KINDS {
         let key = ObjectKey {
-            api_version: api_version.to_string(),
-            kind: kind.to_string(),
+            api_version: kind.api_version.to_string(),
+            kind: kind.kind.to_string(),
             namespace: router.namespace.clone(),
             name: name.clone(),
         };
@@ -331,15 +335,28 @@ fn owned_live_objects(router: &RouterInput, live: &dyn LiveObjects) -> Result<(L
     Ok((owned, uid))
 }
 
-/// The kinds the operator owns for a ModelRouter.
-const OWNED_KINDS: [(&str, &str); 6] = [
-    ("v1", "ConfigMap"),
-    ("apps/v1", "Deployment"),
-    ("v1", "Service"),
-    ("v1", "ServiceAccount"),
-    ("rbac.authorization.k8s.io/v1", "Role"),
-    ("rbac.authorization.k8s.io/v1", "RoleBinding"),
-];
+/// Tells a source that lists by kind which data planes each namespace's
+/// routers use, before the first look-up. A document that does not read is
+/// skipped here: pass 2 reports it.
+fn expect_planes(options: &Options, router_texts: &[DocumentText], live: &dyn LiveObjects) {
+    let gateway_known = options.flags.release.has(Change::GatewayDataPlane);
+    let mut planes: HashMap<String, Planes> = HashMap::new();
+    for text in router_texts {
+        let _ = text.read(|doc| {
+            if let Ok(Some(("ModelRouter", namespace))) = classify(&doc, options) {
+                let gateway = gateway_known
+                    && doc.value.pointer("/spec/dataPlane").and_then(serde_json::Value::as_str) == Some("Gateway");
+                let entry = planes.entry(namespace).or_default();
+                entry.gateway |= gateway;
+                entry.proxy |= !gateway;
+            }
+            Ok(())
+        });
+    }
+    for (namespace, planes) in planes {
+        live.expect(&namespace, planes);
+    }
+}
 
 /// Findings one per line, indented under the message that introduces them.
 fn bullet_list<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> String {

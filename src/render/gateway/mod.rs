@@ -37,15 +37,6 @@ const MODEL_HEADER: &str = "x-ai-eg-model";
 /// Where a verified team claim lands, and what team budgets key on.
 const DEFAULT_TEAM_HEADER: &str = "x-llmkube-team";
 
-/// The kinds the gateway reconciler owns, with their API versions.
-pub const OWNED_KINDS: [(&str, &str); 5] = [
-    (ENVOY_GATEWAY_API, "Backend"),
-    (AI_GATEWAY_API, "AIServiceBackend"),
-    (ENVOY_GATEWAY_API, "SecurityPolicy"),
-    (AI_GATEWAY_API, "AIGatewayRoute"),
-    (ENVOY_GATEWAY_API, "BackendTrafficPolicy"),
-];
-
 /// What the gateway reconciler writes for one ModelRouter.
 #[derive(Debug, Clone)]
 pub struct GatewayRendered {

@@ -7,7 +7,7 @@
 //! InferenceService or one without status is assumed to exist with port 8080
 //! and be ready, with a warning; with `strict` the assumption is an error.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::IpAddr;
 
 use crate::model::ModelRouter;
@@ -58,6 +58,7 @@ pub fn resolve_backends(
     mr: &ModelRouter,
     namespace: &str,
     facts: &BTreeMap<String, IsvcFacts>,
+    absent: &BTreeSet<String>,
     strict: bool,
     release: Release,
 ) -> Resolution {
@@ -95,6 +96,18 @@ pub fn resolve_backends(
         let known = facts.get(&isr.name).copied();
         let facts = match known {
             Some(f) => f,
+            None if absent.contains(&isr.name) => {
+                out.errors.push(failure(
+                    path,
+                    format!(
+                        "backend {} references InferenceService {} which does not exist in namespace {}",
+                        go_quote(&b.name),
+                        go_quote(&isr.name),
+                        go_quote(namespace)
+                    ),
+                ));
+                continue;
+            }
             None if strict => {
                 out.errors.push(failure(
                     path,
