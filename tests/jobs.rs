@@ -112,7 +112,7 @@ fn fleet(seed: u64, routers: usize, fault: Fault, replicas_shift: u64) -> String
                 let _ = write!(
                     out,
                     "apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nmetadata:\n  name: {name}\n  namespace: {ns}\n\
-                     spec:\n  dataPlane: Gateway\n  gatewayRef:\n    name: ai-gateway\n  backends:\n  - name: local\n    inferenceServiceRef:\n      name: {}\n  defaultRoute: local\n",
+                     spec:\n  dataPlane: Gateway\n  gatewayRef:\n    name: ai-gateway\n  backends:\n  - name: local-{name}\n    inferenceServiceRef:\n      name: {}\n  defaultRoute: local-{name}\n",
                     if i % 2 == 0 { "qwen" } else { "unknown-status" }
                 );
             }

@@ -26,8 +26,9 @@ use crate::model::{InferenceService, ModelPool, GROUP, GROUP_VERSION};
 use crate::output::check::check_object;
 use crate::reconcile::{controller_uid, reconcile_router, Reconciled};
 use crate::release::{entry, Change};
+use crate::render::gateway::route_name;
 use crate::render::gateway::GatewayRendered;
-use crate::render::names::resource_name;
+use crate::render::names::{resource_name, sanitize_dns_name};
 use crate::render::{render_router, Inventory, OperatorFlags, RenderedRouter, RouterInput};
 use crate::report::Reporter;
 use crate::validate::crd::{ClusterCrds, CrdSchema};
@@ -220,54 +221,79 @@ struct Claim {
     origin: String,
     namespace: String,
     router: String,
-    /// `None` for a Gateway router: the operator provisions no
-    /// router-proxy objects for it.
-    object: Option<String>,
+    /// What the objects are called, where in the spec the name comes from,
+    /// and the name: one entry for the proxy objects (all named
+    /// `<router>-router-proxy`), or for a Gateway router one per backend
+    /// (its Backend and AIServiceBackend) and one for the route and its
+    /// policies.
+    objects: Vec<(&'static str, String, String)>,
 }
 
 impl Claim {
     fn of(origin: &str, router: &RouterInput) -> Claim {
-        let gateway = router.router.spec.data_plane.as_deref() == Some("Gateway");
-        Claim {
-            origin: origin.to_string(),
-            namespace: router.namespace.clone(),
-            router: router.name.clone(),
-            object: (!gateway).then(|| resource_name(&router.name)),
-        }
+        let spec = &router.router.spec;
+        let objects = if spec.data_plane.as_deref() == Some("Gateway") {
+            let mut objects: Vec<_> = spec
+                .backends
+                .iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    ("Backend and AIServiceBackend", format!("spec.backends[{i}].name"), sanitize_dns_name(&b.name))
+                })
+                .collect();
+            objects.push(("AIGatewayRoute and policies", "metadata.name".into(), route_name(&router.name)));
+            objects
+        } else {
+            vec![("objects", "metadata.name".into(), resource_name(&router.name))]
+        };
+        Claim { origin: origin.to_string(), namespace: router.namespace.clone(), router: router.name.clone(), objects }
     }
 }
 
 /// The object names of the routers rendered so far in one run, to refuse
 /// two ModelRouters whose objects share a name (`a.b` and `a-b` both own
-/// `a-b-router-proxy`): applied together, each would overwrite the other's
+/// `a-b-router-proxy`; two Gateway routers with a backend `qwen` both write
+/// `Backend qwen`): applied together, each would overwrite the other's
 /// objects, and the two owners would fight over them forever.
 #[derive(Default)]
 struct ObjectNames {
-    /// (namespace, object name) -> (origin, ModelRouter name).
-    owners: HashMap<(String, String), (String, String)>,
+    /// (namespace, what, object name) -> (origin, ModelRouter name).
+    owners: HashMap<(String, &'static str, String), (String, String)>,
 }
 
 impl ObjectNames {
     fn claim(&mut self, claim: Claim) -> Result<()> {
-        let Some(object) = claim.object else { return Ok(()) };
-        let key = (claim.namespace, object);
-        match self.owners.get(&key) {
-            Some((first_origin, first)) if *first != claim.router => bail!(
-                "{origin}: ModelRouter {ns}/{name}: metadata.name: its objects are named {object:?}, as are those of \
-                 ModelRouter {ns}/{first} ({first_origin}) (a dot in a ModelRouter's name becomes a dash in its \
-                 objects' names); applied together, each would overwrite the other's objects and their owners \
-                 would fight over them forever: rename one of the two ModelRouters",
-                origin = claim.origin,
-                ns = key.0,
-                name = claim.router,
-                object = key.1,
-            ),
-            Some(_) => Ok(()),
-            None => {
-                self.owners.insert(key, (claim.origin, claim.router));
-                Ok(())
+        for (what, field, object) in claim.objects {
+            let key = (claim.namespace.clone(), what, object);
+            match self.owners.get(&key) {
+                Some((first_origin, first)) if *first != claim.router => {
+                    let why = if what == "objects" {
+                        "(a dot in a ModelRouter's name becomes a dash in its objects' names)"
+                    } else {
+                        "(the Gateway objects are named after the backend or the router, dots as dashes)"
+                    };
+                    let fix = if field.starts_with("spec.backends") {
+                        "rename one of the two backends"
+                    } else {
+                        "rename one of the two ModelRouters"
+                    };
+                    bail!(
+                        "{origin}: ModelRouter {ns}/{name}: {field}: its {what} are named {object:?}, as are those of \
+                         ModelRouter {ns}/{first} ({first_origin}) {why}; applied together, each would overwrite the \
+                         other's objects and their owners would fight over them forever: {fix}",
+                        origin = claim.origin,
+                        ns = key.0,
+                        name = claim.router,
+                        object = key.2,
+                    )
+                }
+                Some(_) => {}
+                None => {
+                    self.owners.insert(key, (claim.origin.clone(), claim.router.clone()));
+                }
             }
         }
+        Ok(())
     }
 }
 
