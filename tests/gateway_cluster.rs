@@ -140,3 +140,88 @@ fn an_inference_service_the_cluster_lacks_refuses_the_router() {
     assert_eq!(offline.code, 0, "{}", offline.stderr);
     assert!(offline.stderr.contains("which is not in the inputs; assuming it exists"), "{}", offline.stderr);
 }
+
+/// The actions of the plan's first router, as (kind, action).
+fn plan_actions(plan_json: &str) -> Vec<(String, String)> {
+    let plan: Value = serde_json::from_str(plan_json).expect("the plan as JSON");
+    plan["routers"][0]["objects"]
+        .as_array()
+        .expect("objects")
+        .iter()
+        .map(|o| (o["kind"].as_str().unwrap_or("").to_string(), o["action"].as_str().unwrap_or("").to_string()))
+        .collect()
+}
+
+fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
+    v.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect()
+}
+
+/// A router switched from Proxy to Gateway: its proxy objects stay live and
+/// its own (upstream deletes nothing); the plan reports them as orphaned,
+/// a warning says how to remove them, and the exit code is the Gateway
+/// objects' (creates).
+#[test]
+fn a_switch_to_the_gateway_plane_leaves_the_proxy_objects_orphaned() {
+    let as_proxy: String = common::fixture(ROUTER).replace("  dataPlane: Gateway\n", "");
+    let proxy = routerctl(&["render", "-f", "-", "-q", "--router-proxy-image", "rp:1"], Some(&as_proxy));
+    assert_eq!(proxy.code, 0, "{}", proxy.stderr);
+    let kubectl = FakeKubectl::new();
+    kubectl.namespace("ml", &list(&[parse_stream(&proxy.stdout), all_ready()].concat()));
+    let run = kubectl.run(&["diff", "-f", ROUTER, "-o", "json"], None);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let orphaned: Vec<_> = plan_actions(&run.stdout).into_iter().filter(|(_, a)| a == "orphaned").collect();
+    assert_eq!(orphaned, pairs(&[("ConfigMap", "orphaned"), ("Deployment", "orphaned"), ("Service", "orphaned")]));
+    assert!(
+        run.stderr.contains(
+            "warning: ModelRouter ml/coding.router: live ConfigMap coding-router-router-proxy, Deployment \
+             coding-router-router-proxy, Service coding-router-router-proxy of the router-proxy data plane it left \
+             are still controlled by it; the operator neither updates nor deletes them (they go with the \
+             ModelRouter): `kubectl delete -n ml configmap/coding-router-router-proxy \
+             deployment.apps/coding-router-router-proxy service/coding-router-router-proxy` removes them\n"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+/// And back: a Proxy router whose Gateway objects are still live. Objects
+/// of the same names that another router controls are not its orphans.
+#[test]
+fn a_switch_back_to_the_proxy_plane_leaves_the_gateway_objects_orphaned() {
+    let mut live = live_objects();
+    let foreign = live.iter_mut().find(|o| o["kind"] == "AIServiceBackend").expect("an AIServiceBackend");
+    foreign["metadata"]["ownerReferences"][0]["name"] = json!("someone-else");
+    let as_proxy: String = common::fixture(ROUTER).replace("  dataPlane: Gateway\n", "");
+    let args = ["diff", "-f", "-", "--live", "live.yaml", "-o", "json", "--router-proxy-image", "rp:1"];
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("live.yaml"), list(&live)).expect("writes live");
+    let live_path = dir.path().join("live.yaml").to_string_lossy().into_owned();
+    let args: Vec<&str> = args.iter().map(|a| if *a == "live.yaml" { live_path.as_str() } else { a }).collect();
+    let run = routerctl(&args, Some(&as_proxy));
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let orphaned: Vec<_> = plan_actions(&run.stdout).into_iter().filter(|(_, a)| a == "orphaned").collect();
+    assert_eq!(
+        orphaned,
+        pairs(&[
+            ("Backend", "orphaned"),
+            ("Backend", "orphaned"),
+            ("Backend", "orphaned"),
+            ("AIServiceBackend", "orphaned"),
+            ("AIServiceBackend", "orphaned"),
+            ("AIGatewayRoute", "orphaned"),
+            ("BackendTrafficPolicy", "orphaned"),
+        ])
+    );
+}
+
+/// Orphans alone change nothing the operator writes: exit 0.
+#[test]
+fn orphans_alone_exit_0() {
+    let as_proxy: String = common::fixture(ROUTER).replace("  dataPlane: Gateway\n", "");
+    let proxy = routerctl(&["render", "-f", "-", "-q", "--router-proxy-image", "rp:1"], Some(&as_proxy));
+    let kubectl = FakeKubectl::new();
+    kubectl.namespace("ml", &list(&[parse_stream(&proxy.stdout), live_objects(), all_ready()].concat()));
+    let run = kubectl.run(&["diff", "-f", ROUTER, "-o", "json"], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(plan_actions(&run.stdout).iter().filter(|(_, a)| a == "orphaned").count(), 3);
+}

@@ -6,6 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::diff::Comparison;
+use crate::live::ObjectKey;
 use crate::reconcile::Reconciled;
 
 /// What applying does to one object.
@@ -14,6 +15,9 @@ pub enum Action {
     Create,
     Update,
     Unchanged,
+    /// A live object of the data plane the router left: the operator
+    /// neither updates nor deletes it.
+    Orphaned,
 }
 
 impl Action {
@@ -22,6 +26,7 @@ impl Action {
             Action::Create => "create",
             Action::Update => "update",
             Action::Unchanged => "unchanged",
+            Action::Orphaned => "orphaned",
         }
     }
 }
@@ -47,9 +52,10 @@ pub struct RouterPlan {
 }
 
 impl RouterPlan {
-    /// Whether anything would be created or updated.
+    /// Whether anything would be created or updated (an orphaned object is
+    /// left as it is).
     pub fn changed(&self) -> bool {
-        self.objects.iter().any(|o| o.action != Action::Unchanged)
+        self.objects.iter().any(|o| matches!(o.action, Action::Create | Action::Update))
     }
 
     /// `ml/coding-router: Deployment update (rolls pods), ConfigMap update,
@@ -94,8 +100,14 @@ struct ObjectEntry<'a> {
 }
 
 /// The plan of the router `namespace/name` from its reconciled objects and
-/// their comparisons (same order, one each).
-pub fn plan_router(namespace: &str, name: &str, items: &[Reconciled], comparisons: &[Comparison]) -> RouterPlan {
+/// their comparisons (same order, one each), then its `orphans`.
+pub fn plan_router(
+    namespace: &str,
+    name: &str,
+    items: &[Reconciled],
+    comparisons: &[Comparison],
+    orphans: &[ObjectKey],
+) -> RouterPlan {
     let mut rolls_pods = false;
     let objects = items
         .iter()
@@ -114,6 +126,11 @@ pub fn plan_router(namespace: &str, name: &str, items: &[Reconciled], comparison
             }
             ObjectPlan { kind: item.key.kind.clone(), name: item.key.name.clone(), action }
         })
+        .chain(orphans.iter().map(|key| ObjectPlan {
+            kind: key.kind.clone(),
+            name: key.name.clone(),
+            action: Action::Orphaned,
+        }))
         .collect();
     RouterPlan { namespace: namespace.to_string(), name: name.to_string(), rolls_pods, objects }
 }
@@ -148,7 +165,6 @@ pub fn report_json(plans: &[RouterPlan]) -> String {
 mod tests {
     use super::*;
     use crate::diff::compare;
-    use crate::live::ObjectKey;
     use serde_json::{json, Value};
 
     fn deployment(replicas: i64, image: &str, pod_label: &str) -> Value {
@@ -170,7 +186,7 @@ mod tests {
 
     fn plan(items: Vec<Reconciled>) -> RouterPlan {
         let comparisons: Vec<Comparison> = items.iter().map(compare).collect();
-        plan_router("ns", "r", &items, &comparisons)
+        plan_router("ns", "r", &items, &comparisons, &[])
     }
 
     #[test]

@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context as _, Result};
 
 use crate::input::{document_texts, DocumentText, Source};
-use crate::live::kinds::PROXY_KINDS;
+use crate::live::kinds::{Kind, GATEWAY_KINDS, PROXY_KINDS};
 use crate::live::{LiveIndex, LiveObjects, LiveStore, ObjectKey, Planes};
 use crate::model::{InferenceService, ModelPool, GROUP, GROUP_VERSION};
 use crate::output::check::check_object;
@@ -80,6 +80,9 @@ pub struct RouterResult {
     /// Its objects, rendered and merged with the live objects the operator
     /// owns for it, in the operator's order.
     pub items: Vec<Reconciled>,
+    /// Live objects of the other data plane that this router controls: left
+    /// behind by a `dataPlane` switch, and left running by the operator.
+    pub orphans: Vec<ObjectKey>,
 }
 
 /// The whole pipeline on sources already in memory, collected: parse,
@@ -312,20 +315,74 @@ fn reconcile_one(
         let outcome = reconcile_gateway_router(&context, &mut router, inventory, live, flags)?;
         check_items(&context, &outcome.items)?;
         warnings.extend(outcome.warnings);
-        return Ok(RouterResult { router, rendered: Rendered::Gateway(outcome.rendered), items: outcome.items });
+        let orphans = orphans(&router, live, &PROXY_KINDS, &[resource_name(&router.name)], warnings)?;
+        return Ok(RouterResult {
+            router,
+            rendered: Rendered::Gateway(outcome.rendered),
+            items: outcome.items,
+            orphans,
+        });
     }
     // Every live object this router can own, read (and parsed) once.
-    let (live, live_uid) = owned_live_objects(&router, live)?;
+    let (owned, live_uid) = owned_live_objects(&router, live)?;
     if router.uid.is_none() {
         router.uid = live_uid;
     }
     let mut rendered = render_router(&router, inventory, flags).with_context(|| context.clone())?;
     let mut router_warnings = rendered.warnings.clone();
     let items =
-        reconcile_router(&router, &mut rendered, live, &mut router_warnings).with_context(|| context.clone())?;
+        reconcile_router(&router, &mut rendered, owned, &mut router_warnings).with_context(|| context.clone())?;
     check_items(&context, &items)?;
     warnings.extend(router_warnings);
-    Ok(RouterResult { router, rendered: Rendered::Proxy(Box::new(rendered)), items })
+    // The Gateway objects it would have had: its route and policies, and a
+    // Backend and AIServiceBackend per backend it has now.
+    let mut names: Vec<String> = router.router.spec.backends.iter().map(|b| sanitize_dns_name(&b.name)).collect();
+    names.push(route_name(&router.name));
+    let orphans = orphans(&router, live, &GATEWAY_KINDS, &names, warnings)?;
+    Ok(RouterResult { router, rendered: Rendered::Proxy(Box::new(rendered)), items, orphans })
+}
+
+/// The live objects of `kinds` named one of `names` that this router
+/// controls: what a switch of `dataPlane` left behind. Said in a warning,
+/// with the command that removes them.
+fn orphans(
+    router: &RouterInput,
+    live: &dyn LiveObjects,
+    kinds: &[Kind],
+    names: &[String],
+    warnings: &mut Vec<String>,
+) -> Result<Vec<ObjectKey>> {
+    let mut found = Vec::new();
+    for kind in kinds {
+        for name in names {
+            let key = ObjectKey {
+                api_version: kind.api_version.to_string(),
+                kind: kind.kind.to_string(),
+                namespace: router.namespace.clone(),
+                name: name.clone(),
+            };
+            if let Some(obj) = live.get(&key)? {
+                if controller_uid(&obj, &router.name).is_some() {
+                    found.push((key, kind.resource));
+                }
+            }
+        }
+    }
+    if !found.is_empty() {
+        let listed: Vec<String> = found.iter().map(|(k, _)| format!("{} {}", k.kind, k.name)).collect();
+        let targets: Vec<String> = found.iter().map(|(k, resource)| format!("{resource}/{}", k.name)).collect();
+        let plane = if kinds[0].kind == "ConfigMap" { "router-proxy" } else { "Gateway" };
+        warnings.push(format!(
+            "ModelRouter {}/{}: live {} of the {plane} data plane it left are still controlled by it; the operator \
+             neither updates nor deletes them (they go with the ModelRouter): `kubectl delete -n {} {}` removes them",
+            router.namespace,
+            router.name,
+            listed.join(", "),
+            router.namespace,
+            targets.join(" ")
+        ));
+    }
+    Ok(found.into_iter().map(|(k, _)| k).collect())
 }
 
 /// Checks what is about to be printed.
