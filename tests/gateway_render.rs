@@ -293,3 +293,30 @@ fn a_missing_inference_service_is_assumed_with_a_warning() {
     assert!(run.stderr.contains("backend \"a\" references InferenceService \"ghost\", which is not in the inputs; assuming it exists with the default port 8080 and a ready replica"), "{}", run.stderr);
     assert!(run.stdout.contains("hostname: ghost.ml.svc.cluster.local"));
 }
+
+/// The Envoy CRDs' limits are limits, not off by one: 15 route rules (14
+/// of the router's and the defaultRoute catch-all) and 16 header conditions in a match
+/// render; one more of either is refused (testdata/invalid/envoy-*).
+#[test]
+fn the_envoy_limits_themselves_are_accepted() {
+    let rules: String = (0..13)
+        .map(|i| format!("  - {{name: r{i}, match: {{models: [m{i}]}}, route: {{backends: [qwen]}}}}\n"))
+        .collect();
+    let headers: String = (0..16).map(|i| format!("x-h{i}: v")).collect::<Vec<_>>().join(", ");
+    let text = format!(
+        "apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nmetadata: {{name: edge, namespace: ml}}\nspec:\n  \
+         dataPlane: Gateway\n  gatewayRef: {{name: ai-gateway}}\n  defaultRoute: qwen\n  backends:\n  \
+         - {{name: qwen, inferenceServiceRef: {{name: qwen}}}}\n  rules:\n{rules}  - name: many\n    \
+         match: {{headers: {{{headers}}}}}\n    route: {{backends: [qwen]}}\n---\n\
+         apiVersion: inference.llmkube.dev/v1alpha1\nkind: InferenceService\nmetadata: {{name: qwen, namespace: ml}}\n\
+         status: {{readyReplicas: 1}}\n"
+    );
+    let run = common::routerctl(&["render", "-f", "-", "-o", "json"], Some(&text));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let list: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let route = list["items"].as_array().expect("items").iter().find(|o| o["kind"] == "AIGatewayRoute").cloned();
+    let route = route.expect("a route");
+    assert_eq!(route["spec"]["rules"].as_array().map(Vec::len), Some(15));
+    assert_eq!(route["spec"]["rules"][14]["matches"][0].get("headers"), None, "the catch-all is last");
+    assert_eq!(route["spec"]["rules"][13]["matches"][0]["headers"].as_array().map(Vec::len), Some(16));
+}

@@ -12,6 +12,7 @@ use crate::reconcile::gateway::reconcile_gateway;
 use crate::reconcile::{controller_uid, Reconciled};
 use crate::render::gateway::{render_gateway, resolve_backends, GatewayRendered, IsvcFacts};
 use crate::render::{Inventory, OperatorFlags, RouterInput};
+use crate::validate::envoy::check_gateway_object;
 
 /// A Gateway-mode router after its reconcile.
 pub struct GatewayOutcome {
@@ -54,6 +55,22 @@ pub fn reconcile_gateway_router(
     if router.uid.is_none() && uid.is_some() {
         router.uid = uid;
         rendered = render_gateway(router, &resolution.backends, release).with_context(|| context.to_string())?;
+    }
+    // What the Envoy CRDs refuse: upstream builds it all, applies the
+    // objects before the refused one, and stops.
+    let mut refused = Vec::new();
+    for obj in &rendered.objects {
+        for f in check_gateway_object(obj, &router.router) {
+            let key = ObjectKey::of(obj, &router.namespace);
+            refused.push(format!("  {} {}/{}: {f}", key.kind, key.namespace, key.name));
+        }
+    }
+    if !refused.is_empty() {
+        bail!(
+            "{context}: the operator would build these Gateway objects and the API server refuse them \
+             (ReconcileFailed, after the objects before them are applied):\n{}",
+            refused.join("\n")
+        );
     }
     if !rendered.ejected.is_empty() {
         warnings.push(format!(

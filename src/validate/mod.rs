@@ -3,6 +3,7 @@
 //! (`validateModelRouter`). Every finding names its field path.
 
 pub mod crd;
+pub mod envoy;
 pub mod gateway;
 pub mod metadata;
 pub mod openapi;
