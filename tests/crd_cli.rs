@@ -100,3 +100,38 @@ fn an_inference_service_crd_judges_inference_services() {
     let both = ["render", "-f", "-", "--crd", crd, "--crd", "testdata/crd/modelrouters-tight.yaml"];
     assert_eq!(routerctl(&both, Some(&isvc("{}"))).code, 0);
 }
+
+/// An Envoy CRD given with `--crd` replaces the built-in Envoy schema of
+/// its kind, its CEL rules included.
+#[test]
+fn an_envoy_crd_checks_the_gateway_objects() {
+    let crd = "testdata/crd/aigatewayroutes-two-rules.yaml";
+    let two_rules = "apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nmetadata: {name: edge, namespace: ml}\n\
+                     spec:\n  dataPlane: Gateway\n  gatewayRef: {name: ai-gateway}\n  backends:\n  \
+                     - {name: qwen, inferenceServiceRef: {name: qwen}}\n  rules:\n  \
+                     - {name: a, match: {headers: {x-a: '1'}}, route: {backends: [qwen]}}\n---\n\
+                     apiVersion: inference.llmkube.dev/v1alpha1\nkind: InferenceService\nmetadata: {name: qwen, namespace: ml}\n\
+                     status: {readyReplicas: 1}\n";
+    let fine = routerctl(&["render", "-f", "-", "--crd", crd, "-o", "name"], Some(two_rules));
+    assert_eq!(fine.code, 0, "{}", fine.stderr);
+    // The catch-all of a defaultRoute has no header match: the CEL rule refuses it.
+    let with_default = two_rules.replace("  rules:\n", "  defaultRoute: qwen\n  rules:\n");
+    let run = routerctl(&["render", "-f", "-", "--crd", crd], Some(&with_default));
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""));
+    assert!(
+        run.stderr.contains("AIGatewayRoute ml/edge: spec.rules[1]: every rule needs a header match (x-kubernetes-validations rule) (the CRD given with --crd;"),
+        "{}",
+        run.stderr
+    );
+    // A third rule is over the CRD's bound; the built-in schema takes 15.
+    let three = with_default
+        .replace("  rules:\n", "  rules:\n  - {name: b, match: {headers: {x-b: '1'}}, route: {backends: [qwen]}}\n");
+    let run = routerctl(&["render", "-f", "-", "--crd", crd], Some(&three));
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("spec.rules: must have at most 2 items, found 3 (the CRD given with --crd;"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(routerctl(&["render", "-f", "-"], Some(&three)).code, 0);
+}

@@ -12,6 +12,7 @@ use crate::reconcile::gateway::reconcile_gateway;
 use crate::reconcile::{controller_uid, Reconciled};
 use crate::render::gateway::{render_gateway, resolve_backends, GatewayRendered, IsvcFacts};
 use crate::render::{Inventory, OperatorFlags, RouterInput};
+use crate::validate::crd::CrdSchema;
 use crate::validate::envoy::check_gateway_object;
 
 /// A Gateway-mode router after its reconcile.
@@ -31,6 +32,7 @@ pub fn reconcile_gateway_router(
     inventory: &Inventory,
     live: &dyn LiveObjects,
     flags: &OperatorFlags,
+    envoy: &[CrdSchema],
 ) -> Result<GatewayOutcome> {
     let (strict, release) = (flags.strict, flags.release);
     let (facts, absent) = isvc_facts(router, inventory, live).with_context(|| context.to_string())?;
@@ -60,7 +62,7 @@ pub fn reconcile_gateway_router(
     // objects before the refused one, and stops.
     let mut refused = Vec::new();
     for obj in &rendered.objects {
-        for f in check_gateway_object(obj, &router.router) {
+        for f in check_gateway_object(obj, &router.router, envoy) {
             let key = ObjectKey::of(obj, &router.namespace);
             refused.push(format!("  {} {}/{}: {f}", key.kind, key.namespace, key.name));
         }

@@ -133,7 +133,7 @@ pub fn run<T: Send>(
     if live.wants_planes() {
         expect_planes(options, &router_texts, live);
     }
-    let pass = Pass2 { options, crd: crds.router.as_ref(), inventory: &inventory, live, finish };
+    let pass = Pass2 { options, crd: crds.router.as_ref(), envoy: &crds.envoy, inventory: &inventory, live, finish };
     let threads = options.threads();
     let mut object_names = ObjectNames::default();
     // Each document is read, reconciled and finished on a worker; its steps
@@ -183,6 +183,8 @@ enum Step<T> {
 struct Pass2<'a, T> {
     options: &'a Options,
     crd: Option<&'a CrdSchema>,
+    /// Envoy CRDs given with `--crd`, for the Gateway objects.
+    envoy: &'a [CrdSchema],
     inventory: &'a Inventory,
     live: &'a dyn LiveObjects,
     finish: &'a (dyn Fn(RouterResult) -> Result<T> + Sync),
@@ -202,7 +204,15 @@ impl<T> Pass2<'_, T> {
             let label = format!("{}/{}", router.namespace, router.name);
             let namespace = router.namespace.clone();
             steps.push(Step::Claim(Claim::of(&origin, &router)));
-            let result = reconcile_one(&origin, router, self.inventory, self.live, &self.options.flags, &mut warnings);
+            let result = reconcile_one(
+                &origin,
+                router,
+                self.inventory,
+                self.live,
+                &self.options.flags,
+                self.envoy,
+                &mut warnings,
+            );
             steps.push(Step::Notes(namespace));
             let result = result?;
             // A router the API server would refuse ends the run; its
@@ -308,11 +318,12 @@ fn reconcile_one(
     inventory: &Inventory,
     live: &dyn LiveObjects,
     flags: &OperatorFlags,
+    envoy: &[CrdSchema],
     warnings: &mut Vec<String>,
 ) -> Result<RouterResult> {
     let context = format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
     if router.router.spec.data_plane.as_deref() == Some("Gateway") {
-        let outcome = reconcile_gateway_router(&context, &mut router, inventory, live, flags)?;
+        let outcome = reconcile_gateway_router(&context, &mut router, inventory, live, flags, envoy)?;
         check_items(&context, &outcome.items)?;
         warnings.extend(outcome.warnings);
         let orphans = orphans(&router, live, &PROXY_KINDS, &[resource_name(&router.name)], warnings)?;

@@ -22,6 +22,7 @@ use std::sync::OnceLock;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
+use crate::live::kinds::GATEWAY_KINDS;
 use crate::model::GROUP;
 use crate::release::{Release, CHANGES, RELEASES};
 use crate::validate::openapi::{apply_defaults, prune, Schema};
@@ -102,6 +103,10 @@ pub struct ClusterCrds {
     pub router: Option<CrdSchema>,
     pub inference_service: Option<CrdSchema>,
     pub pool: Option<CrdSchema>,
+    /// Envoy CRDs (Backend, AIServiceBackend, AIGatewayRoute,
+    /// BackendTrafficPolicy, SecurityPolicy): the Gateway objects are
+    /// checked against them instead of the built-in Envoy schemas.
+    pub envoy: Vec<CrdSchema>,
 }
 
 impl ClusterCrds {
@@ -111,6 +116,13 @@ impl ClusterCrds {
         let mut crds = ClusterCrds::default();
         for (name, text) in files {
             for crd in CrdSchema::read_all(name, text).with_context(|| name.clone())? {
+                if GATEWAY_KINDS.iter().any(|k| k.kind == crd.kind) {
+                    if crds.envoy.iter().any(|e| e.kind == crd.kind) {
+                        bail!("{name}: a second {} CRD; give each kind's CRD once", crd.kind);
+                    }
+                    crds.envoy.push(crd);
+                    continue;
+                }
                 let slot = match crd.kind.as_str() {
                     "ModelRouter" => &mut crds.router,
                     "InferenceService" => &mut crds.inference_service,
@@ -244,20 +256,30 @@ impl CrdSchema {
         Self::from_crd(crd)
     }
 
-    /// Every LLMKube CRD routerctl reads (ModelRouter, InferenceService,
-    /// ModelPool) in a file; an error when it holds none.
+    /// Every CRD routerctl reads in a file: LLMKube's (ModelRouter,
+    /// InferenceService, ModelPool) and the Envoy ones of the Gateway
+    /// objects; an error when it holds none.
     pub fn read_all(name: &str, text: &str) -> Result<Vec<CrdSchema>> {
         let objects = crd_objects(name, text)?;
         let ours: Vec<&Value> = objects
             .iter()
             .filter(|o| {
+                let (group, kind) = (str_at(o, &["spec", "group"]), str_at(o, &["spec", "names", "kind"]));
                 str_at(o, &["kind"]) == "CustomResourceDefinition"
-                    && str_at(o, &["spec", "group"]) == GROUP
-                    && KINDS.contains(&str_at(o, &["spec", "names", "kind"]).as_str())
+                    && ((group == GROUP && KINDS.contains(&kind.as_str()))
+                        || GATEWAY_KINDS
+                            .iter()
+                            .any(|k| k.kind == kind && k.api_version.split('/').next() == Some(&group)))
             })
             .collect();
         if ours.is_empty() {
-            bail!("expected a CustomResourceDefinition of {GROUP} ({}), found {}", KINDS.join(", "), found(&objects));
+            let envoy: Vec<&str> = GATEWAY_KINDS.iter().map(|k| k.kind).collect();
+            bail!(
+                "expected a CustomResourceDefinition of {GROUP} ({}) or of Envoy's Gateway objects ({}), found {}",
+                KINDS.join(", "),
+                envoy.join(", "),
+                found(&objects)
+            );
         }
         ours.into_iter().map(Self::from_crd).collect()
     }
@@ -266,6 +288,12 @@ impl CrdSchema {
     fn from_crd(crd: &Value) -> Result<CrdSchema> {
         let crd_name = str_at(crd, &["metadata", "name"]);
         let kind = str_at(crd, &["spec", "names", "kind"]);
+        // An Envoy kind is read at the version the operator writes.
+        let wanted = GATEWAY_KINDS
+            .iter()
+            .find(|k| k.kind == kind)
+            .and_then(|k| k.api_version.split('/').nth(1))
+            .unwrap_or(BUILT_FOR_VERSION);
         let spec = &crd["spec"];
         let shared_schema = spec.get("validation").and_then(|v| v.get("openAPIV3Schema"));
         let versions: Vec<&Value> = match spec.get("versions").and_then(Value::as_array) {
@@ -285,7 +313,7 @@ impl CrdSchema {
             let served_versions: Vec<&Value> = versions.iter().copied().filter(|v| served(v)).collect();
             let chosen = served_versions
                 .iter()
-                .find(|v| str_at(v, &["name"]) == BUILT_FOR_VERSION)
+                .find(|v| str_at(v, &["name"]) == wanted)
                 .or_else(|| served_versions.iter().find(|v| storage(v)))
                 .or_else(|| served_versions.first())
                 .copied()

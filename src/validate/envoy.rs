@@ -14,7 +14,8 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use super::openapi::{Schema, Walk};
+use super::crd::CrdSchema;
+use super::openapi::{check_rules, Schema, Walk};
 use super::{Finding, Severity};
 use crate::model::ModelRouter;
 
@@ -35,14 +36,14 @@ fn schemas() -> &'static HashMap<String, Schema> {
 /// The release whose CRD defines `kind`, for messages.
 fn release_of(kind: &str) -> &'static str {
     match kind {
-        "AIServiceBackend" | "AIGatewayRoute" => "Envoy AI Gateway v0.7.0",
-        _ => "Envoy Gateway v1.8.1",
+        "AIServiceBackend" | "AIGatewayRoute" => "the CRD of Envoy AI Gateway v0.7.0",
+        _ => "the CRD of Envoy Gateway v1.8.1",
     }
 }
 
-/// Everything the schema of a Gateway object's kind says of it: errors,
-/// and warnings for fields it does not list (none for what the operator
-/// writes: a test holds the schemas to the renderer).
+/// Everything the built-in schema of a Gateway object's kind says of it:
+/// errors, and warnings for fields it does not list (none for what the
+/// operator writes: a test holds the schemas to the renderer).
 pub fn schema_findings(object: &Value) -> Vec<Finding> {
     let kind = object.get("kind").and_then(Value::as_str).unwrap_or("");
     let Some(schema) = schemas().get(kind) else { return Vec::new() };
@@ -52,18 +53,36 @@ pub fn schema_findings(object: &Value) -> Vec<Finding> {
     walk.findings
 }
 
-/// What the CRD of a Gateway object's kind refuses in it, each finding
-/// with the object's field path and, after the message, the ModelRouter
-/// field its value came from.
-pub fn check_gateway_object(object: &Value, router: &ModelRouter) -> Vec<Finding> {
+/// What a CRD given with `--crd` says of an object: the structural checks,
+/// then (on an object that passed them, as the API server does) its CEL
+/// rules.
+fn given_crd_findings(object: &Value, crd: &CrdSchema) -> Vec<Finding> {
+    let no_text = |_: &str| None;
+    let mut walk = Walk::new(&no_text);
+    walk.check(object, &crd.schema, "", None);
+    let mut findings = walk.findings;
+    if crd.schema.has_rules && !findings.iter().any(|f| f.severity == Severity::Error) {
+        findings.extend(check_rules(&crd.schema_json, object));
+    }
+    findings
+}
+
+/// What the CRD of a Gateway object's kind refuses in it (the one given
+/// among `given`, else the built-in one), each finding with the object's
+/// field path and, after the message, the ModelRouter field its value came
+/// from.
+pub fn check_gateway_object(object: &Value, router: &ModelRouter, given: &[CrdSchema]) -> Vec<Finding> {
     let kind = object.get("kind").and_then(Value::as_str).unwrap_or("");
-    schema_findings(object)
+    let (findings, crd) = match given.iter().find(|c| c.kind == kind) {
+        Some(crd) => (given_crd_findings(object, crd), "the CRD given with --crd"),
+        None => (schema_findings(object), release_of(kind)),
+    };
+    findings
         .into_iter()
         .filter(|f| f.severity == Severity::Error)
         .map(|f| {
             let source = source_of(kind, object, &f.path, router);
-            let message = format!("{} (the CRD of {}; {source})", f.message, release_of(kind));
-            Finding::error(f.path, message)
+            Finding::error(f.path, format!("{} ({crd}; {source})", f.message))
         })
         .collect()
 }
@@ -158,7 +177,7 @@ mod tests {
     fn a_hostname_with_upper_case_or_a_trailing_dot_is_refused() {
         let backend = json!({"apiVersion": "gateway.envoyproxy.io/v1alpha1", "kind": "Backend",
             "metadata": {"name": "lab"}, "spec": {"endpoints": [{"fqdn": {"hostname": "Lab.example.com.", "port": 80}}]}});
-        let findings = check_gateway_object(&backend, &router());
+        let findings = check_gateway_object(&backend, &router(), &[]);
         assert_eq!(findings.len(), 1, "{findings:?}");
         assert_eq!(findings[0].path, "spec.endpoints[0].fqdn.hostname");
         assert!(findings[0].message.contains("Envoy Gateway v1.8.1"), "{}", findings[0].message);
@@ -172,7 +191,8 @@ mod tests {
                 {"matches": [{"headers": [{"name": "x a", "value": ""}, {"name": "x-b", "type": "Exact", "value": "1"},
                                           {"name": "x-b", "type": "Exact", "value": "2"}]}],
                  "backendRefs": [{"name": "lab", "priority": 0}], "timeouts": {"request": "1.5s"}}]}});
-        let findings: Vec<String> = check_gateway_object(&route, &router()).iter().map(ToString::to_string).collect();
+        let findings: Vec<String> =
+            check_gateway_object(&route, &router(), &[]).iter().map(ToString::to_string).collect();
         let paths: Vec<&str> = findings.iter().map(|f| f.split(':').next().unwrap_or("")).collect();
         assert!(paths.contains(&"spec.parentRefs[0].name"), "{findings:?}");
         assert!(paths.contains(&"spec.rules[0].matches[0].headers[0].name"), "{findings:?}");
