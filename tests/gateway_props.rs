@@ -169,7 +169,7 @@ proptest! {
             Err(e) => {
                 let message = format!("{e:#}");
                 prop_assert!(
-                    message.contains("the API server refuse them") || message.contains("operator refuses"),
+                    message.contains("Envoy refuses Gateway objects") || message.contains("operator refuses"),
                     "{message}\n{text}"
                 );
             }

@@ -69,8 +69,8 @@ pub fn reconcile_gateway_router(
     }
     if !refused.is_empty() {
         bail!(
-            "{context}: the operator would build these Gateway objects and the API server refuse them \
-             (ReconcileFailed, after the objects before them are applied):\n{}",
+            "{context}: Envoy refuses Gateway objects the operator would build (upstream learns it only after \
+             applying the objects before them):\n{}",
             refused.join("\n")
         );
     }

@@ -77,14 +77,83 @@ pub fn check_gateway_object(object: &Value, router: &ModelRouter, given: &[CrdSc
         Some(crd) => (given_crd_findings(object, crd), "the CRD given with --crd"),
         None => (schema_findings(object), release_of(kind)),
     };
+    let mut findings: Vec<(Finding, &str)> =
+        findings.into_iter().filter(|f| f.severity == Severity::Error).map(|f| (f, crd)).collect();
+    // What passes the route's own CRD can still break the HTTPRoute that
+    // Envoy AI Gateway generates from it; only then.
+    if kind == "AIGatewayRoute" && findings.is_empty() {
+        findings.extend(generated_route_findings(object).into_iter().map(|f| (f, GENERATED_ROUTE)));
+    }
     findings
         .into_iter()
-        .filter(|f| f.severity == Severity::Error)
-        .map(|f| {
+        .map(|(f, crd)| {
             let source = source_of(kind, object, &f.path, router);
             Finding::error(f.path, format!("{} ({crd}; {source})", f.message))
         })
         .collect()
+}
+
+/// Where the generated HTTPRoute's limits come from, for messages.
+const GENERATED_ROUTE: &str = "Envoy AI Gateway v0.7.0 admits the route, but the HTTPRoute it generates from it, \
+                               with one more catch-all rule, breaks the HTTPRoute CRD of Gateway API v1.5.1 that \
+                               Envoy Gateway v1.8.1 installs, and the route does not serve";
+
+/// The HTTPRoute's limits that are tighter than the AIGatewayRoute's: 64
+/// matches and 16 backends per rule, 128 matches in all (the generated
+/// catch-all takes one), weights up to 1000000, header values of printable
+/// ASCII without leading, trailing or doubled blanks.
+fn generated_route_findings(route: &Value) -> Vec<Finding> {
+    static VALUE: OnceLock<regex::Regex> = OnceLock::new();
+    let value_pattern = VALUE.get_or_init(|| regex::Regex::new(r"^[!-~]+([\t ]?[!-~]+)*$").expect("a valid pattern"));
+    let mut out = Vec::new();
+    let rules = route.pointer("/spec/rules").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let mut total = 0;
+    for (i, rule) in rules.iter().enumerate() {
+        let matches = rule.get("matches").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        total += matches.len();
+        if matches.len() > 64 {
+            out.push(Finding::error(
+                format!("spec.rules[{i}].matches"),
+                format!("an HTTPRoute rule takes at most 64 matches, found {}", matches.len()),
+            ));
+        }
+        for (j, m) in matches.iter().enumerate() {
+            for (k, h) in m.get("headers").and_then(Value::as_array).into_iter().flatten().enumerate() {
+                let value = h.get("value").and_then(Value::as_str).unwrap_or("");
+                if !value.is_empty() && !value_pattern.is_match(value) {
+                    out.push(Finding::error(
+                        format!("spec.rules[{i}].matches[{j}].headers[{k}].value"),
+                        format!(
+                            "{value:?}: an HTTPRoute header value is printable ASCII without leading, trailing or \
+                             doubled blanks (pattern ^[!-~]+([\\t ]?[!-~]+)*$)"
+                        ),
+                    ));
+                }
+            }
+        }
+        let refs = rule.get("backendRefs").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        if refs.len() > 16 {
+            out.push(Finding::error(
+                format!("spec.rules[{i}].backendRefs"),
+                format!("an HTTPRoute rule takes at most 16 backends, found {}", refs.len()),
+            ));
+        }
+        for (j, r) in refs.iter().enumerate() {
+            if let Some(w) = r.get("weight").and_then(Value::as_i64).filter(|w| *w > 1_000_000) {
+                out.push(Finding::error(
+                    format!("spec.rules[{i}].backendRefs[{j}].weight"),
+                    format!("an HTTPRoute backend weight is at most 1000000, found {w}"),
+                ));
+            }
+        }
+    }
+    if total > 127 {
+        out.push(Finding::error(
+            "spec.rules",
+            format!("the route's rules hold {total} matches; with the generated catch-all an HTTPRoute takes at most 128 in all"),
+        ));
+    }
+    out
 }
 
 /// The index after `prefix[` in `path`, if there is one.
