@@ -121,7 +121,7 @@ fn stream<T: Send>(
     let mut stdin_used = false;
     let mut options = options(common);
     if let LiveInput::Cluster(cluster) = live {
-        let detection = operator::detect(&kubectl_options(cluster));
+        let detection = operator::detect(&kubectl_options(cluster)?);
         settle_operator(&mut options, common, detection, reporter)?;
     }
     let release = options.flags.release;
@@ -138,13 +138,22 @@ fn stream<T: Send>(
             let paths = crate::input::recursive::expand(paths, common.recursive)?;
             Box::new(LiveStore::from_paths(&paths, stdin, &mut stdin_used, options.default_namespace())?)
         }
-        LiveInput::Cluster(cluster) => Box::new(ClusterLive::new(kubectl_options(cluster))),
+        LiveInput::Cluster(cluster) => Box::new(ClusterLive::new(kubectl_options(cluster)?)),
     };
     crate::pipeline::run(&options, &router_sources, live.as_ref(), reporter, finish, sink)
 }
 
-fn kubectl_options(cluster: &ClusterArgs) -> KubectlOptions {
-    KubectlOptions { context: cluster.context.clone(), kubeconfig: cluster.kubeconfig.clone() }
+/// kubectl's flags from ours. An empty one is refused: kubectl would take
+/// `--context=` for the current context, silently, and the run would read
+/// another cluster than the one named.
+fn kubectl_options(cluster: &ClusterArgs) -> Result<KubectlOptions> {
+    if cluster.context.as_deref() == Some("") {
+        bail!("--context is empty (an unset variable?); name a kubeconfig context, or leave the flag out for the current one");
+    }
+    if cluster.kubeconfig.as_ref().is_some_and(|p| p.as_os_str().is_empty()) {
+        bail!("--kubeconfig is empty (an unset variable?); name a kubeconfig file, or leave the flag out for kubectl's own");
+    }
+    Ok(KubectlOptions { context: cluster.context.clone(), kubeconfig: cluster.kubeconfig.clone() })
 }
 
 /// Cluster mode renders as the operator that runs there: its release and

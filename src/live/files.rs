@@ -34,7 +34,15 @@ enum Slot {
     /// A byte range of a backing; `item` when it is a `- ` entry of a List.
     Range { backing: usize, start: u64, end: u64, item: bool, origin: Origin },
     /// Objects of a List laid out in a way that could not be split by lines.
-    Parsed(Value),
+    Parsed(Value, Origin),
+}
+
+impl Slot {
+    fn origin(&self) -> &Origin {
+        match self {
+            Slot::Range { origin, .. } | Slot::Parsed(_, origin) => origin,
+        }
+    }
 }
 
 /// The live objects, by identity.
@@ -130,8 +138,19 @@ impl LiveStore {
         scan.finish_document(end, self, ns)
     }
 
-    fn insert(&mut self, key: ObjectKey, slot: Slot) {
+    /// Indexes one object; the same identity twice is refused, since which
+    /// of the two is live cannot be known.
+    fn insert(&mut self, key: ObjectKey, slot: Slot) -> Result<()> {
+        if let Some(first) = self.index.get(&key) {
+            bail!(
+                "{}: {key} is also at {}; the live objects hold each object once (two dumps of one namespace? \
+                 give the newer one only)",
+                slot.origin(),
+                first.origin()
+            );
+        }
         self.index.insert(key, slot);
+        Ok(())
     }
 
     fn read_range(&self, backing: usize, start: u64, end: u64) -> Result<String> {
@@ -160,7 +179,7 @@ impl LiveObjects for LiveStore {
     fn get(&self, key: &ObjectKey) -> Result<Option<Value>> {
         match self.index.get(key) {
             None => Ok(None),
-            Some(Slot::Parsed(v)) => Ok(Some(v.clone())),
+            Some(Slot::Parsed(v, _)) => Ok(Some(v.clone())),
             Some(Slot::Range { backing, start, end, item, origin }) => {
                 let mut text = self.read_range(*backing, *start, *end)?;
                 if *item {
@@ -279,8 +298,7 @@ impl<'a> Scan<'a> {
                 ObjectKey::of(&value, ns)
             }
         };
-        store.insert(key, Slot::Range { backing: self.backing, start, end, item: true, origin });
-        Ok(())
+        store.insert(key, Slot::Range { backing: self.backing, start, end, item: true, origin })
     }
 
     /// Ends the document whose last byte is before `end`.
@@ -304,7 +322,7 @@ impl<'a> Scan<'a> {
         if !had_items {
             if let Some(key) = quick_key(&text, 0, ns) {
                 let slot = Slot::Range { backing: self.backing, start: doc_start, end, item: false, origin };
-                store.insert(key, slot);
+                store.insert(key, slot)?;
                 return Ok(());
             }
         }
@@ -327,12 +345,13 @@ impl<'a> Scan<'a> {
                             describe(&item)
                         );
                     }
-                    store.insert(ObjectKey::of(&item, ns), Slot::Parsed(item));
+                    let origin = self.origin(doc_line, Some(i));
+                    store.insert(ObjectKey::of(&item, ns), Slot::Parsed(item, origin))?;
                 }
             }
             Value::Object(_) => {
                 let slot = Slot::Range { backing: self.backing, start: doc_start, end, item: false, origin };
-                store.insert(ObjectKey::of(&value, ns), slot);
+                store.insert(ObjectKey::of(&value, ns), slot)?;
             }
             other => bail!("{origin}: expected a Kubernetes object (a mapping), found {}", describe(&other)),
         }

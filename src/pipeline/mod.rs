@@ -272,10 +272,25 @@ impl Claim {
 struct ObjectNames {
     /// (namespace, what, object name) -> (origin, ModelRouter name).
     owners: HashMap<(String, &'static str, String), (String, String)>,
+    /// (namespace, ModelRouter name) -> where it was first given.
+    routers: HashMap<(String, String), String>,
 }
 
 impl ObjectNames {
     fn claim(&mut self, claim: Claim) -> Result<()> {
+        // The same ModelRouter twice: applied together, the later replaces
+        // the earlier, and the two renders contradict each other.
+        let identity = (claim.namespace.clone(), claim.router.clone());
+        if let Some(first) = self.routers.get(&identity) {
+            bail!(
+                "{}: ModelRouter {}/{} is given twice, here and at {first}; applied together, the later replaces the \
+                 earlier: remove one of them",
+                claim.origin,
+                identity.0,
+                identity.1
+            );
+        }
+        self.routers.insert(identity, claim.origin.clone());
         for (what, field, object) in claim.objects {
             let key = (claim.namespace.clone(), what, object);
             match self.owners.get(&key) {
