@@ -54,8 +54,14 @@ pub(super) fn run(
     // reconciled; the results are joined here in input order.
     let compare_router = |result: RouterResult| {
         let comparisons: Vec<_> = result.items.iter().map(compare).collect();
-        let plan =
-            plan_router(&result.router.namespace, &result.router.name, &result.items, &comparisons, &result.orphans);
+        let plan = plan_router(
+            &result.router.namespace,
+            &result.router.name,
+            &result.items,
+            &comparisons,
+            &result.orphans,
+            &result.drift,
+        );
         let mut compared = Compared { plan, diffs: String::new(), for_external: Vec::new() };
         if json {
             return Ok(compared);

@@ -49,6 +49,8 @@ pub struct RouterPlan {
     pub rolls_pods: bool,
     /// In the operator's order.
     pub objects: Vec<ObjectPlan>,
+    /// What the live objects hold where the operator never repairs them.
+    pub drift: Vec<String>,
 }
 
 impl RouterPlan {
@@ -90,6 +92,8 @@ struct RouterEntry<'a> {
     name: &'a str,
     rolls_pods: bool,
     objects: Vec<ObjectEntry<'a>>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    drift: &'a [String],
 }
 
 #[derive(Serialize)]
@@ -107,6 +111,7 @@ pub fn plan_router(
     items: &[Reconciled],
     comparisons: &[Comparison],
     orphans: &[ObjectKey],
+    drift: &[String],
 ) -> RouterPlan {
     let mut rolls_pods = false;
     let objects = items
@@ -132,7 +137,7 @@ pub fn plan_router(
             action: Action::Orphaned,
         }))
         .collect();
-    RouterPlan { namespace: namespace.to_string(), name: name.to_string(), rolls_pods, objects }
+    RouterPlan { namespace: namespace.to_string(), name: name.to_string(), rolls_pods, objects, drift: drift.to_vec() }
 }
 
 /// `{"routers": [{"namespace", "name", "rollsPods", "objects": [{"kind",
@@ -150,6 +155,7 @@ pub fn report_json(plans: &[RouterPlan]) -> String {
                     .iter()
                     .map(|o| ObjectEntry { kind: &o.kind, name: &o.name, action: o.action.as_str() })
                     .collect(),
+                drift: &p.drift,
             })
             .collect(),
     };
@@ -186,7 +192,7 @@ mod tests {
 
     fn plan(items: Vec<Reconciled>) -> RouterPlan {
         let comparisons: Vec<Comparison> = items.iter().map(compare).collect();
-        plan_router("ns", "r", &items, &comparisons, &[])
+        plan_router("ns", "r", &items, &comparisons, &[], &[])
     }
 
     #[test]

@@ -83,6 +83,9 @@ pub struct RouterResult {
     /// Live objects of the other data plane that this router controls: left
     /// behind by a `dataPlane` switch, and left running by the operator.
     pub orphans: Vec<ObjectKey>,
+    /// What the live objects hold where the operator never repairs them
+    /// (also said as warnings).
+    pub drift: Vec<String>,
 }
 
 /// The whole pipeline on sources already in memory, collected: parse,
@@ -347,25 +350,33 @@ fn reconcile_one(
             rendered: Rendered::Gateway(outcome.rendered),
             items: outcome.items,
             orphans,
+            drift: Vec::new(),
         });
     }
     // Every live object this router can own, read (and parsed) once.
-    let (owned, live_uid) = owned_live_objects(&router, live)?;
+    let (owned, live_uid) = owned_live_objects(&router, live).with_context(|| origin.to_string())?;
     if router.uid.is_none() {
         router.uid = live_uid;
     }
     let mut rendered = render_router(&router, inventory, flags).with_context(|| context.clone())?;
-    let mut router_warnings = rendered.warnings.clone();
-    let items =
-        reconcile_router(&router, &mut rendered, owned, &mut router_warnings).with_context(|| context.clone())?;
+    let router_warnings = rendered.warnings.clone();
+    let mut drift = Vec::new();
+    let items = reconcile_router(&router, &mut rendered, owned, &mut drift).with_context(|| context.clone())?;
     check_items(&context, &items)?;
+    if flags.strict && !drift.is_empty() {
+        bail!(
+            "{context}: live objects drifted where the operator never repairs them (refused with --strict):\n  {}",
+            drift.join("\n  ")
+        );
+    }
     warnings.extend(router_warnings);
+    warnings.extend(drift.iter().cloned());
     // The Gateway objects it would have had: its route and policies, and a
     // Backend and AIServiceBackend per backend it has now.
     let mut names: Vec<String> = router.router.spec.backends.iter().map(|b| sanitize_dns_name(&b.name)).collect();
     names.push(route_name(&router.name));
     let orphans = orphans(&router, live, &GATEWAY_KINDS, &names, warnings)?;
-    Ok(RouterResult { router, rendered: Rendered::Proxy(Box::new(rendered)), items, orphans })
+    Ok(RouterResult { router, rendered: Rendered::Proxy(Box::new(rendered)), items, orphans, drift })
 }
 
 /// The live objects of `kinds` named one of `names` that this router
@@ -428,7 +439,7 @@ fn check_items(context: &str, items: &[Reconciled]) -> Result<()> {
 fn owned_live_objects(router: &RouterInput, live: &dyn LiveObjects) -> Result<(LiveIndex, Option<String>)> {
     let name = resource_name(&router.name);
     let mut owned = LiveIndex::default();
-    let mut uid = None;
+    let mut uid: Option<(String, ObjectKey)> = None;
     for kind in PROXY_KINDS {
         let key = ObjectKey {
             api_version: kind.api_version.to_string(),
@@ -437,11 +448,25 @@ fn owned_live_objects(router: &RouterInput, live: &dyn LiveObjects) -> Result<(L
             name: name.clone(),
         };
         if let Some(obj) = live.get(&key)? {
-            uid = uid.or_else(|| controller_uid(&obj, &router.name));
+            if let Some(this) = controller_uid(&obj, &router.name) {
+                match &uid {
+                    // Two ModelRouters of one name (deleted and recreated)
+                    // cannot both own the objects: one reference is stale.
+                    Some((first, first_key)) if *first != this => bail!(
+                        "ModelRouter {}/{}: the live objects disagree on its uid: {first_key} names {first}, {key} \
+                         names {this} (the ModelRouter was deleted and recreated?); the operator refuses the one \
+                         another uid controls: delete the stale object",
+                        router.namespace,
+                        router.name
+                    ),
+                    Some(_) => {}
+                    None => uid = Some((this, key.clone())),
+                }
+            }
             owned.insert_keyed(key, obj);
         }
     }
-    Ok((owned, uid))
+    Ok((owned, uid.map(|(u, _)| u)))
 }
 
 /// Tells a source that lists by kind which data planes each namespace's

@@ -42,13 +42,14 @@ impl Reconciled {
 
 /// Reconciles every object of one rendered router against its `live`
 /// objects; the rendered and the live objects move into the result
-/// (`rendered.objects` is left empty). Warnings (a selector the operator
-/// cannot fix) are pushed to `warnings`.
+/// (`rendered.objects` is left empty). Drift the operator never repairs (a
+/// selector, a RoleBinding's roleRef: fields its update leaves alone) is
+/// pushed to `drift`, one message each.
 pub fn reconcile_router(
     input: &RouterInput,
     rendered: &mut RenderedRouter,
     mut live: LiveIndex,
-    warnings: &mut Vec<String>,
+    drift: &mut Vec<String>,
 ) -> Result<Vec<Reconciled>> {
     let objects = std::mem::take(&mut rendered.objects);
     let mut out = Vec::with_capacity(objects.len());
@@ -58,7 +59,7 @@ pub fn reconcile_router(
             out.push(Reconciled { key, live: None, merged: desired, desired: None });
             continue;
         };
-        let merged = update_object(input, rendered, &key, &live_obj, &desired, warnings)?;
+        let merged = update_object(input, rendered, &key, &live_obj, &desired, drift)?;
         out.push(Reconciled { key, live: Some(live_obj), merged, desired: Some(desired) });
     }
     Ok(out)
@@ -70,12 +71,12 @@ fn update_object(
     key: &ObjectKey,
     live: &Value,
     desired: &Value,
-    warnings: &mut Vec<String>,
+    drift: &mut Vec<String>,
 ) -> Result<Value> {
     let mut merged = match key.kind.as_str() {
         "Deployment" => {
             if let Some(w) = deployment::selector_warning(live, desired) {
-                warnings.push(format!("{key}: {w}"));
+                drift.push(format!("{key}: {w}"));
             }
             deployment::update(live, desired, &rendered.pod_metadata, rendered.release)
         }
@@ -87,6 +88,18 @@ fn update_object(
                 }
             }
             set_string_map(&mut out, &["metadata", "labels"], &string_map(desired, &["metadata", "labels"]));
+            // The selector is never touched: a live one that is not the
+            // operator's sends traffic elsewhere for good.
+            let (live_sel, want_sel) = (get(live, &["spec", "selector"]), get(desired, &["spec", "selector"]));
+            if live_sel != want_sel {
+                let show = |v: Option<&Value>| v.map(Value::to_string).unwrap_or_else(|| "none".into());
+                drift.push(format!(
+                    "{key}: its selector {} is not the operator's {}, and the operator never updates it: the Service \
+                     may not reach the proxy pods; delete the Service (the operator recreates it)",
+                    show(live_sel),
+                    show(want_sel)
+                ));
+            }
             out
         }
         "ConfigMap" => {
@@ -96,6 +109,15 @@ fn update_object(
             if same_data && same_hash {
                 // The operator returns before touching anything else.
                 return Ok(live.clone());
+            }
+            if get(live, &["immutable"]) == Some(&Value::Bool(true)) {
+                bail!(
+                    "{key}: it is immutable (immutable: true), so the API server refuses the operator's update of \
+                     its config.json and the reconcile fails: delete it (kubectl delete configmap -n {} {}) and the \
+                     operator recreates it",
+                    key.namespace,
+                    key.name
+                );
             }
             let mut out = live.clone();
             if let (Some(data), Value::Object(m)) = (desired.get("data"), &mut out) {
@@ -111,6 +133,25 @@ fn update_object(
         "ServiceAccount" => return Ok(live.clone()),
         "Role" | "RoleBinding" => {
             let field = if key.kind == "Role" { "rules" } else { "subjects" };
+            // roleRef is immutable: the operator updates the subjects only,
+            // so a changed roleRef keeps granting what it names.
+            let (live_ref, want_ref) = (get(live, &["roleRef"]), get(desired, &["roleRef"]));
+            if key.kind == "RoleBinding" && live_ref != want_ref {
+                let name = |v: Option<&Value>, k: &str| {
+                    v.and_then(|r| r.get(k)).and_then(Value::as_str).unwrap_or("?").to_string()
+                };
+                drift.push(format!(
+                    "{key}: its roleRef is {} {:?}, not the operator's {} {:?}; roleRef is immutable and the operator \
+                     updates only the subjects, so the proxy's ServiceAccount keeps what {} {:?} grants: delete the \
+                     RoleBinding (the operator recreates it)",
+                    name(live_ref, "kind"),
+                    name(live_ref, "name"),
+                    name(want_ref, "kind"),
+                    name(want_ref, "name"),
+                    name(live_ref, "kind"),
+                    name(live_ref, "name"),
+                ));
+            }
             let mut out = live.clone();
             if let (Some(v), Value::Object(m)) = (desired.get(field), &mut out) {
                 m.insert(field.to_string(), v.clone());
