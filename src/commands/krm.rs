@@ -43,6 +43,7 @@ use crate::pipeline::{reconcile_sources, Options};
 use crate::release::Release;
 use crate::render::OperatorFlags;
 use crate::report::Reporter;
+use crate::validate::metadata::dns1123_label_errors;
 use crate::validate::schema::suggest;
 
 /// What the function prints on stdout and whether it failed.
@@ -341,7 +342,13 @@ fn settings(function_config: Option<&Value>, findings: &mut Vec<Finding>) -> Set
         let outcome = match key.as_str() {
             "routerProxyImage" => string().map(|v| s.router_proxy_image = v),
             "defaultLitellmUrl" => string().map(|v| s.default_litellm_url = v),
-            "namespace" => string().map(|v| s.namespace = v),
+            "namespace" => string().and_then(|v| {
+                if let Some(errors) = v.as_deref().map(dns1123_label_errors).filter(|e| !e.is_empty()) {
+                    return Err(anyhow!("{:?} is not a namespace name: {}", v.unwrap_or_default(), errors.join("; ")));
+                }
+                s.namespace = v;
+                Ok(())
+            }),
             "emitScrapeAnnotations" => boolean().map(|v| s.emit_scrape_annotations = v),
             "strict" => boolean().map(|v| s.strict = v),
             "operatorVersion" => string().and_then(|v| match v {

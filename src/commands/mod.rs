@@ -33,6 +33,7 @@ use crate::reconcile::server_fields::strip;
 use crate::release::{Change, Release};
 use crate::render::OperatorFlags;
 use crate::report::Reporter;
+use crate::validate::metadata::dns1123_label_errors;
 
 /// What a successful run prints and how it exits.
 #[derive(Debug)]
@@ -119,6 +120,12 @@ fn stream<T: Send>(
     sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<()> {
     let mut stdin_used = false;
+    if let Some(namespace) = &common.namespace {
+        let errors = dns1123_label_errors(namespace);
+        if !errors.is_empty() {
+            bail!("-n {namespace:?}: not a namespace name: {}", errors.join("; "));
+        }
+    }
     let mut options = options(common);
     if let LiveInput::Cluster(cluster) = live {
         let detection = operator::detect(&kubectl_options(cluster)?);

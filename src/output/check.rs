@@ -94,6 +94,23 @@ fn deployment_findings(obj: &Value) -> Vec<Finding> {
         .collect();
     let containers = get(obj, &["spec", "template", "spec", "containers"]).and_then(Value::as_array);
     for (i, container) in containers.into_iter().flatten().enumerate() {
+        // validateEnvFrom: a Secret's or a ConfigMap's name is a DNS-1123
+        // subdomain. The proxy's come from credentialsSecretRef.
+        for (j, source) in container.get("envFrom").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            for (field, spec_field) in
+                [("secretRef", "credentialsSecretRef.name"), ("configMapRef", "configMapRef.name")]
+            {
+                let Some(name) = source.get(field).and_then(|r| r.get("name")).and_then(Value::as_str) else {
+                    continue;
+                };
+                for e in dns1123_subdomain_errors(name) {
+                    out.push(Finding::error(
+                        format!("spec.template.spec.containers[{i}].envFrom[{j}].{field}.name"),
+                        format!("{name:?}: {e} (from spec.backends[].external.{spec_field})"),
+                    ));
+                }
+            }
+        }
         let Some(resources) = container.get("resources") else { continue };
         let prefix = if container.get("name").and_then(Value::as_str) == Some(CONTAINER_NAME) {
             "spec.proxy.resources".to_string()

@@ -12,8 +12,9 @@ use crate::model::{ModelRouter, GROUP, GROUP_VERSION};
 use crate::render::RouterInput;
 use crate::validate::crd::{for_release, CrdSchema};
 use crate::validate::gateway::validate_gateway_router;
+use crate::validate::openapi::found;
 use crate::validate::operator::validate_model_router;
-use crate::validate::schema::{check_against, suggest};
+use crate::validate::schema::{check_against, quote, suggest};
 use crate::validate::{Finding, Severity};
 
 /// Findings about a document, one per line, each led by the `file:line:col`
@@ -154,8 +155,21 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
 }
 
 fn object_name(doc: &Document) -> Result<String> {
-    match doc.metadata_str("name") {
-        Some(n) if !n.is_empty() => Ok(n.to_string()),
+    match doc.value.get("metadata").and_then(|m| m.get("name")) {
+        Some(Value::String(n)) if !n.is_empty() => Ok(n.to_string()),
+        // `name: y` or `name: 1.0`: YAML made it a bool or a number.
+        Some(other @ (Value::Bool(_) | Value::Number(_))) => {
+            let hint = match doc.plain_text("metadata.name") {
+                Some(text) => format!("; quote it: name: {}", quote(text)),
+                None => String::new(),
+            };
+            bail!(
+                "{}: {} metadata.name: must be a string, found {}{hint}",
+                doc.locate("metadata.name"),
+                doc.kind(),
+                found(other)
+            )
+        }
         _ => bail!("{}: {} has no metadata.name; every object needs one", doc.locate("metadata.name"), doc.kind()),
     }
 }

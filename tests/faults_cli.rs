@@ -1,0 +1,50 @@
+//! Values routerctl would pass on unchecked, refused with the rule the API
+//! server applies: namespaces from flags and the KRM function's config, and
+//! kubectl flags left empty by an unset variable.
+
+mod common;
+
+use common::{routerctl, FakeKubectl};
+
+const ROUTER: &str = "testdata/render/sample.yaml";
+
+#[test]
+fn a_namespace_flag_that_names_no_namespace_is_refused() {
+    for bad in ["a b", "UPPER", "x-", ""] {
+        let run = routerctl(&["render", "-f", ROUTER, "-n", bad], None);
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{bad:?}");
+        assert!(run.stderr.starts_with(&format!("error: -n {bad:?}: not a namespace name: ")), "{}", run.stderr);
+    }
+}
+
+#[test]
+fn a_krm_namespace_that_names_no_namespace_is_an_error_result() {
+    let list = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  \
+                apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cfg}\n  data: {namespace: UPPER}\n";
+    let run = routerctl(&["krm"], Some(list));
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.contains("field:\n    path: data.namespace"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("namespace \"UPPER\" is not a namespace name: a lowercase RFC 1123 label"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn empty_kubectl_flags_are_refused_before_kubectl_runs() {
+    let kubectl = FakeKubectl::new();
+    for args in [
+        &["diff", "-f", ROUTER, "--context", ""][..],
+        &["diff", "-f", ROUTER, "--kubeconfig", ""][..],
+        &["render", "-f", ROUTER, "--live-from-cluster", "--context", ""][..],
+    ] {
+        let run = kubectl.run(args, None);
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{args:?}");
+        // An empty path is already refused by the argument parser.
+        let said = run.stderr.contains("is empty (an unset variable?)")
+            || run.stderr.contains("a value is required for '--kubeconfig <FILE>'");
+        assert!(said, "{}", run.stderr);
+    }
+    assert!(kubectl.calls().is_empty(), "{:?}", kubectl.calls());
+}
