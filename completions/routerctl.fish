@@ -47,6 +47,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l crd -d 'T
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l live -d 'Live objects (`kubectl get deploy,svc,cm,sa,role,rolebinding -o yaml`, a YAML stream, a single object, a directory or `-`) to merge into. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l context -d 'The kubeconfig context kubectl uses to read the live objects' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the live objects' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l request-timeout -d 'How long one kubectl call may take (kubectl\'s --request-timeout, a Go duration such as 30s or 2m); kubectl is stopped 10s after' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s o -l output -d 'Output format' -r -f -a "yaml\t''
 json\t''
 name\t'`resource[.group]/name`, one a line, as `kubectl get -o name`'"
@@ -68,6 +69,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l crd -d 'The
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l live -d 'Live objects to compare with (as for `render --live`), instead of reading them from the cluster. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l context -d 'The kubeconfig context kubectl uses to read the live objects' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the live objects' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l request-timeout -d 'How long one kubectl call may take (kubectl\'s --request-timeout, a Go duration such as 30s or 2m); kubectl is stopped 10s after' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s o -l output -d '`diff`: unified diffs; `json`: the plan per router (objects created, updated, unchanged; whether the pods roll)' -r -f -a "diff\t''
 json\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l color -d 'When to colour the diff' -r -f -a "auto\t''
@@ -90,6 +92,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l crd -d '
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l live -d 'Live objects, as for `render --live`. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l context -d 'The kubeconfig context kubectl uses to read the live objects' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the live objects' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l request-timeout -d 'How long one kubectl call may take (kubectl\'s --request-timeout, a Go duration such as 30s or 2m); kubectl is stopped 10s after' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s R -l recursive -d 'Read the directories given to -f (and --live) with their subdirectories, as kubectl\'s -R'

@@ -159,7 +159,7 @@ pub struct CommonArgs {
 }
 
 /// Which cluster `kubectl` reads the live objects from.
-#[derive(Debug, Clone, Default, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct ClusterArgs {
     /// The kubeconfig context kubectl uses to read the live objects.
     #[arg(long, value_name = "CONTEXT")]
@@ -168,6 +168,11 @@ pub struct ClusterArgs {
     /// The kubeconfig file kubectl uses to read the live objects.
     #[arg(long, value_name = "FILE")]
     pub kubeconfig: Option<PathBuf>,
+
+    /// How long one kubectl call may take (kubectl's --request-timeout, a Go
+    /// duration such as 30s or 2m); kubectl is stopped 10s after.
+    #[arg(long, value_name = "DURATION", default_value = "30s")]
+    pub request_timeout: String,
 }
 
 #[derive(Debug, Args)]

@@ -14,7 +14,8 @@ const GATEWAY_KINDS: &str = "backends.gateway.envoyproxy.io,aiservicebackends.ai
                              securitypolicies.gateway.envoyproxy.io,aigatewayroutes.aigateway.envoyproxy.io,\
                              backendtrafficpolicies.gateway.envoyproxy.io,inferenceservices.inference.llmkube.dev";
 /// The operator lookup every cluster-mode run starts with.
-const LOOKUP: &str = "get deployments.apps --all-namespaces -l control-plane=controller-manager -o json";
+const LOOKUP: &str =
+    "--request-timeout=30s get deployments.apps --all-namespaces -l control-plane=controller-manager -o json";
 /// What a cluster without an operator makes routerctl say.
 const NO_OPERATOR: &str = "warning: found no LLMKube operator in the cluster (no Deployment labelled \
                            control-plane=controller-manager runs an llmkube-controller image); rendering as next \
@@ -26,7 +27,7 @@ fn an_unchanged_cluster_exits_0() {
     kubectl.namespace("ml", &fixture("testdata/diff/live-unchanged.yaml"));
     let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", DEV_IMAGE], None);
     assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", NO_OPERATOR), "{}", run.stderr);
-    assert_eq!(kubectl.calls(), [LOOKUP.to_string(), format!("get {KINDS} -n ml -o yaml")]);
+    assert_eq!(kubectl.calls(), [LOOKUP.to_string(), format!("--request-timeout=30s get {KINDS} -n ml -o yaml")]);
 }
 
 #[test]
@@ -101,8 +102,11 @@ fn context_and_kubeconfig_are_passed_through() {
     assert_eq!(
         kubectl.calls(),
         [
-            format!("--context prod --kubeconfig ci/kubeconfig {LOOKUP}"),
-            format!("--context prod --kubeconfig ci/kubeconfig get {KINDS} -n ml -o yaml")
+            format!(
+                "--request-timeout=30s --context prod --kubeconfig ci/kubeconfig {}",
+                LOOKUP.trim_start_matches("--request-timeout=30s ")
+            ),
+            format!("--request-timeout=30s --context prod --kubeconfig ci/kubeconfig get {KINDS} -n ml -o yaml")
         ]
     );
 }
@@ -113,7 +117,7 @@ fn the_namespace_flag_is_passed_through() {
     let router = fixture("testdata/render/sample.yaml").replace("  namespace: ml\n", "");
     let run = kubectl.run(&["diff", "-f", "-", "-n", "team-a"], Some(&router));
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert_eq!(kubectl.calls(), [LOOKUP.to_string(), format!("get {KINDS} -n team-a -o yaml")]);
+    assert_eq!(kubectl.calls(), [LOOKUP.to_string(), format!("--request-timeout=30s get {KINDS} -n team-a -o yaml")]);
 }
 
 #[test]
@@ -144,8 +148,8 @@ fn one_call_per_namespace_however_many_routers() {
         [
             LOOKUP.to_string(),
             // The Gateway router edge lives in `default`: its kinds are listed too, in the same call.
-            format!("get {KINDS},{GATEWAY_KINDS} -n default -o yaml"),
-            format!("get {KINDS} -n team-b -o yaml")
+            format!("--request-timeout=30s get {KINDS},{GATEWAY_KINDS} -n default -o yaml"),
+            format!("--request-timeout=30s get {KINDS} -n team-b -o yaml")
         ]
     );
 }
@@ -212,10 +216,10 @@ fn render_and_explain_read_the_cluster_when_asked() {
     assert_eq!(
         kubectl.calls(),
         [
-            format!("--context prod {LOOKUP}"),
-            format!("--context prod get {KINDS} -n ml -o yaml"),
+            format!("--request-timeout=30s --context prod {}", LOOKUP.trim_start_matches("--request-timeout=30s ")),
+            format!("--request-timeout=30s --context prod get {KINDS} -n ml -o yaml"),
             LOOKUP.to_string(),
-            format!("get {KINDS} -n ml -o yaml")
+            format!("--request-timeout=30s get {KINDS} -n ml -o yaml")
         ]
     );
 }

@@ -26,6 +26,7 @@ use crate::diff::{diff_object, Palette};
 use crate::input::{read_sources, Source};
 use crate::live::operator::{self, describe_several, Detection, OPERATOR_SELECTOR};
 use crate::live::{ClusterLive, KubectlOptions, LiveObjects, LiveStore};
+use crate::model::duration::parse_go_duration;
 use crate::output::spool::Spool;
 use crate::output::{print_objects, Format};
 use crate::pipeline::{reconcile_sources, Options, RouterResult};
@@ -160,7 +161,14 @@ fn kubectl_options(cluster: &ClusterArgs) -> Result<KubectlOptions> {
     if cluster.kubeconfig.as_ref().is_some_and(|p| p.as_os_str().is_empty()) {
         bail!("--kubeconfig is empty (an unset variable?); name a kubeconfig file, or leave the flag out for kubectl's own");
     }
-    Ok(KubectlOptions { context: cluster.context.clone(), kubeconfig: cluster.kubeconfig.clone() })
+    let nanos = parse_go_duration(&cluster.request_timeout).ok().filter(|n| *n > 0).ok_or_else(|| {
+        anyhow::anyhow!(
+            "--request-timeout {:?}: not a positive duration; write it like 30s or 2m",
+            cluster.request_timeout
+        )
+    })?;
+    let request_timeout = std::time::Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
+    Ok(KubectlOptions { context: cluster.context.clone(), kubeconfig: cluster.kubeconfig.clone(), request_timeout })
 }
 
 /// Cluster mode renders as the operator that runs there: its release and

@@ -32,6 +32,10 @@ pub const MAX_TOTAL_BYTES: u64 = 256 * 1024 * 1024;
 pub const MAX_LIVE_SOURCE_BYTES: u64 = 4 * 1024 * 1024 * 1024;
 /// Documents per source.
 pub const MAX_DOCUMENTS: usize = 100_000;
+/// One live object (or a document that is not split into items, such as a
+/// JSON List) is held in memory while it is indexed: at most this many
+/// bytes. The API server stores objects of about 1.5 MiB at most.
+pub const MAX_LIVE_OBJECT_BYTES: usize = 16 * 1024 * 1024;
 
 /// One input's text and the name messages use for it.
 #[derive(Debug, Clone)]

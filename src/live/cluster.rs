@@ -14,27 +14,39 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
-use anyhow::{anyhow, bail, Context as _, Result};
+use anyhow::{anyhow, bail, Result};
 use serde_json::Value;
 
 use super::kinds::Planes;
+use super::run::{failure, request_timeout_arg, run_kubectl};
 use super::LiveStore;
 use super::{LiveObjects, ObjectKey};
 
 /// The kubectl flags passed through: which cluster, as whom.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KubectlOptions {
     pub context: Option<String>,
     pub kubeconfig: Option<PathBuf>,
+    /// kubectl's `--request-timeout`; kubectl is killed some seconds after.
+    pub request_timeout: Duration,
 }
+
+impl Default for KubectlOptions {
+    fn default() -> Self {
+        KubectlOptions { context: None, kubeconfig: None, request_timeout: DEFAULT_REQUEST_TIMEOUT }
+    }
+}
+
+/// How long one kubectl call may take, unless `--request-timeout` says.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 impl KubectlOptions {
     /// The global flags, before the verb.
     pub(super) fn global_args(&self) -> Vec<OsString> {
-        let mut args = Vec::new();
+        let mut args = vec![request_timeout_arg(self.request_timeout)];
         if let Some(context) = &self.context {
             args.push("--context".into());
             args.push(context.into());
@@ -101,38 +113,35 @@ impl ClusterLive {
             self.program.to_string_lossy(),
             args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ")
         );
-        let spool = tempfile::tempfile().context("cannot create a temporary file for kubectl's output")?;
-        let for_child = spool.try_clone().context("cannot share a temporary file with kubectl")?;
-        let output = Command::new(&self.program)
-            .args(&args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::from(for_child))
-            .stderr(Stdio::piped())
-            .output()
-            .map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => anyhow!(
-                    "cannot run kubectl: it is not on PATH; install kubectl, or give the live objects with --live FILE"
-                ),
-                _ => anyhow!("cannot run `{shown}`: {e}"),
-            })?;
-        if !output.status.success() {
-            let status = match output.status.code() {
-                Some(code) => format!("exit status {code}"),
-                None => "killed by a signal".to_string(),
-            };
-            let message = String::from_utf8_lossy(&output.stderr).trim_end().to_string();
+        let timeout = self.options.request_timeout;
+        // The answer is indexed as it arrives (spooled to a temporary file
+        // to be read back), so the bounds on an object stop a flood.
+        let finished = run_kubectl(&self.program, &args, timeout, |stdout| {
+            LiveStore::from_stream(&format!("`{shown}`"), stdout, namespace)
+        })
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => anyhow!(
+                "cannot run kubectl: it is not on PATH; install kubectl, or give the live objects with --live FILE"
+            ),
+            _ => anyhow!("cannot run `{shown}`: {e}"),
+        })?;
+        if !finished.status.success() || finished.timed_out {
+            let status = failure(finished.status, finished.timed_out, timeout);
+            let message = finished.stderr.trim_end().to_string();
             let message = if message.is_empty() { "(kubectl printed nothing on stderr)".to_string() } else { message };
             bail!(
                 "`{shown}` failed ({status}):\n{message}\n(check --context and --kubeconfig, or give the live objects with --live FILE)"
             );
         }
-        let said = String::from_utf8_lossy(&output.stderr);
+        let store = finished.read?;
         lock(&self.notes).entry(namespace.to_string()).or_default().extend(
-            said.lines().filter(|l| !l.trim().is_empty()).map(|l| format!("kubectl (namespace {namespace}): {l}")),
+            finished
+                .stderr
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| format!("kubectl (namespace {namespace}): {l}")),
         );
-        let mut file = spool;
-        std::io::Seek::rewind(&mut file).context("cannot rewind kubectl's output")?;
-        LiveStore::from_file(&format!("`{shown}`"), file, namespace)
+        Ok(store)
     }
 }
 
@@ -185,12 +194,17 @@ mod tests {
     fn flags_come_before_the_verb_and_the_namespace_is_explicit() {
         let proxy = Planes { proxy: true, gateway: false };
         let resources = proxy.resources();
-        let options = KubectlOptions { context: Some("prod".into()), kubeconfig: Some("kc".into()) };
+        let options = KubectlOptions {
+            context: Some("prod".into()),
+            kubeconfig: Some("kc".into()),
+            request_timeout: Duration::from_secs(90),
+        };
         let args: Vec<String> =
             options.get_args("ml", proxy).iter().map(|a| a.to_string_lossy().into_owned()).collect();
-        assert_eq!(args, ["--context", "prod", "--kubeconfig", "kc", "get", &resources, "-n", "ml", "-o", "yaml"]);
+        let want = ["--request-timeout=90s", "--context", "prod", "--kubeconfig", "kc", "get", &resources];
+        assert_eq!(args, [&want[..], &["-n", "ml", "-o", "yaml"]].concat());
         let bare: Vec<String> =
             KubectlOptions::default().get_args("a", proxy).iter().map(|a| a.to_string_lossy().into_owned()).collect();
-        assert_eq!(bare, ["get", &resources, "-n", "a", "-o", "yaml"]);
+        assert_eq!(bare, ["--request-timeout=30s", "get", &resources, "-n", "a", "-o", "yaml"]);
     }
 }

@@ -19,7 +19,7 @@ use serde_json::Value;
 use super::{LiveObjects, ObjectKey};
 use crate::input::{
     describe, expand_paths, is_document_marker, parse_value, quick_identity, InputPath, Origin, Source, MAX_DOCUMENTS,
-    MAX_LIVE_SOURCE_BYTES, STDIN_NAME,
+    MAX_LIVE_OBJECT_BYTES, MAX_LIVE_SOURCE_BYTES, STDIN_NAME,
 };
 
 /// Where a source's bytes can be read again.
@@ -27,6 +27,20 @@ enum Backing {
     Text(String),
     /// Read back by one thread at a time (a seek, then a read).
     File(Mutex<File>),
+}
+
+/// A reader that writes what it reads to `to` (stdin into its spool).
+struct Tee<'a> {
+    from: &'a mut dyn Read,
+    to: &'a mut File,
+}
+
+impl Read for Tee<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.from.read(buf)?;
+        std::io::Write::write_all(self.to, &buf[..n])?;
+        Ok(n)
+    }
 }
 
 /// Where one live object is.
@@ -75,28 +89,32 @@ impl LiveStore {
         let mut store = LiveStore::default();
         for input in expand_paths(paths, stdin_used)? {
             match input {
-                InputPath::Stdin => {
-                    let mut spool = tempfile::tempfile().context("cannot create a temporary file for stdin")?;
-                    let copied = std::io::copy(&mut stdin.take(MAX_LIVE_SOURCE_BYTES + 1), &mut spool)
-                        .map_err(|e| anyhow!("{STDIN_NAME}: cannot read: {e}"))?;
-                    if copied > MAX_LIVE_SOURCE_BYTES {
-                        bail!("{STDIN_NAME}: larger than {} GiB of live objects", MAX_LIVE_SOURCE_BYTES >> 30);
-                    }
-                    spool.seek(SeekFrom::Start(0)).context("cannot rewind the stdin spool")?;
-                    store.add_file(STDIN_NAME, spool, default_namespace)?;
-                }
+                // Indexed as it is spooled, so that the bounds on an object
+                // stop a hostile stream early.
+                InputPath::Stdin => store.add_stream(STDIN_NAME, stdin, default_namespace)?,
                 InputPath::File(path) => store.open_file(&path, default_namespace)?,
             }
         }
         Ok(store)
     }
 
-    /// Indexes one file already open, named `name` in messages (the output
-    /// of a `kubectl get` spooled to a temporary file).
-    pub fn from_file(name: &str, file: File, default_namespace: &str) -> Result<LiveStore> {
+    /// Indexes a stream as it arrives (kubectl's answer), spooling it to a
+    /// temporary file to read the objects back from.
+    pub fn from_stream(name: &str, stream: &mut dyn Read, default_namespace: &str) -> Result<LiveStore> {
         let mut store = LiveStore::default();
-        store.add_file(name, file, default_namespace)?;
+        store.add_stream(name, stream, default_namespace)?;
         Ok(store)
+    }
+
+    fn add_stream(&mut self, name: &str, stream: &mut dyn Read, default_namespace: &str) -> Result<()> {
+        let mut spool = tempfile::tempfile().with_context(|| format!("cannot create a temporary file for {name}"))?;
+        let id = self.backings.len();
+        let mut tee = BufReader::new(Tee { from: stream, to: &mut spool });
+        self.index_reader(id, name, &mut tee, default_namespace)?;
+        drop(tee);
+        spool.seek(SeekFrom::Start(0)).with_context(|| format!("cannot rewind the spool of {name}"))?;
+        self.backings.push(Backing::File(Mutex::new(spool)));
+        Ok(())
     }
 
     fn open_file(&mut self, path: &std::path::Path, default_namespace: &str) -> Result<()> {
@@ -121,9 +139,15 @@ impl LiveStore {
     fn index_reader(&mut self, backing: usize, name: &str, reader: &mut dyn BufRead, ns: &str) -> Result<()> {
         let mut scan = Scan::new(backing, name);
         let mut line = String::new();
+        // Bounded by the bytes read, not by a size the source claims (a
+        // device or a pipe has none): one line at most one object's worth.
+        let limit = MAX_LIVE_OBJECT_BYTES as u64;
         loop {
             line.clear();
-            let n = reader.read_line(&mut line).map_err(|e| match e.kind() {
+            if scan.offset > MAX_LIVE_SOURCE_BYTES {
+                bail!("{name}: larger than {} GiB of live objects", MAX_LIVE_SOURCE_BYTES >> 30);
+            }
+            let n = (&mut *reader).take(limit + 1).read_line(&mut line).map_err(|e| match e.kind() {
                 std::io::ErrorKind::InvalidData => {
                     anyhow!("{name}: not UTF-8 text (near line {}); live objects are YAML or JSON", scan.line_no)
                 }
@@ -131,6 +155,13 @@ impl LiveStore {
             })?;
             if n == 0 {
                 break;
+            }
+            if n as u64 > limit {
+                bail!(
+                    "{name}: line {} is longer than {} MiB; live objects are YAML or JSON manifests (kubectl get -o yaml)",
+                    scan.line_no,
+                    limit >> 20
+                );
             }
             scan.line(&line, self, ns)?;
         }
@@ -263,10 +294,16 @@ impl<'a> Scan<'a> {
             let top_level_key = bare.starts_with(|c: char| !c.is_whitespace() && c != '#');
             if !top_level_key {
                 match &mut self.item {
-                    Some((_, _, text)) => text.push_str(line),
+                    Some((_, item_line, text)) => {
+                        text.push_str(line);
+                        if text.len() > MAX_LIVE_OBJECT_BYTES {
+                            let at = *item_line;
+                            return Err(self.too_large(at));
+                        }
+                    }
                     None => self.doc_text.push_str(line),
                 }
-                return Ok(());
+                return self.check_document_size();
             }
             self.finish_item(start, store, ns)?;
             self.in_items = false;
@@ -277,7 +314,24 @@ impl<'a> Scan<'a> {
         } else {
             self.doc_text.push_str(line);
         }
+        self.check_document_size()
+    }
+
+    /// The document being read is held whole until it ends: bounded.
+    fn check_document_size(&self) -> Result<()> {
+        if self.doc_text.len() > MAX_LIVE_OBJECT_BYTES {
+            return Err(self.too_large(self.doc_line));
+        }
         Ok(())
+    }
+
+    fn too_large(&self, line: usize) -> anyhow::Error {
+        anyhow!(
+            "{}: the object that starts at line {line} is larger than {} MiB; live objects are Kubernetes objects \
+             (a JSON List is read whole: give `kubectl get -o yaml`, whose items are read one at a time)",
+            self.name,
+            MAX_LIVE_OBJECT_BYTES >> 20
+        )
     }
 
     fn finish_item(&mut self, end: u64, store: &mut LiveStore, ns: &str) -> Result<()> {

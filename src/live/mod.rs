@@ -8,6 +8,7 @@ mod cluster;
 mod files;
 pub mod kinds;
 pub mod operator;
+pub mod run;
 
 use std::collections::HashMap;
 

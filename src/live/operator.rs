@@ -13,13 +13,17 @@
 //! package, which the operator parses them with.
 
 use std::ffi::OsString;
-use std::process::{Command, Stdio};
+use std::io::Read;
 
 use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 
 use super::cluster::KubectlOptions;
+use super::run::{failure, run_kubectl};
 use crate::release::Release;
+
+/// The most of kubectl's answer to the operator lookup that is read.
+const MAX_ANSWER_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The label both install methods put on the operator's Deployment.
 pub const OPERATOR_SELECTOR: &str = "control-plane=controller-manager";
@@ -75,16 +79,34 @@ pub fn detect(options: &KubectlOptions) -> Detection {
 
 fn detect_with(program: OsString, options: &KubectlOptions) -> Detection {
     let args = options.operator_args();
-    let output = match Command::new(&program).args(&args).stdin(Stdio::null()).output() {
-        Ok(output) => output,
+    let timeout = options.request_timeout;
+    // A list of Deployments: a few MiB at most.
+    let read = |stdout: &mut dyn Read| -> Result<Vec<u8>> {
+        let mut bytes = Vec::new();
+        stdout.take(MAX_ANSWER_BYTES + 1).read_to_end(&mut bytes)?;
+        if bytes.len() as u64 > MAX_ANSWER_BYTES {
+            bail!("kubectl's answer is larger than {} MiB", MAX_ANSWER_BYTES >> 20);
+        }
+        Ok(bytes)
+    };
+    let finished = match run_kubectl(&program, &args, timeout, read) {
+        Ok(finished) => finished,
         Err(e) => return Detection::Failed(format!("cannot run kubectl: {e}")),
     };
-    if !output.status.success() {
-        let message = String::from_utf8_lossy(&output.stderr).trim().to_string();
-        let message = if message.is_empty() { "kubectl printed nothing on stderr".to_string() } else { message };
+    if !finished.status.success() || finished.timed_out {
+        let message = finished.stderr.trim().to_string();
+        let message = if message.is_empty() {
+            format!("kubectl: {}", failure(finished.status, finished.timed_out, timeout))
+        } else {
+            message
+        };
         return Detection::Failed(message);
     }
-    match operators_in(&output.stdout) {
+    let stdout = match finished.read {
+        Ok(bytes) => bytes,
+        Err(e) => return Detection::Failed(format!("{e:#}")),
+    };
+    match operators_in(&stdout) {
         Ok(mut found) => match found.len() {
             0 => Detection::NotFound,
             1 => Detection::Found(Box::new(found.remove(0))),
