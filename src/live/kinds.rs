@@ -3,6 +3,8 @@
 //! look-up of a router's live objects, and by the cluster reader's
 //! `kubectl get`.
 
+use super::ObjectKey;
+
 /// A kind as the operator writes it and as `kubectl get` names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Kind {
@@ -11,6 +13,18 @@ pub struct Kind {
     /// The resource, fully qualified for `kubectl get` (`deployment.apps`),
     /// so that another group's kind of the same name is never read instead.
     pub resource: &'static str,
+}
+
+impl Kind {
+    /// The identity of the object of this kind named `name` in `namespace`.
+    pub fn key(&self, namespace: &str, name: &str) -> ObjectKey {
+        ObjectKey {
+            api_version: self.api_version.to_string(),
+            kind: self.kind.to_string(),
+            namespace: namespace.to_string(),
+            name: name.to_string(),
+        }
+    }
 }
 
 const fn kind(api_version: &'static str, kind: &'static str, resource: &'static str) -> Kind {

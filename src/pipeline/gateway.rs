@@ -6,8 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{bail, Context as _, Result};
 
+use crate::live::kinds::INFERENCE_SERVICE;
 use crate::live::{LiveIndex, LiveObjects, ObjectKey};
-use crate::model::{InferenceService, GROUP_VERSION};
+use crate::model::InferenceService;
 use crate::reconcile::gateway::reconcile_gateway;
 use crate::reconcile::{controller_uid, Reconciled};
 use crate::render::gateway::{render_gateway, resolve_backends, GatewayRendered, IsvcFacts};
@@ -105,12 +106,7 @@ fn isvc_facts(
         if facts.contains_key(&isr.name) {
             continue;
         }
-        let key = ObjectKey {
-            api_version: GROUP_VERSION.to_string(),
-            kind: "InferenceService".to_string(),
-            namespace: router.namespace.clone(),
-            name: isr.name.clone(),
-        };
+        let key = INFERENCE_SERVICE.key(&router.namespace, &isr.name);
         let live_isvc: Option<InferenceService> = match live.get(&key)? {
             Some(obj) => Some(serde_path_to_error::deserialize(&obj).map_err(|e| {
                 let words = crate::model::serde_in_words(&e.inner().to_string());

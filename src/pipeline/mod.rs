@@ -344,7 +344,7 @@ fn reconcile_one(
         let outcome = reconcile_gateway_router(&context, &mut router, inventory, live, flags, envoy)?;
         check_items(&context, &outcome.items)?;
         warnings.extend(outcome.warnings);
-        let orphans = orphans(&router, live, &PROXY_KINDS, &[resource_name(&router.name)], warnings)?;
+        let orphans = orphans(&router, live, ("router-proxy", &PROXY_KINDS), &[resource_name(&router.name)], warnings)?;
         return Ok(RouterResult {
             router,
             rendered: Rendered::Gateway(outcome.rendered),
@@ -375,7 +375,7 @@ fn reconcile_one(
     // Backend and AIServiceBackend per backend it has now.
     let mut names: Vec<String> = router.router.spec.backends.iter().map(|b| sanitize_dns_name(&b.name)).collect();
     names.push(route_name(&router.name));
-    let orphans = orphans(&router, live, &GATEWAY_KINDS, &names, warnings)?;
+    let orphans = orphans(&router, live, ("Gateway", &GATEWAY_KINDS), &names, warnings)?;
     Ok(RouterResult { router, rendered: Rendered::Proxy(Box::new(rendered)), items, orphans, drift })
 }
 
@@ -385,19 +385,14 @@ fn reconcile_one(
 fn orphans(
     router: &RouterInput,
     live: &dyn LiveObjects,
-    kinds: &[Kind],
+    (plane, kinds): (&str, &[Kind]),
     names: &[String],
     warnings: &mut Vec<String>,
 ) -> Result<Vec<ObjectKey>> {
     let mut found = Vec::new();
     for kind in kinds {
         for name in names {
-            let key = ObjectKey {
-                api_version: kind.api_version.to_string(),
-                kind: kind.kind.to_string(),
-                namespace: router.namespace.clone(),
-                name: name.clone(),
-            };
+            let key = kind.key(&router.namespace, name);
             if let Some(obj) = live.get(&key)? {
                 if controller_uid(&obj, &router.name).is_some() {
                     found.push((key, kind.resource));
@@ -408,7 +403,6 @@ fn orphans(
     if !found.is_empty() {
         let listed: Vec<String> = found.iter().map(|(k, _)| format!("{} {}", k.kind, k.name)).collect();
         let targets: Vec<String> = found.iter().map(|(k, resource)| format!("{resource}/{}", k.name)).collect();
-        let plane = if kinds[0].kind == "ConfigMap" { "router-proxy" } else { "Gateway" };
         warnings.push(format!(
             "ModelRouter {}/{}: live {} of the {plane} data plane it left are still controlled by it; the operator \
              neither updates nor deletes them (they go with the ModelRouter): `kubectl delete -n {} {}` removes them",
@@ -441,12 +435,7 @@ fn owned_live_objects(router: &RouterInput, live: &dyn LiveObjects) -> Result<(L
     let mut owned = LiveIndex::default();
     let mut uid: Option<(String, ObjectKey)> = None;
     for kind in PROXY_KINDS {
-        let key = ObjectKey {
-            api_version: kind.api_version.to_string(),
-            kind: kind.kind.to_string(),
-            namespace: router.namespace.clone(),
-            name: name.clone(),
-        };
+        let key = kind.key(&router.namespace, &name);
         if let Some(obj) = live.get(&key)? {
             if let Some(this) = controller_uid(&obj, &router.name) {
                 match &uid {
