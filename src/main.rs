@@ -11,6 +11,7 @@ use routerctl::commands::Terminal;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    stop_on_signals();
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let stem = args
         .first()
@@ -56,4 +57,29 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// SIGINT and SIGTERM stop the kubectl runs under way with their process
+/// groups, then end routerctl with a message and the status shells give a
+/// process ended by that signal (130, 143). stdout is written only after a
+/// run succeeds, so an interrupted run has printed nothing there.
+fn stop_on_signals() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+        // Without a handler the signals keep their default action.
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            let stopped = routerctl::live::run::stop_all();
+            let name = if signal == SIGINT { "interrupted (SIGINT)" } else { "terminated (SIGTERM)" };
+            let kubectl = match stopped {
+                0 => String::new(),
+                1 => "; the kubectl run under way was stopped".to_string(),
+                n => format!("; the {n} kubectl runs under way were stopped"),
+            };
+            let _ = writeln!(std::io::stderr(), "error: {name}{kubectl}");
+            std::process::exit(128 + signal);
+        }
+    });
 }

@@ -125,6 +125,9 @@ impl ClusterLive {
             ),
             _ => anyhow!("cannot run `{shown}`: {e}"),
         })?;
+        if finished.stopped_by_reader {
+            return finished.read;
+        }
         if !finished.status.success() || finished.timed_out {
             let status = failure(finished.status, finished.timed_out, timeout);
             let message = finished.stderr.trim_end().to_string();

@@ -326,9 +326,14 @@ impl<'a> Scan<'a> {
     }
 
     fn too_large(&self, line: usize) -> anyhow::Error {
+        let json = self.doc_text.trim_start().starts_with(['{', '[']);
+        let hint = if json {
+            " (a JSON List is read whole: give `kubectl get -o yaml`, whose items are read one at a time)"
+        } else {
+            ""
+        };
         anyhow!(
-            "{}: the object that starts at line {line} is larger than {} MiB; live objects are Kubernetes objects \
-             (a JSON List is read whole: give `kubectl get -o yaml`, whose items are read one at a time)",
+            "{}: the object that starts at line {line} is larger than {} MiB; live objects are Kubernetes objects{hint}",
             self.name,
             MAX_LIVE_OBJECT_BYTES >> 20
         )

@@ -93,6 +93,9 @@ fn detect_with(program: OsString, options: &KubectlOptions) -> Detection {
         Ok(finished) => finished,
         Err(e) => return Detection::Failed(format!("cannot run kubectl: {e}")),
     };
+    if let (true, Err(e)) = (finished.stopped_by_reader, &finished.read) {
+        return Detection::Failed(format!("{e:#}"));
+    }
     if !finished.status.success() || finished.timed_out {
         let message = finished.stderr.trim().to_string();
         let message = if message.is_empty() {

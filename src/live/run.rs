@@ -3,11 +3,18 @@
 //! it), stdout handed to a reader as it arrives (so a flood is stopped by
 //! the reader's own bounds, and kubectl is killed), and stderr kept to its
 //! first lines.
+//!
+//! kubectl runs in a process group of its own, so that it and whatever it
+//! starts (an exec credential plugin) can be stopped together: by the
+//! deadline, and by [`stop_all`] when routerctl itself is interrupted or
+//! terminated (the binary's signal handler calls it). A terminal's Ctrl-C
+//! then reaches kubectl through routerctl, not beside it.
 
 use std::ffi::OsString;
 use std::io::Read;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Condvar, Mutex};
+use std::os::unix::process::CommandExt;
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
 use anyhow::{anyhow, Result};
@@ -15,8 +22,62 @@ use anyhow::{anyhow, Result};
 /// How much of kubectl's stderr is kept.
 pub const MAX_STDERR_BYTES: usize = 64 * 1024;
 
-/// How long after kubectl's own deadline it is killed.
+/// How long after kubectl's own deadline it is killed, at most: kubectl
+/// gets as long again as its deadline (a short deadline is a short wait).
 const GRACE: Duration = Duration::from_secs(10);
+
+/// The process groups of the kubectl runs under way.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+fn grace(timeout: Duration) -> Duration {
+    timeout.clamp(Duration::from_secs(1), GRACE)
+}
+
+/// Stops every kubectl under way, with its process group: SIGTERM, and
+/// SIGKILL for what is still there a moment later (a program may ignore
+/// SIGTERM). Called when routerctl is interrupted or terminated; says how
+/// many were stopped.
+pub fn stop_all() -> usize {
+    let groups: Vec<u32> = RUNNING.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    if groups.is_empty() {
+        return 0;
+    }
+    for group in &groups {
+        signal_group(*group, libc::SIGTERM);
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    for group in &groups {
+        signal_group(*group, libc::SIGKILL);
+    }
+    groups.len()
+}
+
+fn signal_group(group: u32, signal: libc::c_int) {
+    if let Ok(pid) = libc::pid_t::try_from(group) {
+        // SAFETY: kill(2) with a negative pid signals a process group; it
+        // touches no memory of this process. The group is kubectl's own
+        // (process_group(0) at spawn), never routerctl's.
+        unsafe {
+            libc::kill(-pid, signal);
+        }
+    }
+}
+
+/// Keeps a kubectl's process group in [`RUNNING`] while it runs.
+struct Registered(u32);
+
+impl Registered {
+    fn new(group: u32) -> Registered {
+        RUNNING.lock().unwrap_or_else(PoisonError::into_inner).push(group);
+        Registered(group)
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        RUNNING.lock().unwrap_or_else(PoisonError::into_inner).retain(|g| *g != self.0);
+    }
+}
 
 /// What a finished kubectl said.
 pub struct Finished<T> {
@@ -28,6 +89,10 @@ pub struct Finished<T> {
     pub read: Result<T>,
     /// It was killed at the deadline.
     pub timed_out: bool,
+    /// routerctl stopped it, still running, because the reader gave up (a
+    /// bound crossed, a bad answer): the reader's error is the one to tell,
+    /// not the kill that followed it.
+    pub stopped_by_reader: bool,
 }
 
 /// Runs `program args`, hands its stdout to `read`, and waits for it,
@@ -39,55 +104,61 @@ pub fn run_kubectl<T>(
     timeout: Duration,
     read: impl FnOnce(&mut dyn Read) -> Result<T>,
 ) -> std::io::Result<Finished<T>> {
-    let mut child =
-        Command::new(program).args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn()?;
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()?;
+    // kubectl leads its group: its pid names the group. The pid stays
+    // kubectl's until the wait below reaps it, and the watchdog is stopped
+    // right after that.
+    let group = child.id();
+    let registered = Registered::new(group);
     let mut stdout = child.stdout.take().ok_or_else(|| std::io::Error::other("kubectl's stdout"))?;
     let stderr = child.stderr.take().ok_or_else(|| std::io::Error::other("kubectl's stderr"))?;
-    let child = Arc::new(Mutex::new(child));
     let done = Arc::new((Mutex::new(false), Condvar::new()));
     let timed_out = Arc::new(Mutex::new(false));
 
     // The watchdog: at the deadline, kill kubectl (its pipes then close).
     let watchdog = {
-        let (child, done, timed_out) = (Arc::clone(&child), Arc::clone(&done), Arc::clone(&timed_out));
+        let (done, timed_out) = (Arc::clone(&done), Arc::clone(&timed_out));
         std::thread::spawn(move || {
             let (lock, wake) = &*done;
-            let finished = lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let finished = lock.lock().unwrap_or_else(PoisonError::into_inner);
             let (finished, _) = wake
-                .wait_timeout_while(finished, timeout + GRACE, |f| !*f)
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
+                .wait_timeout_while(finished, timeout + grace(timeout), |f| !*f)
+                .unwrap_or_else(PoisonError::into_inner);
             if !*finished {
-                *timed_out.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = true;
-                let _ = kill(&child);
+                *timed_out.lock().unwrap_or_else(PoisonError::into_inner) = true;
+                signal_group(group, libc::SIGKILL);
             }
         })
     };
     let stderr_reader = std::thread::spawn(move || keep_start(stderr));
 
     let read_result = read(&mut stdout);
-    if read_result.is_err() {
+    let mut stopped_by_reader = false;
+    if read_result.is_err() && matches!(child.try_wait(), Ok(None)) {
         // The reader gave up (a flood, a bad answer): kubectl is not waited for.
-        let _ = kill(&child);
+        signal_group(group, libc::SIGKILL);
+        stopped_by_reader = true;
     }
     // Whatever is left unread is drained, so that kubectl can finish.
     let _ = std::io::copy(&mut stdout, &mut std::io::sink());
-    let status = {
-        let mut guard = child.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        guard.wait()?
-    };
+    let status = child.wait();
+    drop(registered);
+    let status = status?;
     {
         let (lock, wake) = &*done;
-        *lock.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+        *lock.lock().unwrap_or_else(PoisonError::into_inner) = true;
         wake.notify_all();
     }
     let _ = watchdog.join();
     let stderr = stderr_reader.join().unwrap_or_default();
-    let timed_out = *timed_out.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    Ok(Finished { status, stderr, read: read_result, timed_out })
-}
-
-fn kill(child: &Mutex<Child>) -> std::io::Result<()> {
-    child.lock().unwrap_or_else(std::sync::PoisonError::into_inner).kill()
+    let timed_out = *timed_out.lock().unwrap_or_else(PoisonError::into_inner);
+    Ok(Finished { status, stderr, read: read_result, timed_out, stopped_by_reader })
 }
 
 /// The first [`MAX_STDERR_BYTES`] of a stream, read to its end.
@@ -113,7 +184,7 @@ pub fn failure(finished_status: ExitStatus, timed_out: bool, timeout: Duration) 
         return anyhow!(
             "no answer within {}s (--request-timeout) and {}s more: kubectl was stopped",
             timeout.as_secs(),
-            GRACE.as_secs()
+            grace(timeout).as_secs()
         );
     }
     match finished_status.code() {

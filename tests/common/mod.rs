@@ -112,6 +112,26 @@ printf 'apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: ""\
         FakeKubectl { dir }
     }
 
+    /// A stand-in that answers the operator lookup with an empty List and
+    /// runs the shell `body` for every other call (`$dir` is its
+    /// directory): a kubectl that hangs, floods or dies.
+    pub fn scripted(body: &str) -> FakeKubectl {
+        let kubectl = FakeKubectl::new();
+        let script = format!(
+            r#"#!/bin/sh
+dir='{}'
+printf '%s\n' "$*" >> "$dir/calls.log"
+case "$*" in
+  *--all-namespaces*) printf '{{"apiVersion": "v1", "items": [], "kind": "List"}}\n'; exit 0 ;;
+esac
+{body}
+"#,
+            kubectl.dir.path().display()
+        );
+        std::fs::write(kubectl.dir.path().join("kubectl"), script).expect("writes the stand-in");
+        kubectl
+    }
+
     /// What `kubectl get -n NS` answers.
     pub fn namespace(&self, ns: &str, yaml: &str) -> &FakeKubectl {
         std::fs::write(self.dir.path().join(format!("{ns}.yaml")), yaml).expect("writes the answer");
