@@ -27,7 +27,7 @@ fn a_kubectl_that_hangs_is_stopped_after_the_request_timeout() {
     let run = diff(&kubectl, &["--request-timeout", "1s"]);
     assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
     assert!(
-        run.stderr.contains("no answer within 1s (--request-timeout) and 1s more: kubectl was stopped"),
+        run.stderr.contains("no answer within 1s (--request-timeout) and 500ms more: kubectl was stopped"),
         "{}",
         run.stderr
     );

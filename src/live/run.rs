@@ -23,14 +23,14 @@ use anyhow::{anyhow, Result};
 pub const MAX_STDERR_BYTES: usize = 64 * 1024;
 
 /// How long after kubectl's own deadline it is killed, at most: kubectl
-/// gets as long again as its deadline (a short deadline is a short wait).
+/// gets half its deadline again (a short deadline is a short wait).
 const GRACE: Duration = Duration::from_secs(10);
 
 /// The process groups of the kubectl runs under way.
 static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
 fn grace(timeout: Duration) -> Duration {
-    timeout.clamp(Duration::from_secs(1), GRACE)
+    (timeout / 2).clamp(Duration::from_millis(500), GRACE)
 }
 
 /// Stops every kubectl under way, with its process group: SIGTERM, and
@@ -182,9 +182,9 @@ pub fn request_timeout_arg(timeout: Duration) -> OsString {
 pub fn failure(finished_status: ExitStatus, timed_out: bool, timeout: Duration) -> anyhow::Error {
     if timed_out {
         return anyhow!(
-            "no answer within {}s (--request-timeout) and {}s more: kubectl was stopped",
-            timeout.as_secs(),
-            grace(timeout).as_secs()
+            "no answer within {:?} (--request-timeout) and {:?} more: kubectl was stopped",
+            timeout,
+            grace(timeout)
         );
     }
     match finished_status.code() {
