@@ -4,8 +4,10 @@
 //! a `kubectl get -o yaml` dump of a whole fleet.
 //!
 //! kubectl prints a `List` with its items as `- ` entries at column 0 under
-//! `items:`; each such entry is indexed as its own byte range. Any other
-//! layout of a List (JSON, flow style) is parsed whole.
+//! `items:`; each such entry is indexed as its own byte range. A source
+//! that kubectl reads as JSON (its first non-space byte is `{`) is split by
+//! `json_stream` the same way, item by item. Any other layout of a List
+//! (flow style) is parsed whole.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -16,6 +18,7 @@ use std::sync::Mutex;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
+use super::json_stream::{starts_json, Cut, JsonScan};
 use super::{LiveObjects, ObjectKey};
 use crate::input::{
     describe, expand_paths, is_document_marker, parse_value, quick_identity, InputPath, Origin, Source, MAX_DOCUMENTS,
@@ -135,8 +138,13 @@ impl LiveStore {
         Ok(())
     }
 
-    /// Scans a source line by line, indexing each object by its identity.
+    /// Scans a source line by line (or value by value, when kubectl would
+    /// read it as JSON), indexing each object by its identity.
     fn index_reader(&mut self, backing: usize, name: &str, reader: &mut dyn BufRead, ns: &str) -> Result<()> {
+        let head = reader.fill_buf().map_err(|e| anyhow!("{name}: cannot read: {e}"))?;
+        if starts_json(head) {
+            return self.index_json(backing, name, reader, ns);
+        }
         let mut scan = Scan::new(backing, name);
         let mut line = String::new();
         // Bounded by the bytes read, not by a size the source claims (a
@@ -167,6 +175,57 @@ impl LiveStore {
         }
         let end = scan.offset;
         scan.finish_document(end, self, ns)
+    }
+
+    /// Indexes a JSON source as it is read: each item of a List, and each
+    /// other object, as its own byte range.
+    fn index_json(&mut self, backing: usize, name: &str, reader: &mut dyn BufRead, ns: &str) -> Result<()> {
+        let mut scan = JsonScan::new(name, MAX_LIVE_OBJECT_BYTES);
+        let mut documents = 0;
+        let mut items = 0;
+        loop {
+            let chunk = reader.fill_buf().map_err(|e| anyhow!("{name}: cannot read: {e}"))?;
+            if chunk.is_empty() {
+                break;
+            }
+            if scan.offset() > MAX_LIVE_SOURCE_BYTES {
+                bail!("{name}: larger than {} GiB of live objects", MAX_LIVE_SOURCE_BYTES >> 30);
+            }
+            let read = chunk.len();
+            scan.feed(chunk, &mut |cut| match cut {
+                Cut::Item { bytes, start, end, line } => {
+                    if items == 0 {
+                        documents += 1;
+                    }
+                    let origin = Origin { source: name.to_string(), document: documents, line, item: Some(items) };
+                    items += 1;
+                    let value: Value = serde_json::from_slice(bytes).map_err(|e| anyhow!("{origin}: not JSON: {e}"))?;
+                    self.insert(ObjectKey::of(&value, ns), Slot::Range { backing, start, end, item: false, origin })
+                }
+                Cut::Document { bytes, start, end, line, had_items } => {
+                    if !had_items {
+                        documents += 1;
+                    }
+                    items = 0;
+                    if documents > MAX_DOCUMENTS {
+                        bail!("{name}: more than {MAX_DOCUMENTS} documents; split the input into several files");
+                    }
+                    let origin = Origin { source: name.to_string(), document: documents, line, item: None };
+                    let value: Value = serde_json::from_slice(bytes).map_err(|e| anyhow!("{origin}: not JSON: {e}"))?;
+                    let is_list = crate::input::yaml::is_list(&value);
+                    if had_items && !is_list {
+                        let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
+                        bail!("{origin}: a top-level `items` list in an object that is not a List ({kind:?}); live objects are Kubernetes objects or Lists of them");
+                    }
+                    if is_list {
+                        return Ok(());
+                    }
+                    self.insert(ObjectKey::of(&value, ns), Slot::Range { backing, start, end, item: false, origin })
+                }
+            })?;
+            reader.consume(read);
+        }
+        scan.finish()
     }
 
     /// Indexes one object; the same identity twice is refused, since which

@@ -6,6 +6,7 @@
 
 mod cluster;
 mod files;
+mod json_stream;
 pub mod kinds;
 pub mod operator;
 pub mod run;

@@ -195,12 +195,9 @@ pub fn parse_stream(yaml: &str) -> Vec<serde_json::Value> {
     routerctl::input::parse_stream("output", yaml).expect("output is YAML").into_iter().map(|(_, _, v)| v).collect()
 }
 
-/// Objects written back as a YAML stream (JSON documents, which YAML reads
-/// as they are): the live state a next step reads.
+/// Objects as `kubectl get -o json` writes them: one JSON List.
 pub fn to_stream(objects: &[serde_json::Value]) -> String {
-    objects
-        .iter()
-        .map(|o| serde_json::to_string_pretty(o).expect("serializable") + "\n")
-        .collect::<Vec<_>>()
-        .join("---\n")
+    let list =
+        serde_json::json!({"apiVersion": "v1", "items": objects, "kind": "List", "metadata": {"resourceVersion": ""}});
+    serde_json::to_string_pretty(&list).expect("serializable") + "\n"
 }
