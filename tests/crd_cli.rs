@@ -135,3 +135,72 @@ fn an_envoy_crd_checks_the_gateway_objects() {
     );
     assert_eq!(routerctl(&["render", "-f", "-"], Some(&three)).code, 0);
 }
+
+/// The CEL CRD with one rule that compares every three backends, and
+/// `maxItems` on the backends when given.
+fn cubic_crd(max_items: Option<u32>) -> tempfile::NamedTempFile {
+    let text = std::fs::read_to_string(common::root().join("testdata/crd/modelrouters-cel.yaml")).expect("fixture");
+    let rules = "            - rule: self.backends.size() <= 2\n              message: a router may have at most two backends here\n            - rule: '!has(self.proxy) || !has(self.proxy.replicas) || self.proxy.replicas % 2 == 1'\n              message: replicas must be odd\n";
+    assert!(text.contains(rules), "the fixture's rules moved");
+    let cubic = "            - rule: self.backends.all(a, self.backends.all(b, self.backends.all(c, a.name != b.name || b.name != c.name || a.name == c.name)))\n";
+    let mut text = text.replace(rules, cubic);
+    if let Some(n) = max_items {
+        text = text.replacen(
+            "                minItems: 1\n",
+            &format!("                minItems: 1\n                maxItems: {n}\n"),
+            1,
+        );
+    }
+    let file = tempfile::NamedTempFile::new().expect("temp file");
+    std::fs::write(file.path(), text).expect("writes the CRD");
+    file
+}
+
+fn router_with_backends(n: usize) -> String {
+    let mut text = ROUTER.to_string();
+    for i in 1..n {
+        text.push_str(&format!("  - name: b{i}\n    external: {{provider: openai, model: m}}\n"));
+    }
+    text
+}
+
+#[test]
+fn a_crd_whose_rule_could_cost_too_much_is_refused_as_the_api_server_refuses_it() {
+    for bound in [None, Some(1000)] {
+        let crd = cubic_crd(bound);
+        let path = crd.path().to_string_lossy().into_owned();
+        let run = routerctl(&["render", "-f", "-", "--crd", &path], Some(ROUTER));
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{bound:?}");
+        assert!(
+            run.stderr.contains(
+                "CustomResourceDefinition modelrouters.inference.llmkube.dev: the API server refuses this CRD for the cost of its CEL rules:\n  spec: x-kubernetes-validations[0] \"self.backends.all(a,"
+            ),
+            "{}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains("estimated rule cost exceeds budget by factor of more than 100x"),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn a_rule_that_would_run_past_its_budget_on_this_router_is_refused_unrun() {
+    // 50 backends at most: the estimate (50³ comparisons) stays under the
+    // CRD limit, but a router with all 50 passes the per-rule limit when it
+    // is checked.
+    let crd = cubic_crd(Some(50));
+    let path = crd.path().to_string_lossy().into_owned();
+    let few = routerctl(&["render", "-f", "-", "--crd", &path], Some(&router_with_backends(20)));
+    assert_eq!(few.code, 0, "{}", few.stderr);
+    let many = routerctl(&["render", "-f", "-", "--crd", &path], Some(&router_with_backends(50)));
+    assert_eq!((many.code, many.stdout.as_str()), (2, ""));
+    assert!(
+        many.stderr.contains("spec: the rule \"self.backends.all(a,")
+            && many.stderr.contains("past the API server's limit of 1000000 for one rule (PerCallLimit): it stops the rule and refuses the object"),
+        "{}",
+        many.stderr
+    );
+}

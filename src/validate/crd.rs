@@ -25,6 +25,7 @@ use serde_json::Value;
 use crate::live::kinds::GATEWAY_KINDS;
 use crate::model::GROUP;
 use crate::release::{Release, CHANGES, RELEASES};
+use crate::validate::cel_cost;
 use crate::validate::openapi::{apply_defaults, prune, Schema};
 
 /// The CRD routerctl reads defaults from.
@@ -327,6 +328,13 @@ impl CrdSchema {
             )
         })?;
         let compiled = Schema::compile(schema).map_err(|e| anyhow!("CustomResourceDefinition {crd_name}: {e}"))?;
+        let refused = cel_cost::check_schema(schema);
+        if !refused.is_empty() {
+            bail!(
+                "CustomResourceDefinition {crd_name}: the API server refuses this CRD for the cost of its CEL rules:\n  {}",
+                refused.join("\n  ")
+            );
+        }
         Ok(CrdSchema { kind, version, schema: compiled, schema_json: schema.clone() })
     }
 

@@ -2,6 +2,7 @@
 //! Kubernetes metadata syntax) and what the operator would refuse
 //! (`validateModelRouter`). Every finding names its field path.
 
+pub mod cel_cost;
 pub mod crd;
 pub mod envoy;
 pub mod gateway;

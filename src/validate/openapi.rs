@@ -602,8 +602,14 @@ impl<'w> Walk<'w> {
 }
 
 /// Evaluates the schema's CEL rules (`x-kubernetes-validations`) on a
-/// whole object, as the API server does after the structural checks.
+/// whole object, as the API server does after the structural checks; rules
+/// that would run past the API server's cost budgets on this object are
+/// refused instead of run (`cel_cost`).
 pub fn check_rules(schema_json: &Value, object: &Value) -> Vec<Finding> {
+    let over_budget = super::cel_cost::check_object(schema_json, object);
+    if !over_budget.is_empty() {
+        return over_budget.into_iter().map(|f| Finding { path: shown_path(&f.path), ..f }).collect();
+    }
     let validator = kube_cel::Validator::new();
     match validator.validate(schema_json, object, None) {
         Ok(()) => Vec::new(),
