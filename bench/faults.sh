@@ -32,6 +32,25 @@ with open(f"{work}/100mb.yaml", "w") as f:
         f.write(f"- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: {i['metadata']['name']}\n    namespace: ml\n  data:\n    k: {'v' * 900}\n")
 PY
 
+# A CRD with a rule over every three backends (at most 50 of them): under
+# the estimate limit at load, past the per-rule limit on a router with 50.
+python3 - "$work" <<'PY'
+import re, sys
+work = sys.argv[1]
+crd = open("testdata/crd/modelrouters-cel.yaml").read()
+crd = re.sub(r"            x-kubernetes-validations:\n(            [- ] .*\n)+",
+             "            x-kubernetes-validations:\n            - rule: self.backends.all(a, self.backends.all(b, "
+             "self.backends.all(c, a.name != b.name || b.name != c.name || a.name == c.name)))\n", crd, count=1)
+crd = crd.replace("                minItems: 1\n", "                minItems: 1\n                maxItems: 50\n", 1)
+open(f"{work}/cubic-crd.yaml", "w").write(crd)
+for n in (35, 50):
+    with open(f"{work}/router-{n}.yaml", "w") as f:
+        f.write("apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nmetadata: {name: r, namespace: ml}\n"
+                "spec:\n  backends:\n")
+        for i in range(n):
+            f.write(f"  - name: b{i}\n    external: {{provider: openai, model: m}}\n")
+PY
+
 # kubectl stand-ins: the operator lookup answers an empty List, the `get`
 # misbehaves.
 stand_in() {
@@ -87,3 +106,7 @@ done
 measure "kubectl: ignores SIGTERM; routerctl gets SIGTERM at 0.5 s" env PATH="$work/ignores-sigterm:$PATH" \
   sh -c "'$bin' diff -f '$router' & pid=\$!; sleep 0.5; kill -TERM \$pid; wait \$pid"
 measure "-R: a FIFO, a link loop, a linked directory" "$bin" render -R -f "$work/tree" --router-proxy-image example.com/proxy:1
+for n in 35 50; do
+  measure "--crd with a rule over every three backends, $n backends" "$bin" render -f "$work/router-$n.yaml" \
+    --crd "$work/cubic-crd.yaml" --router-proxy-image example.com/proxy:1
+done
