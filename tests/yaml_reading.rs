@@ -200,3 +200,53 @@ fn integer_fields_take_every_yaml_1_1_integer_form() {
         "{stderr}"
     );
 }
+
+/// A ModelRouter as JSON, with `proxy` spliced in.
+fn json_router(proxy: &str) -> String {
+    format!(
+        "{{\"apiVersion\": \"inference.llmkube.dev/v1alpha1\", \"kind\": \"ModelRouter\",\n \
+         \"metadata\": {{\"name\": \"r\", \"namespace\": \"ml\"}},\n \
+         \"spec\": {{\"backends\": [{{\"name\": \"gpt\", \"external\": {{\"provider\": \"openai\", \"model\": \"gpt-4o\"}}}}],\n \
+         \"proxy\": {proxy}}}}}\n"
+    )
+}
+
+#[test]
+fn a_json_document_is_read_with_go_json_rules() {
+    // A stream that starts with `{` is JSON to kubectl (YAMLOrJSONDecoder):
+    // JSON escapes, surrogate pairs included, are JSON's.
+    let d = deployment(&json_router(r#"{"replicas": 3, "podAnnotations": {"note": "\ud83d\ude00 caf\u00e9 a\/b"}}"#));
+    assert_eq!(d["spec"]["replicas"], 3);
+    assert_eq!(d["spec"]["template"]["metadata"]["annotations"]["note"], "\u{1F600} café a/b");
+    // Two values one after another are two documents.
+    let two = format!("{}{}", json_router("{}"), json_router("{}").replace("\"r\"", "\"s\""));
+    let run = routerctl(&["render", "-f", "-", "-o", "name"], Some(&two));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("deployment.apps/r-router-proxy\n")
+            && run.stdout.contains("deployment.apps/s-router-proxy\n")
+    );
+}
+
+#[test]
+fn what_go_json_refuses_is_refused_where_yaml_would_read_it() {
+    // encoding/json: a number does not start with `0` followed by a digit,
+    // or with `+`; a comma does not precede `}`; a string is
+    // double-quoted; values follow one another without `---`.
+    for (proxy, place) in [
+        ("{\"replicas\": 02}", "<stdin>:4:25: document 1: not valid JSON: "),
+        ("{\"replicas\": +2}", "<stdin>:4:24: document 1: not valid JSON: "),
+        ("{\"replicas\": 2,}", "<stdin>:4:26: document 1: not valid JSON: key must be a string"),
+        ("{'replicas': 2}", "<stdin>:4:12: document 1: not valid JSON: "),
+    ] {
+        let said = refused(&json_router(proxy));
+        assert!(said.starts_with(&format!("error: {place}")), "{proxy}: {said}");
+        assert!(said.contains("(a stream that starts with `{` is read as JSON values, as kubectl reads it)"), "{said}");
+    }
+    let dashes = format!("{}---\n{}", json_router("{}"), json_router("{}"));
+    assert!(
+        refused(&dashes).starts_with("error: <stdin>:5:2: document 2: not valid JSON: invalid number"),
+        "{}",
+        refused(&dashes)
+    );
+}

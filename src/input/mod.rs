@@ -6,6 +6,7 @@
 //! `--crd`) goes through here; `yaml` reads YAML the way kubectl does and
 //! `scalar` holds its YAML 1.1 rules.
 
+pub mod json;
 pub mod recursive;
 pub mod scalar;
 pub mod yaml;
@@ -439,10 +440,23 @@ pub struct DocumentText<'a> {
     text: &'a str,
     /// Source line of the section's first line.
     line: usize,
+    /// A JSON value of a JSON stream (`input::json`), not a YAML section.
+    json: bool,
 }
 
 /// The non-empty documents of a source, split as kubectl splits a stream.
 pub fn document_texts(source: &Source) -> Result<Vec<DocumentText<'_>>> {
+    if json::is_json_stream(&source.text) {
+        let values = json::split(&source.text).map_err(|(n, e)| read_error(&source.name, Some(n), &e))?;
+        if values.len() > MAX_DOCUMENTS {
+            bail!("{}: more than {MAX_DOCUMENTS} documents; split the input into several files", source.name);
+        }
+        return Ok(values
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| DocumentText { source: &source.name, number: i + 1, text: v.text, line: v.line, json: true })
+            .collect());
+    }
     let sections = yaml::split_sections(&source.text).map_err(|e| read_error(&source.name, None, &e))?;
     let mut texts = Vec::new();
     for section in sections {
@@ -457,6 +471,7 @@ pub fn document_texts(source: &Source) -> Result<Vec<DocumentText<'_>>> {
             number: texts.len() + 1,
             text: section.text,
             line: section.line,
+            json: false,
         });
     }
     Ok(texts)
@@ -467,6 +482,19 @@ impl DocumentText<'_> {
     /// layout is plain, else off the parser's events. `None` when a field
     /// of it is missing or not a plain string.
     pub fn identity(&self) -> Result<Option<Identity>> {
+        if self.json {
+            let value = self.parse_json()?;
+            let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
+            let metadata = value.get("metadata");
+            return Ok(text(value.get("apiVersion")).zip(text(value.get("kind"))).map(|(api_version, kind)| {
+                Identity {
+                    api_version,
+                    kind,
+                    name: text(metadata.and_then(|m| m.get("name"))),
+                    namespace: text(metadata.and_then(|m| m.get("namespace"))),
+                }
+            }));
+        }
         if let Some(id) = quick_identity(self.text, 0) {
             return Ok(Some(id));
         }
@@ -486,10 +514,16 @@ impl DocumentText<'_> {
             line: self.line + first_content,
             item: None,
         };
-        let parsed = yaml::parse_section(self.text, self.line, false).map_err(|e| self.error(&e))?;
-        let Some(parsed) = parsed else { return Ok(()) };
+        let value = if self.json {
+            self.parse_json()?
+        } else {
+            let parsed = yaml::parse_section(self.text, self.line, false).map_err(|e| self.error(&e))?;
+            let Some(parsed) = parsed else { return Ok(()) };
+            parsed.value
+        };
+        // Positions are read off the text by the YAML reader, which reads
+        // JSON too (and leaves them out where it cannot).
         let placement = Arc::new(Placement::of(self.text, self.line));
-        let value = parsed.value;
         match value {
             Value::Null => return Ok(()),
             Value::Object(_) => {}
@@ -519,12 +553,22 @@ impl DocumentText<'_> {
     fn error(&self, e: &yaml::ReadError) -> anyhow::Error {
         read_error(self.source, Some(self.number), e)
     }
+
+    fn parse_json(&self) -> Result<Value> {
+        json::parse(&json::JsonValue { text: self.text, line: self.line }).map_err(|e| self.error(&e))
+    }
 }
 
 /// Reads one document's text that starts on source line `text_line`, for
 /// readers that keep no positions (live objects, CRDs, ResourceLists).
 /// Null when the text holds no document.
 pub fn parse_value(text: &str, origin: &Origin, text_line: usize) -> Result<Value> {
+    if json::is_json_stream(text) {
+        let trimmed = text.trim_start();
+        let line = text_line + text[..text.len() - trimmed.len()].matches('\n').count();
+        return json::parse(&json::JsonValue { text: trimmed, line })
+            .map_err(|e| read_error(&origin.source, Some(origin.document), &e));
+    }
     match yaml::parse_section(text, text_line, false) {
         Ok(parsed) => Ok(parsed.map(|p| p.value).unwrap_or(Value::Null)),
         Err(e) => Err(read_error(&origin.source, Some(origin.document), &e)),
@@ -535,6 +579,12 @@ pub fn parse_value(text: &str, origin: &Origin, text_line: usize) -> Result<Valu
 /// positions: `(document number, first line, value)`; empty ones skipped.
 pub fn parse_stream(name: &str, text: &str) -> Result<Vec<(usize, usize, Value)>> {
     let mut out = Vec::new();
+    if json::is_json_stream(text) {
+        for (i, value) in json::split(text).map_err(|(n, e)| read_error(name, Some(n), &e))?.iter().enumerate() {
+            out.push((i + 1, value.line, json::parse(value).map_err(|e| read_error(name, Some(i + 1), &e))?));
+        }
+        return Ok(out);
+    }
     for section in yaml::split_sections(text).map_err(|e| read_error(name, None, &e))? {
         let number = out.len() + 1;
         if let Some(parsed) =

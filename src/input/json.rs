@@ -1,0 +1,176 @@
+//! JSON streams, read as kubectl reads them. apimachinery's
+//! YAMLOrJSONDecoder looks at the first 4 KiB of a stream: when its first
+//! non-space character is `{`, the whole stream is JSON values one after
+//! another, read by Go's `encoding/json` (so `02`, `+2`, `0x2`, a trailing
+//! comma, a single-quoted string, a raw tab in a string or a `---` between
+//! values are errors there, where a YAML reader would take them). Each
+//! value is then one document.
+//!
+//! serde_json keeps the same grammar as Go's decoder (RFC 8259). One
+//! difference is refused rather than copied: a lone UTF-16 surrogate
+//! escape, which Go replaces with U+FFFD.
+
+use serde::de::IgnoredAny;
+
+use super::yaml::ReadError;
+
+/// How far into a stream kubectl looks for the `{` (the buffer
+/// YAMLOrJSONDecoder is given by kubectl's resource builder).
+const SNIFF_BYTES: usize = 4096;
+
+/// Whether kubectl reads `text` as a stream of JSON values.
+pub fn is_json_stream(text: &str) -> bool {
+    let head = match text.char_indices().map(|(i, _)| i).find(|i| *i >= SNIFF_BYTES) {
+        Some(end) => &text[..end],
+        None => text,
+    };
+    head.trim_start_matches(char::is_whitespace).starts_with('{')
+}
+
+/// One JSON value of a stream: its text and the 1-based line it starts on.
+pub struct JsonValue<'a> {
+    pub text: &'a str,
+    pub line: usize,
+}
+
+/// Splits a JSON stream into its values, each checked by a JSON parser.
+/// Every value must be an object (a Kubernetes object or a List). An error
+/// comes with the 1-based number of the value it is in.
+pub fn split(text: &str) -> Result<Vec<JsonValue<'_>>, (usize, ReadError)> {
+    let mut values = Vec::new();
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<IgnoredAny>();
+    let mut start = 0;
+    loop {
+        // Where the next value starts: after the spaces that follow the last.
+        let rest = &text[start..];
+        let skipped = rest.len() - rest.trim_start_matches([' ', '\t', '\n', '\r']).len();
+        let value_start = start + skipped;
+        match stream.next() {
+            None => break,
+            Some(Ok(_)) => {
+                let end = stream.byte_offset();
+                let (line, column) = line_column(text, value_start);
+                if !text[value_start..].starts_with('{') {
+                    return Err((
+                        values.len() + 1,
+                        ReadError {
+                            line,
+                            column,
+                            message: "expected a JSON object (a Kubernetes object); a stream that starts with `{` is \
+                                  read as JSON values, as kubectl reads it"
+                                .to_string(),
+                        },
+                    ));
+                }
+                values.push(JsonValue { text: &text[value_start..end], line });
+                start = end;
+            }
+            Some(Err(e)) => {
+                let mut error = json_error(&e);
+                if text.lines().nth(error.line - 1).is_some_and(|l| l.starts_with("---")) {
+                    error.message.push_str("; JSON values follow one another without `---` between them");
+                }
+                return Err((values.len() + 1, error));
+            }
+        }
+    }
+    Ok(values)
+}
+
+/// Parses one value [`split`] found.
+pub fn parse(value: &JsonValue<'_>) -> Result<serde_json::Value, ReadError> {
+    serde_json::from_str(value.text).map_err(|e| {
+        let mut error = json_error(&e);
+        error.line += value.line - 1;
+        error
+    })
+}
+
+/// serde_json's error, at its line and column, worded for a person.
+fn json_error(e: &serde_json::Error) -> ReadError {
+    let full = e.to_string();
+    // serde_json appends " at line L column C"; the position is given apart.
+    let message = match full.rfind(" at line ") {
+        Some(at) => &full[..at],
+        None => &full,
+    };
+    // serde_json places a control character's error on the character
+    // before it; the column given is the character's own.
+    let column = if message.starts_with("control character") { e.column() + 1 } else { e.column() };
+    ReadError {
+        line: e.line().max(1),
+        column: column.max(1),
+        message: format!(
+            "not valid JSON: {message} (a stream that starts with `{{` is read as JSON values, as kubectl reads it)"
+        ),
+    }
+}
+
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(text: &str) -> String {
+        let values = split(text).map_err(|(_, e)| e);
+        match values.and_then(|values| values.iter().map(parse).collect::<Result<Vec<_>, _>>()) {
+            Ok(_) => panic!("{text:?} was read"),
+            Err(e) => format!("{}:{}: {}", e.line, e.column, e.message),
+        }
+    }
+
+    #[test]
+    fn kubectl_sniffs_the_first_non_space_character() {
+        assert!(is_json_stream("\n  {\"kind\": \"List\"}"));
+        assert!(!is_json_stream("# a comment\n{}"));
+        assert!(!is_json_stream("kind: List"));
+        assert!(!is_json_stream(""));
+        // Past the 4 KiB kubectl looks at, the `{` is not seen.
+        assert!(!is_json_stream(&format!("{}{{}}", " ".repeat(SNIFF_BYTES))));
+    }
+
+    #[test]
+    fn values_follow_one_another() {
+        let text = "{\"a\": 1}\n\n  {\"b\": [2,\n 3]} {}";
+        let values = split(text).expect("splits");
+        let found: Vec<(&str, usize)> = values.iter().map(|v| (v.text, v.line)).collect();
+        assert_eq!(found, [("{\"a\": 1}", 1), ("{\"b\": [2,\n 3]}", 3), ("{}", 4)]);
+    }
+
+    /// What Go's encoding/json refuses (scanner.go's state functions: a
+    /// number starts with `-` or a digit, and `0` is not followed by a
+    /// digit; strings are double-quoted and hold no control character;
+    /// no comma before a closing bracket).
+    #[test]
+    fn what_go_refuses_is_refused_with_its_place() {
+        for (text, place) in [
+            ("{\"replicas\": 02}", "1:15"),
+            ("{\"replicas\": +2}", "1:14"),
+            ("{\"replicas\": 0x2}", "1:15"),
+            ("{\"a\": [1, 2,]}", "1:13"),
+            ("{\"a\": 1,\n}", "2:1"),
+            ("{'a': 1}", "1:2"),
+            ("{\"a\": b}", "1:7"),
+            ("{\"a\": \"x\ty\"}", "1:9"),
+            // `-` may start a number; the second one may not follow it.
+            ("{\"a\": 1}\n---\n{}", "2:2"),
+        ] {
+            let got = error(text);
+            assert!(got.starts_with(&format!("{place}: not valid JSON: ")), "{text:?}: {got}");
+        }
+        assert!(error("{} []").starts_with("1:4: expected a JSON object"));
+    }
+
+    #[test]
+    fn escapes_are_json_escapes() {
+        let values = split(r#"{"s": "\ud83d\ude00 \u00e9 \/ \""}"#).expect("splits");
+        let value = parse(&values[0]).expect("parses");
+        assert_eq!(value["s"], "\u{1F600} \u{e9} / \"");
+    }
+}
