@@ -250,3 +250,38 @@ fn what_go_json_refuses_is_refused_where_yaml_would_read_it() {
         refused(&dashes)
     );
 }
+
+#[test]
+fn a_null_map_value_is_dropped_as_the_api_server_drops_it() {
+    // `note: ~`, `note:` and `{note}` are all null: the API server prunes a
+    // non-nullable null without a default before defaulting
+    // (PruneNonNullableNullsWithoutDefaults), so the key never reaches the
+    // operator; routerctl says so.
+    for proxy in [
+        "  proxy:\n    podAnnotations:\n      keep: v\n      note: ~\n",
+        "  proxy:\n    podAnnotations:\n      keep: v\n      note:\n",
+        "  proxy:\n    podAnnotations: {keep: v, note}\n",
+    ] {
+        let yaml = format!(
+            "{HEAD}spec:\n  backends:\n  - name: gpt\n    external: {{provider: openai, model: gpt-4o}}\n{proxy}"
+        );
+        let run = routerctl(&["render", "-f", "-"], Some(&yaml));
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(
+            run.stderr.contains(": spec.proxy.podAnnotations.note: null, which this field does not take: the API server drops the key; remove it, or write note: \"\" for an empty value\n"),
+            "{}",
+            run.stderr
+        );
+        let d = parse_stream(&run.stdout).into_iter().find(|o| o["kind"] == "Deployment").expect("a Deployment");
+        let annotations = &d["spec"]["template"]["metadata"]["annotations"];
+        assert_eq!(annotations["keep"], "v");
+        assert!(annotations.get("note").is_none(), "{annotations}");
+        let strict = routerctl(&["render", "-f", "-", "--strict"], Some(&yaml));
+        assert_eq!((strict.code, strict.stdout.as_str()), (2, ""));
+        assert!(
+            strict.stderr.contains("has null values the API server drops (refused with --strict)"),
+            "{}",
+            strict.stderr
+        );
+    }
+}

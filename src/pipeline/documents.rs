@@ -134,14 +134,19 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
         );
     }
     if options.flags.strict && !unknown.is_empty() {
-        bail!(
-            "{}: {kind} {name} has fields the CRD does not know (refused with --strict):\n{}",
-            doc.origin,
-            located_list(doc, &unknown)
-        );
+        let what = if unknown.iter().all(|w| w.message.starts_with("null,")) {
+            "null values the API server drops"
+        } else {
+            "fields the CRD does not know"
+        };
+        bail!("{}: {kind} {name} has {what} (refused with --strict):\n{}", doc.origin, located_list(doc, &unknown));
     }
     for (w, newer) in unknown.iter().zip(newer) {
-        let why = if newer { "" } else { " (the API server drops unknown fields)" };
+        let why = if newer || !w.message.starts_with("unknown field") {
+            ""
+        } else {
+            " (the API server drops unknown fields)"
+        };
         warnings.push(format!("{}: {w}{why}", doc.locate(&w.path)));
     }
     let mut value = std::mem::take(&mut doc.value);

@@ -8,7 +8,9 @@
 //! `pkg/apiserver/schema/pruning` (a field the schema does not know is
 //! dropped, unless `x-kubernetes-preserve-unknown-fields`),
 //! `pkg/apiserver/schema/defaulting` (defaults only inside objects that
-//! exist; a null that is not `nullable` counts as absent) and
+//! exist; a null that is not `nullable` counts as absent, and is dropped
+//! when the field has no default: `PruneNonNullableNullsWithoutDefaults`,
+//! which runs before defaulting) and
 //! `pkg/apiserver/schema/listtype` (`set` and `map` lists hold no
 //! duplicates). CEL rules (`x-kubernetes-validations`) are evaluated with
 //! kube-cel, which implements Kubernetes' CEL libraries.
@@ -203,6 +205,12 @@ fn non_nullable_null(x: &Value, s: &Schema) -> bool {
     x.is_null() && !s.nullable
 }
 
+/// A map value the API server drops before defaulting: null where the
+/// field is not nullable and has no default to take its place.
+fn dropped_null(x: &Value, s: &Schema) -> bool {
+    non_nullable_null(x, s) && s.default.is_none()
+}
+
 /// The API server's defaulting walk over `x` with schema `s`.
 pub fn apply_defaults(x: &mut Value, s: &Schema) {
     if !s.defaults_below {
@@ -259,11 +267,14 @@ fn prune_at(x: &mut Value, s: &Schema, top: bool) {
                 return;
             }
             let keep_unknown = s.preserve_unknown_fields || s.additional_any || s.type_.is_none();
-            m.retain(|key, _| {
-                (top && (key == "metadata" || key == "status" || key == "apiVersion" || key == "kind"))
-                    || s.properties.contains_key(key)
-                    || s.additional_properties.is_some()
-                    || keep_unknown
+            m.retain(|key, v| {
+                if top && (key == "metadata" || key == "status" || key == "apiVersion" || key == "kind") {
+                    return true;
+                }
+                match s.properties.get(key).or(s.additional_properties.as_deref()) {
+                    Some(field) => !dropped_null(v, field),
+                    None => keep_unknown,
+                }
             });
             for (key, v) in m.iter_mut() {
                 if top && (key == "metadata" || key == "status") {
@@ -371,7 +382,21 @@ impl<'w> Walk<'w> {
         self.findings.extend(probe.findings.into_iter().filter(|f| f.severity == Severity::Error));
     }
 
-    /// A null list item or map value, where the schema does not allow null.
+    /// A map value that is null where the field is not nullable: the API
+    /// server drops the key (a warning; an error with --strict).
+    fn null_dropped(&mut self, path: &str, s: &Schema, key: &str) {
+        let instead = if s.type_.as_deref() == Some("string") {
+            format!(", or write {} for an empty value", snippet(Some(key), ""))
+        } else {
+            String::new()
+        };
+        self.warning(
+            path,
+            format!("null, which this field does not take: the API server drops the key; remove it{instead}"),
+        );
+    }
+
+    /// A null list item, where the schema does not allow null.
     fn null_refused(&mut self, path: &str, s: &Schema, key: Option<&str>) {
         let message = if s.type_.as_deref() == Some("string") {
             format!(
@@ -541,13 +566,13 @@ impl<'w> Walk<'w> {
             child.clear();
             child.push_str(path);
             push_child(&mut child, key);
-            if let Some(prop) = s.properties.get(key) {
-                self.check(v, prop, &child, Some(key));
-            } else if let Some(extra) = s.additional_properties.as_deref() {
-                if v.is_null() && !extra.nullable {
-                    self.null_refused(&child, extra, Some(key));
+            let field = s.properties.get(key).or(s.additional_properties.as_deref());
+            if let Some(field) = field {
+                // A required field's null is the `required` error above.
+                if dropped_null(v, field) && !s.required.iter().any(|r| r == key) {
+                    self.null_dropped(&child, field, key);
                 } else {
-                    self.check(v, extra, &child, Some(key));
+                    self.check(v, field, &child, Some(key));
                 }
             } else if !s.additional_any && !s.preserve_unknown_fields && s.type_.as_deref() == Some("object") {
                 let known = s.field_names();
@@ -783,9 +808,19 @@ mod tests {
     fn additional_properties_and_nulls() {
         let s = schema(json!({"type": "object", "additionalProperties": {"type": "string"}}));
         assert!(check(&s, json!({"a": "b"})).is_empty());
+        // Dropped by the API server (a warning), not refused.
         assert_eq!(
             check(&s, json!({"a": null})),
-            ["E x.a: must be a string, found null, which is not allowed here; use \"\" for an empty value: a: \"\""]
+            ["W x.a: null, which this field does not take: the API server drops the key; remove it, or write a: \"\" for an empty value"]
+        );
+        let mut dropped = json!({"a": null, "b": "c"});
+        prune(&mut dropped, &s);
+        assert_eq!(dropped, json!({"b": "c"}));
+        // A null list item is not a key: it is refused.
+        let list = schema(json!({"type": "array", "items": {"type": "string"}}));
+        assert_eq!(
+            check(&list, json!([null])),
+            ["E x[0]: must be a string, found null, which is not allowed here; use \"\" for an empty value: - \"\""]
         );
         let nullable = schema(json!({"type": "object", "additionalProperties": {"type": "string", "nullable": true}}));
         assert!(check(&nullable, json!({"a": null})).is_empty());

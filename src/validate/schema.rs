@@ -478,8 +478,8 @@ status:
                 "E spec.proxy.podAnnotations.nested: must be a string, found an object",
                 "E spec.proxy.podLabels.inject: must be a string, found the boolean true; quote it: inject: \"true\"",
                 "E spec.proxy.podLabels.replicas: must be a string, found the number 3; quote it: replicas: \"3\"",
-                "E spec.proxy.podLabels.tier: must be a string, found null, which is not allowed here; \
-                 use \"\" for an empty value: tier: \"\"",
+                "W spec.proxy.podLabels.tier: null, which this field does not take: the API server drops the key; \
+                 remove it, or write tier: \"\" for an empty value",
                 "E spec.rules[0].match.headers.x-priority: must be a string, found the number 1; \
                  quote it: x-priority: \"1\"",
             ]
@@ -553,7 +553,10 @@ status:
         );
         assert_eq!(
             lines(&json!({"metadata": {"name": "r"}, "spec": {"backends": null, "rules": null}})),
-            ["E spec.backends: required, found null"]
+            [
+                "E spec.backends: required, found null",
+                "W spec.rules: null, which this field does not take: the API server drops the key; remove it"
+            ]
         );
         assert_eq!(lines(&json!({"metadata": {"name": "r"}, "spec": {}})), ["E spec.backends: required"]);
         assert_eq!(
@@ -563,9 +566,20 @@ status:
     }
 
     #[test]
-    fn null_optional_fields_are_pruned_like_absent_ones() {
+    fn null_optional_fields_are_dropped_with_a_warning() {
+        // PruneNonNullableNullsWithoutDefaults: the API server drops a null
+        // that is not nullable and has no default; `endpoint.type` has one,
+        // which replaces the null.
         let doc = router("proxy:\n  replicas: null\n  podLabels: ~\nendpoint:\n  type: null\npolicy: null");
-        assert_eq!(lines(&doc), Vec::<String>::new());
+        let dropped = "null, which this field does not take: the API server drops the key; remove it";
+        assert_eq!(
+            lines(&doc),
+            [
+                format!("W spec.policy: {dropped}"),
+                format!("W spec.proxy.podLabels: {dropped}"),
+                format!("W spec.proxy.replicas: {dropped}"),
+            ]
+        );
     }
 
     #[test]
@@ -1048,7 +1062,7 @@ status:
             }
             let findings = check_model_router(&doc);
             prop_assume!(findings.iter().all(|f| f.severity == Severity::Warning));
-            let warned = findings.iter().any(|f| f.message.starts_with("unknown field"));
+            let warned = findings.iter().any(|f| f.message.starts_with("unknown field") || f.message.starts_with("null,"));
             let mut pruned = doc.clone();
             built_in().prune(&mut pruned);
             prop_assert_eq!(pruned != doc, warned, "findings: {:?}", findings.iter().map(ToString::to_string).collect::<Vec<_>>());
