@@ -38,9 +38,43 @@ fn indent(out: &mut String, n: usize) {
 fn write_mapping(out: &mut String, m: &serde_json::Map<String, Value>, depth: usize) {
     for (k, v) in m {
         indent(out, depth);
-        write_string(out, k, depth);
+        write_entry(out, k, v, depth);
+    }
+}
+
+/// libyaml (under goyaml.v2, kubectl's reader) takes a key written without
+/// `?` only when the `:` comes at most this many characters after the
+/// key's start (yaml_parser_stale_simple_keys).
+const MAX_SIMPLE_KEY_CHARS: usize = 1024;
+
+/// `key: value`, from the current column. A key is never a block scalar (a
+/// line break in it is escaped); a key too long to stand before `:` is
+/// written as an explicit `? key` entry.
+fn write_entry(out: &mut String, k: &str, v: &Value, depth: usize) {
+    let start = out.len();
+    if is_plain_safe(k) {
+        out.push_str(k);
+    } else if printable(k, false) {
+        write_single_quoted(out, k);
+    } else {
+        write_double_quoted(out, k);
+    }
+    if out[start..].chars().count() < MAX_SIMPLE_KEY_CHARS {
         out.push(':');
         write_value_after_key(out, v, depth);
+        return;
+    }
+    out.insert_str(start, "? ");
+    out.push('\n');
+    indent(out, depth);
+    out.push(':');
+    match v {
+        // A sequence is indented under the `:` of an explicit entry.
+        Value::Array(a) if !a.is_empty() => {
+            out.push('\n');
+            write_sequence(out, a, depth + 2);
+        }
+        _ => write_value_after_key(out, v, depth),
     }
 }
 
@@ -58,9 +92,7 @@ fn write_sequence(out: &mut String, a: &[Value], depth: usize) {
                         indent(out, depth + 2);
                     }
                     first = false;
-                    write_string(out, k, depth + 2);
-                    out.push(':');
-                    write_value_after_key(out, v, depth + 2);
+                    write_entry(out, k, v, depth + 2);
                 }
             }
             Value::Array(inner) if !inner.is_empty() => {
@@ -182,12 +214,16 @@ fn write_string(out: &mut String, s: &str, depth: usize) {
     } else if is_block_safe(s) {
         write_block(out, s, depth);
     } else if printable(s, false) {
-        out.push('\'');
-        out.push_str(&s.replace('\'', "''"));
-        out.push('\'');
+        write_single_quoted(out, s);
     } else {
         write_double_quoted(out, s);
     }
+}
+
+fn write_single_quoted(out: &mut String, s: &str) {
+    out.push('\'');
+    out.push_str(&s.replace('\'', "''"));
+    out.push('\'');
 }
 
 fn write_block(out: &mut String, s: &str, depth: usize) {
