@@ -48,3 +48,34 @@ fn empty_kubectl_flags_are_refused_before_kubectl_runs() {
     }
     assert!(kubectl.calls().is_empty(), "{:?}", kubectl.calls());
 }
+
+#[test]
+fn krm_input_that_is_not_text_is_an_error_result() {
+    // A KRM function answers any input with a ResourceList: bytes that are
+    // not UTF-8 get an error result naming the place, on stdout, exit 1.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_routerctl"))
+        .arg("krm")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("starts");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(b"apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n# \xff\n")
+            .expect("writes");
+    }
+    let out = child.wait_with_output().expect("ends");
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(
+        stdout.starts_with("apiVersion: config.kubernetes.io/v1\nitems: []\nkind: ResourceList\nresults:\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("message: 'cannot read the ResourceList: stdin:4:3: not UTF-8 text (invalid byte 0xFF);"),
+        "{stdout}"
+    );
+}

@@ -31,7 +31,7 @@ use std::fmt::Write as _;
 
 use std::io::Read;
 
-use anyhow::{anyhow, bail, Context as _, Result};
+use anyhow::{anyhow, bail, Result};
 use serde_json::{json, Map, Value};
 
 use super::{text_outcome, Outcome};
@@ -118,9 +118,14 @@ fn has_error(findings: &[Finding]) -> bool {
 /// `routerctl krm`: the `ResourceList` on stdin, the function's answer on
 /// stdout, exit 1 when it holds an error.
 pub(super) fn command(stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
-    let mut input = String::new();
-    stdin.read_to_string(&mut input).context("cannot read the ResourceList from stdin")?;
-    let outcome = run(&input);
+    // Bytes that are not a ResourceList's text (too many, not UTF-8) are
+    // answered as any bad input is: a ResourceList whose result says why.
+    let read = crate::input::read_limited("stdin", stdin, crate::input::MAX_SOURCE_BYTES)
+        .and_then(|bytes| crate::input::decode("stdin", bytes));
+    let outcome = match read {
+        Ok(input) => run(&input),
+        Err(e) => refused(format!("cannot read the ResourceList: {e:#}")),
+    };
     reporter.raw(&outcome.stderr);
     text_outcome(&outcome.output, i32::from(outcome.failed))
 }
@@ -129,11 +134,7 @@ pub(super) fn command(stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<O
 pub fn run(resource_list_yaml: &str) -> KrmOutcome {
     let list = match parse(resource_list_yaml) {
         Ok(list) => list,
-        Err(e) => {
-            let list = json!({"apiVersion": API_VERSIONS[0], "kind": "ResourceList", "items": []});
-            let finding = Finding::new(Severity::Error, Subject::Nothing, None, format!("{e:#}"));
-            return finish(list, Vec::new(), &[], vec![finding]);
-        }
+        Err(e) => return refused(format!("{e:#}")),
     };
     let items: Vec<Value> = list.get("items").and_then(Value::as_array).cloned().unwrap_or_default();
     let function_config = list.get("functionConfig").filter(|v| !v.is_null());
@@ -259,6 +260,14 @@ fn finish(mut list: Value, out_items: Vec<Value>, input_items: &[Value], finding
         }
     }
     KrmOutcome { output: to_yaml(&list), failed, stderr }
+}
+
+/// The answer to input that holds no ResourceList: an empty one whose
+/// error result says why.
+fn refused(message: String) -> KrmOutcome {
+    let list = json!({"apiVersion": API_VERSIONS[0], "kind": "ResourceList", "items": []});
+    let finding = Finding::new(Severity::Error, Subject::Nothing, None, message);
+    finish(list, Vec::new(), &[], vec![finding])
 }
 
 /// Parses the input and checks it is a ResourceList.
