@@ -165,6 +165,31 @@ pub fn annotations_size_error<'a>(annotations: impl IntoIterator<Item = (&'a str
     })
 }
 
+/// [`annotations_size_error`] placed on the key at which the running total
+/// passes the limit, in the order given (key order, as the map is read and
+/// as `kubectl get -o yaml` prints it): the key to look at first.
+pub fn annotations_size_crossing<'a>(
+    annotations: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> Option<(&'a str, String)> {
+    let mut total = 0;
+    let mut crossing = None;
+    for (key, value) in annotations {
+        total += key.len() + value.len();
+        if crossing.is_none() && total > TOTAL_ANNOTATION_SIZE_LIMIT {
+            crossing = Some(key);
+        }
+    }
+    crossing.map(|key| {
+        (
+            key,
+            format!(
+                "too long: annotation keys and values together must be no more than {TOTAL_ANNOTATION_SIZE_LIMIT} \
+                 bytes (256 KiB); they pass it here, in key order ({total} bytes in all)"
+            ),
+        )
+    })
+}
+
 /// `true` for a qualified name's name part (and so a non-empty label value).
 pub fn is_qualified_name_part(s: &str) -> bool {
     let bytes = s.as_bytes();

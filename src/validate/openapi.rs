@@ -567,9 +567,14 @@ impl<'w> Walk<'w> {
             child.push_str(path);
             push_child(&mut child, key);
             let field = s.properties.get(key).or(s.additional_properties.as_deref());
+            // ObjectMeta is not pruned by the CRD's schema: a null there is
+            // refused (in a list or a map) or absent (a field), as before.
+            let in_metadata = path == "metadata" || path.starts_with("metadata.");
             if let Some(field) = field {
                 // A required field's null is the `required` error above.
-                if dropped_null(v, field) && !s.required.iter().any(|r| r == key) {
+                if in_metadata && v.is_null() && s.properties.get(key).is_none() && !field.nullable {
+                    self.null_refused(&child, field, Some(key));
+                } else if !in_metadata && dropped_null(v, field) && !s.required.iter().any(|r| r == key) {
                     self.null_dropped(&child, field, key);
                 } else {
                     self.check(v, field, &child, Some(key));

@@ -146,8 +146,8 @@ fn label_map(map: &serde_json::Map<String, Value>, keys: Keys, path: &str, findi
     }
     if keys == Keys::Annotation {
         let strings = map.iter().filter_map(|(key, value)| value.as_str().map(|value| (key.as_str(), value)));
-        if let Some(message) = metadata::annotations_size_error(strings) {
-            findings.push(Finding::error(path.to_string(), message));
+        if let Some((key, message)) = metadata::annotations_size_crossing(strings) {
+            findings.push(Finding::error(child_path(path, key), message));
         }
     }
 }
@@ -834,16 +834,17 @@ status:
         });
         let found = lines(&doc);
         assert_eq!(found.len(), 3, "{found:?}");
+        // Placed on the key whose bytes pass the limit, in key order.
         assert_eq!(
             found[0],
-            "E metadata.annotations: too long: keys and values together must be no more than 262144 bytes \
-             (256 KiB), found 262145"
+            "E metadata.annotations.a: too long: annotation keys and values together must be no more than \
+             262144 bytes (256 KiB); they pass it here, in key order (262145 bytes in all)"
         );
         assert!(found[1].starts_with("E spec.proxy.podAnnotations.ok: must be a string, found the number 1"));
         assert_eq!(
             found[2],
-            "E spec.proxy.podAnnotations: too long: keys and values together must be no more than 262144 bytes \
-             (256 KiB), found 262145"
+            "E spec.proxy.podAnnotations.k: too long: annotation keys and values together must be no more than \
+             262144 bytes (256 KiB); they pass it here, in key order (262145 bytes in all)"
         );
     }
 
