@@ -572,7 +572,7 @@ impl<'w> Walk<'w> {
             let in_metadata = path == "metadata" || path.starts_with("metadata.");
             if let Some(field) = field {
                 // A required field's null is the `required` error above.
-                if in_metadata && v.is_null() && s.properties.get(key).is_none() && !field.nullable {
+                if in_metadata && v.is_null() && !s.properties.contains_key(key) && !field.nullable {
                     self.null_refused(&child, field, Some(key));
                 } else if !in_metadata && dropped_null(v, field) && !s.required.iter().any(|r| r == key) {
                     self.null_dropped(&child, field, key);
