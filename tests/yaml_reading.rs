@@ -285,3 +285,87 @@ fn a_null_map_value_is_dropped_as_the_api_server_drops_it() {
         );
     }
 }
+
+/// A router whose proxy's `podAnnotations` line(s) are `annotations`.
+fn with_annotations(annotations: &str) -> String {
+    format!("{HEAD}spec:\n  backends:\n  - name: gpt\n    external: {{provider: openai, model: gpt-4o}}\n  proxy:\n{annotations}")
+}
+
+/// YAML 1.1 syntax kubectl's reader (libyaml under goyaml.v2) takes where a
+/// YAML 1.2 reader refuses it, or the other way round. Each expected value
+/// follows the libyaml function named, and was checked against kubectl
+/// itself (`kubectl label --local -f`).
+#[test]
+fn yaml_1_1_syntax_as_libyaml_reads_it() {
+    let read: &[(&str, &str, Value)] = &[
+        // yaml_parser_fetch_value: any blank (space or tab) may follow `:`.
+        ("tab after a colon", "    podAnnotations:\n      note:\thello\n", json!({"note": "hello"})),
+        // yaml_parser_scan_to_next_token: a comment may follow a token's
+        // last character directly.
+        ("comment after a quote", "    podAnnotations:\n      note: 'hello'# c\n", json!({"note": "hello"})),
+        ("comment after a flow mapping", "    podAnnotations: {note: x}# c\n", json!({"note": "x"})),
+        // yaml_parser_scan_flow_scalar (goyaml.v2): `\'` is an escape.
+        ("an escaped single quote", "    podAnnotations:\n      note: \"it\\'s\"\n", json!({"note": "it's"})),
+        // yaml_parser_fetch_next_token: `-` starts a plain scalar unless a
+        // blank follows it.
+        ("a dash in a flow mapping", "    podAnnotations: {note: -}\n", json!({"note": "-"})),
+        // yaml_parser_scan_flow_scalar / flow collections: continuation
+        // lines are not checked for indentation.
+        ("a quoted line at column 0", "    podAnnotations:\n      note: \"a\nb\"\n", json!({"note": "a b"})),
+        ("a flow line at column 0", "    podAnnotations: {note: a,\nother: b}\n", json!({"note": "a", "other": "b"})),
+        // IS_BREAK: NEL, LS and PS break lines; in a quoted scalar NEL
+        // folds (READ_LINE makes it a line feed), LS and PS stay.
+        ("NEL in double quotes", "    podAnnotations:\n      note: \"a\u{85}b\"\n", json!({"note": "a b"})),
+        ("LS in single quotes", "    podAnnotations:\n      note: 'a\u{2028}b'\n", json!({"note": "a\u{2028}b"})),
+        (
+            "PS ending a comment",
+            "    podAnnotations:\n      # c\u{2029}      other: v\n      note: x\n",
+            json!({"note": "x", "other": "v"}),
+        ),
+        // yaml_parser_parse_node: a verbatim core tag is the shorthand one.
+        ("a verbatim !!str", "    podAnnotations:\n      note: !<tag:yaml.org,2002:str> 42\n", json!({"note": "42"})),
+        // goyaml.v2 resolve: a !!timestamp that parses keeps its text.
+        ("a !!timestamp", "    podAnnotations:\n      note: !!timestamp 2001-12-14\n", json!({"note": "2001-12-14"})),
+    ];
+    for (case, annotations, expected) in read {
+        let d = deployment(&with_annotations(annotations));
+        let got = &d["spec"]["template"]["metadata"]["annotations"];
+        for (key, value) in expected.as_object().expect("a map") {
+            assert_eq!(&got[key], value, "{case}: {got}");
+        }
+    }
+    let refused_cases: &[(&str, String, &str)] = &[
+        // goyaml.v2's yaml_parser_scan_flow_scalar knows no `\/`.
+        (
+            "a \\/ escape",
+            with_annotations("    podAnnotations:\n      note: \"a\\/b\"\n"),
+            "found unknown escape character \\/",
+        ),
+        // yaml_parser_fetch_next_token: `|` and `>` start no plain scalar.
+        (
+            "| in a flow mapping",
+            with_annotations("    podAnnotations: {note: |}\n"),
+            "found character that cannot start any token",
+        ),
+        // yaml_parser_scan_to_next_token: no tab after a block entry's `-`.
+        (
+            "a tab after -",
+            format!("{HEAD}spec:\n  backends:\n  -\tname: gpt\n    external: {{provider: openai, model: gpt-4o}}\n"),
+            "found character that cannot start any token (a tab after `-`",
+        ),
+        // goyaml.v2 resolve: a !!timestamp that does not parse.
+        (
+            "a bad !!timestamp",
+            with_annotations("    podAnnotations:\n      note: !!timestamp nope\n"),
+            "cannot read !!str `nope` as a !!timestamp",
+        ),
+        // yaml_parser_parse_document_start: `...` with no document before it.
+        ("a document of only ...", format!("...\n---\n{}", with_annotations("")), "did not find expected node content"),
+        // NEL in a plain scalar breaks its line: `b` is then no key.
+        ("NEL in a plain scalar", with_annotations("    podAnnotations:\n      note: a\u{85}b\n"), "error: "),
+    ];
+    for (case, yaml, said) in refused_cases {
+        let message = refused(yaml);
+        assert!(message.contains(said), "{case}: {message}");
+    }
+}

@@ -8,6 +8,7 @@
 
 pub mod json;
 pub mod recursive;
+mod repair;
 pub mod scalar;
 pub mod yaml;
 
@@ -290,7 +291,63 @@ pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String> {
             u32::from(c)
         );
     }
-    Ok(text)
+    Ok(yaml_1_1_line_breaks(text))
+}
+
+/// NEL (U+0085), LS (U+2028) and PS (U+2029) are line breaks to libyaml
+/// (YAML 1.1's `b-char`; `IS_BREAK` in libyaml's reader), not to a YAML
+/// 1.2 reader: a comment ends there, a plain scalar is cut there, a block
+/// scalar's line ends there. Outside a JSON stream (where they are
+/// characters of a string, as to Go's JSON decoder) they are read as line
+/// breaks, so lines are numbered as kubectl numbers them. Inside a quoted
+/// scalar libyaml folds NEL into a space (as a line break) but keeps LS and
+/// PS as characters: there LS and PS are left as they are.
+fn yaml_1_1_line_breaks(text: String) -> String {
+    if !text.contains(['\u{85}', '\u{2028}', '\u{2029}']) || json::is_json_stream(&text) {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    // A quote opens a quoted scalar where a token starts: after a line
+    // start, a space, or `[`, `{`, `,`.
+    let mut quoted: Option<char> = None;
+    let mut comment = false;
+    let mut previous = '\n';
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let breaks_line = matches!(c, '\n' | '\u{85}') || (quoted.is_none() && matches!(c, '\u{2028}' | '\u{2029}'));
+        if breaks_line {
+            comment = false;
+            out.push('\n');
+            previous = '\n';
+            continue;
+        }
+        match quoted {
+            Some('"') if c == '\\' => {
+                out.push(c);
+                if let Some(next) = chars.next() {
+                    out.push(next);
+                }
+                previous = 'x';
+                continue;
+            }
+            Some('\'') if c == '\'' && chars.peek() == Some(&'\'') => {
+                out.push(c);
+                out.extend(chars.next());
+                continue;
+            }
+            Some(q) if c == q => quoted = None,
+            Some(_) => {}
+            None if comment => {}
+            None if c == '#' && previous.is_whitespace() => comment = true,
+            None if matches!(c, '\'' | '"') && (previous.is_whitespace() || matches!(previous, '[' | '{' | ',')) => {
+                quoted = Some(c)
+            }
+            None => {}
+        }
+        out.push(c);
+        previous = c;
+    }
+    out
 }
 
 /// YAML's printable set, as goyaml.v2's reader checks it.

@@ -98,8 +98,13 @@ pub fn resolve(text: Cow<'_, str>, plain: bool, tag: &Tag) -> Result<Scalar, Str
         Tag::Core(kind) => match kind.as_str() {
             "str" => Ok(Scalar::Str(text.into_owned())),
             "binary" => decode_binary(&text).map(Scalar::Str),
-            // A timestamp decoded into an interface{} stays its text in goyaml.v2.
-            "timestamp" => Ok(Scalar::Str(text.into_owned())),
+            // A timestamp decoded into an interface{} stays its text in
+            // goyaml.v2, once it has parsed as one of its formats.
+            "timestamp" if is_timestamp(&text) => Ok(Scalar::Str(text.into_owned())),
+            "timestamp" => {
+                let read = resolve_plain(&text).unwrap_or_else(|| Scalar::Str(text.to_string()));
+                Err(format!("cannot read {} `{text}` as a !!timestamp (kubectl refuses it too)", core_tag_of(&read)))
+            }
             "bool" | "int" | "float" | "null" => {
                 let resolved = resolve_plain(&text).unwrap_or_else(|| Scalar::Str(text.to_string()));
                 match (kind.as_str(), resolved) {
@@ -118,6 +123,69 @@ pub fn resolve(text: Cow<'_, str>, plain: bool, tag: &Tag) -> Result<Scalar, Str
             _ => Ok(Scalar::Str(text.into_owned())),
         },
     }
+}
+
+/// Whether goyaml.v2 parses `text` as a timestamp: one of its
+/// `allowedTimestampFormats` (`2006-1-2T15:4:5.999999999Z07:00`, the same
+/// with a lower-case `t`, `2006-1-2 15:4:5.999999999`, `2006-1-2`), read
+/// by Go's `time.Parse`: a four-digit year, one- or two-digit other fields
+/// in their ranges, any fraction of a second after `.` or `,`.
+fn is_timestamp(text: &str) -> bool {
+    fn number(s: &str, digits: std::ops::RangeInclusive<usize>, max: u32) -> Option<u32> {
+        let n: u32 = s.parse().ok().filter(|_| digits.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit()))?;
+        (n <= max).then_some(n)
+    }
+    let (date, rest) = match text.find(['T', 't', ' ']) {
+        Some(at) => (&text[..at], Some((&text[at..at + 1], &text[at + 1..]))),
+        None => (text, None),
+    };
+    let mut parts = date.split('-');
+    let (Some(y), Some(m), Some(d), None) = (parts.next(), parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    let (Some(year), Some(month), Some(day)) = (number(y, 4..=4, 9999), number(m, 1..=2, 12), number(d, 1..=2, 31))
+    else {
+        return false;
+    };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    if month == 0 || day == 0 || day > days {
+        return false;
+    }
+    let Some((separator, time)) = rest else { return true };
+    // A zone only after `T`/`t`; none after a space.
+    let (clock, zone) = match (separator, time.strip_suffix('Z')) {
+        (" ", _) => (time, None),
+        (_, Some(clock)) => (clock, Some("Z")),
+        _ => match time.rfind(['+', '-']) {
+            Some(at) => (&time[..at], Some(&time[at..])),
+            None => return false,
+        },
+    };
+    if let Some(zone) = zone.filter(|z| *z != "Z") {
+        let Some((h, m)) = zone[1..].split_once(':') else { return false };
+        if number(h, 2..=2, 24).is_none() || number(m, 2..=2, 60).is_none() {
+            return false;
+        }
+    }
+    let (clock, fraction) = match clock.find(['.', ',']) {
+        Some(at) => (&clock[..at], Some(&clock[at + 1..])),
+        None => (clock, None),
+    };
+    if fraction.is_some_and(|f| f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit())) {
+        return false;
+    }
+    let mut fields = clock.split(':');
+    matches!(
+        (fields.next(), fields.next(), fields.next(), fields.next()),
+        (Some(h), Some(m), Some(s), None)
+            if number(h, 1..=2, 23).is_some() && number(m, 1..=2, 59).is_some() && number(s, 1..=2, 59).is_some()
+    )
 }
 
 fn core_tag_of(s: &Scalar) -> &'static str {
@@ -487,5 +555,44 @@ mod tests {
         assert_eq!(Scalar::Bool(true).into_key(), Ok("true".into()));
         assert_eq!(Scalar::Int(-3).into_key(), Ok("-3".into()));
         assert!(Scalar::Null.into_key().is_err());
+    }
+}
+
+#[cfg(test)]
+mod timestamp_tests {
+    use super::*;
+
+    /// Against goyaml.v2's formats as Go's time.Parse reads them (each
+    /// case also checked with kubectl: a `!!timestamp` it cannot parse is
+    /// refused with "cannot decode ... as a !!timestamp").
+    #[test]
+    fn timestamps_as_goyaml_v2_parses_them() {
+        for good in [
+            "2001-12-14",
+            "2001-1-2",
+            "2001-12-14T21:59:43Z",
+            "2001-12-14T21:59:43.10-05:00",
+            "2001-12-14t21:59:43.10Z",
+            "2001-12-14 21:59:43.10",
+            "2000-02-29",
+        ] {
+            assert!(is_timestamp(good), "{good}");
+        }
+        for bad in [
+            "nope",
+            "20011214",
+            "2001-12-14 21:59:43.10Z",
+            "2001-12-14 21:59:43.10 -5",
+            "01-12-14",
+            "2001-13-01",
+            "2001-02-29",
+            "2001-12-14T25:00:00Z",
+            "2001-12-14T21:59:43",
+            "2001-12-14T21:59:43.Z",
+        ] {
+            assert!(!is_timestamp(bad), "{bad}");
+        }
+        let refused = resolve(Cow::Borrowed("20011214"), true, &Tag::Core("timestamp".into())).expect_err("refused");
+        assert_eq!(refused, "cannot read !!int `20011214` as a !!timestamp (kubectl refuses it too)");
     }
 }

@@ -33,6 +33,7 @@ use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span, StrInput};
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
+use super::repair;
 use super::scalar::{resolve, Scalar, Tag};
 
 /// Deeper nesting is refused; no Kubernetes manifest comes close.
@@ -244,11 +245,69 @@ pub struct Parsed {
 /// same whichever way it was read (a duplicate key's path and the line it
 /// was first set on).
 pub fn parse_section(text: &str, first_line: usize, keep_positions: bool) -> Result<Option<Parsed>, ReadError> {
-    let read = Builder::new(text, first_line, keep_positions).section();
+    only_an_end_marker(text, first_line)?;
+    let read = with_repairs(text, |text| {
+        let mut builder = Builder::new(text, first_line, keep_positions);
+        let read = builder.section();
+        (read, builder.failure)
+    });
     match read {
-        Err(_) if !keep_positions => Builder::new(text, first_line, true).section(),
+        Err(_) if !keep_positions => with_repairs(text, |text| {
+            let mut builder = Builder::new(text, first_line, true);
+            let read = builder.section();
+            (read, builder.failure)
+        }),
         read => read,
     }
+}
+
+/// A section whose first content is the document end marker `...`: goyaml.v2
+/// finds no document there ("did not find expected node content"), where
+/// a YAML 1.2 reader sees an empty stream.
+fn only_an_end_marker(text: &str, first_line: usize) -> Result<(), ReadError> {
+    let first = text.lines().enumerate().find(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+    match first {
+        Some((i, line))
+            if line.strip_prefix("...").is_some_and(|rest| rest.trim().is_empty() || rest.starts_with([' ', '\t'])) =>
+        {
+            Err(ReadError {
+                line: first_line + i,
+                column: 1,
+                message:
+                    "did not find expected node content: kubectl refuses a document that is only `...`; remove the line"
+                        .to_string(),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Runs `read` on `text`, and again on its rewrite each time it fails
+/// where kubectl's reader would not (`repair`), a bounded number of times.
+fn with_repairs<T>(
+    text: &str,
+    read: impl Fn(&str) -> (Result<T, ReadError>, Option<(String, usize, usize)>),
+) -> Result<T, ReadError> {
+    let mut rewritten: Option<String> = None;
+    let mut first_error = None;
+    for _ in 0..=repair::MAX_REPAIRS {
+        let current = rewritten.as_deref().unwrap_or(text);
+        let (result, failure) = read(current);
+        let error = match result {
+            Ok(value) => return Ok(value),
+            Err(e) => e,
+        };
+        let fixed = failure.and_then(|(message, line, column)| {
+            repair::repair(current, &repair::Failure { message: &message, line, column })
+        });
+        // The error shown is the first one, at its place in the text as written.
+        let first = first_error.get_or_insert(error);
+        match fixed {
+            Some(text) => rewritten = Some(text),
+            None => return Err(first.clone()),
+        }
+    }
+    Err(first_error.unwrap_or_else(|| ReadError { line: 1, column: 1, message: "unreadable".into() }))
 }
 
 /// `apiVersion`, `kind`, `metadata.name` and `metadata.namespace` of a
@@ -257,19 +316,29 @@ pub fn parse_section(text: &str, first_line: usize, keep_positions: bool) -> Res
 /// when the section holds no mapping or those fields are not plain
 /// strings (aliases, merge keys, tags): the caller then builds it.
 pub fn scan_identity(text: &str, first_line: usize) -> Result<Option<[Option<String>; 4]>, ReadError> {
-    let mut builder = Builder::new(text, first_line, false);
-    loop {
-        match builder.next()?.0 {
-            Event::StreamStart | Event::Nothing => continue,
-            Event::DocumentStart(_) => break,
-            _ => return Ok(None),
+    with_repairs(text, |text| {
+        let mut builder = Builder::new(text, first_line, false);
+        let found = builder.scan_identity();
+        (found, builder.failure)
+    })
+}
+
+impl Builder<'_> {
+    fn scan_identity(&mut self) -> Result<Option<[Option<String>; 4]>, ReadError> {
+        let builder = self;
+        loop {
+            match builder.next()?.0 {
+                Event::StreamStart | Event::Nothing => continue,
+                Event::DocumentStart(_) => break,
+                _ => return Ok(None),
+            }
         }
+        if !matches!(builder.next()?.0, Event::MappingStart(..)) {
+            return Ok(None);
+        }
+        let mut found: [Option<String>; 4] = Default::default();
+        Ok(builder.scan_mapping(1, false, &mut found)?.then_some(found))
     }
-    if !matches!(builder.next()?.0, Event::MappingStart(..)) {
-        return Ok(None);
-    }
-    let mut found: [Option<String>; 4] = Default::default();
-    Ok(builder.scan_mapping(1, false, &mut found)?.then_some(found))
 }
 
 /// What a key of a scanned mapping stands for.
@@ -317,6 +386,13 @@ enum Key {
 
 struct Builder<'a> {
     parser: Parser<'a, StrInput<'a>>,
+    /// The text read, for a look at how a scalar was written.
+    text: &'a str,
+    /// Whether the text holds `\/` at all (see `check_written`).
+    slash_escapes: bool,
+    /// Whether the text holds a tab at all (see
+    /// `check_entry_indicator`).
+    dash_tabs: bool,
     first_line: usize,
     anchors: HashMap<usize, Anchored>,
     positions: Option<Positions>,
@@ -326,12 +402,17 @@ struct Builder<'a> {
     aliases: Budget,
     /// The entries of a top-level `items` list, together.
     items: Budget,
+    /// The parser's own error, as it gave it (for `repair`).
+    failure: Option<(String, usize, usize)>,
 }
 
 impl<'a> Builder<'a> {
     fn new(text: &'a str, first_line: usize, keep_positions: bool) -> Builder<'a> {
         Builder {
             parser: Parser::new_from_str(text),
+            text,
+            slash_escapes: text.contains("\\/"),
+            dash_tabs: text.contains('\t'),
             first_line,
             anchors: HashMap::new(),
             // About one field per 16 bytes of a typical manifest: sized once
@@ -342,6 +423,7 @@ impl<'a> Builder<'a> {
             object: Budget::default(),
             aliases: Budget::default(),
             items: Budget::default(),
+            failure: None,
         }
     }
 
@@ -417,6 +499,53 @@ impl<'a> Builder<'a> {
         Ok(())
     }
 
+    /// What libyaml refuses in how a scalar is written, where a YAML 1.2
+    /// reader takes it: `|` or `>` starting a plain scalar (in a flow
+    /// collection: `{note: |}`), and the YAML 1.2 escape `\/`, which
+    /// goyaml.v2's `yaml_parser_scan_flow_scalar` does not know.
+    fn check_written(&self, text: &str, style: ScalarStyle, span: &Span) -> Result<(), ReadError> {
+        match style {
+            ScalarStyle::Plain if text.starts_with(['|', '>']) => Err(self.error_at(
+                span,
+                "found character that cannot start any token (kubectl's YAML reader does not start a plain \
+                 value with | or > inside [ ] or { }; quote it)",
+            )),
+            ScalarStyle::DoubleQuoted if self.slash_escapes && text.contains('/') => {
+                let start = char_to_byte(self.text, span.start.index());
+                let end = char_to_byte(self.text, span.end.index());
+                let mut chars = self.text[start..end].chars();
+                while let Some(c) = chars.next() {
+                    if c == '\\' && chars.next() == Some('/') {
+                        return Err(self.error_at(
+                            span,
+                            "found unknown escape character \\/ (kubectl's YAML reader, YAML 1.1, does not know \
+                             it; write / without the backslash)",
+                        ));
+                    }
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// libyaml takes a tab after `:` but not after a block sequence's `-`
+    /// (`yaml_parser_scan_to_next_token`: tabs are skipped "in the block
+    /// context, but not ... after '-', '?', or ':' (complex value)"), where
+    /// a YAML 1.2 reader does.
+    fn check_entry_indicator(&self, item: &Span) -> Result<(), ReadError> {
+        let before = &self.text[..char_to_byte(self.text, item.start.index())];
+        let indicator = before.trim_end_matches([' ', '\t']);
+        if indicator.ends_with('-') && before[indicator.len()..].contains('\t') {
+            return Err(self.error_at(
+                item,
+                "found character that cannot start any token (a tab after `-`: kubectl's YAML reader takes only \
+                 spaces there)",
+            ));
+        }
+        Ok(())
+    }
+
     fn error_at(&self, span: &Span, message: impl Into<String>) -> ReadError {
         ReadError {
             line: self.first_line + span.start.line().saturating_sub(1),
@@ -440,7 +569,10 @@ impl<'a> Builder<'a> {
     fn next(&mut self) -> Result<(Event<'a>, Span), ReadError> {
         match self.parser.next_event() {
             Some(Ok(event)) => Ok(event),
-            Some(Err(e)) => Err(self.scan_error(&e)),
+            Some(Err(e)) => {
+                self.failure = Some((e.info().to_string(), e.marker().line(), e.marker().col()));
+                Err(self.scan_error(&e))
+            }
             None => Err(ReadError { line: self.first_line, column: 1, message: "unexpected end of input".into() }),
         }
     }
@@ -536,6 +668,7 @@ impl<'a> Builder<'a> {
             Event::Scalar(text, style, anchor, tag) => {
                 let tag = tag_of(tag.as_deref());
                 let plain = matches!(style, ScalarStyle::Plain);
+                self.check_written(&text, style, &span)?;
                 let untagged_plain = plain && tag == Tag::None;
                 let cost = Budget { bytes: text.len() + 2, nodes: 1 };
                 // The text of a plain scalar, for messages about what kubectl
@@ -582,10 +715,15 @@ impl<'a> Builder<'a> {
                 let mut items = Vec::new();
                 let mut cost = Budget { bytes: 2, nodes: 1 };
                 self.charge(&span, Budget { bytes: 2, nodes: 1 }, false)?;
+                let block =
+                    self.dash_tabs && !self.text[char_to_byte(self.text, span.start.index())..].starts_with('[');
                 loop {
                     let (event, item_span) = self.next()?;
                     if matches!(event, Event::SequenceEnd) {
                         break;
+                    }
+                    if block {
+                        self.check_entry_indicator(&item_span)?;
                     }
                     let len = path.len();
                     if self.positions.is_some() {
@@ -809,10 +947,18 @@ pub fn display_path(path: &str) -> &str {
     }
 }
 
+/// The byte offset of the `index`-th character.
+fn char_to_byte(text: &str, index: usize) -> usize {
+    text.char_indices().nth(index).map_or(text.len(), |(i, _)| i)
+}
+
 fn tag_of(tag: Option<&saphyr_parser::Tag>) -> Tag {
+    const CORE: &str = "tag:yaml.org,2002:";
     match tag {
         None => Tag::None,
         Some(t) if t.is_yaml_core_schema() => Tag::Core(t.suffix.clone()),
+        // The verbatim form: `!<tag:yaml.org,2002:int>` is `!!int`.
+        Some(t) if t.handle.is_empty() && t.suffix.starts_with(CORE) => Tag::Core(t.suffix[CORE.len()..].to_string()),
         Some(t) if t.handle.is_empty() && t.suffix == "!" => Tag::NonSpecific,
         Some(t) => Tag::Other(t.to_string()),
     }

@@ -1,0 +1,263 @@
+//! Where kubectl's YAML reader (libyaml, under goyaml.v2) takes text that
+//! the YAML 1.2 parser routerctl builds on refuses: when a read fails with
+//! one of these errors, the text is rewritten at the error's place into a
+//! form both read the same way, and read again. Each rewrite keeps the
+//! values (only separators, indentation and escapes change) and every
+//! line's number; a column later on a rewritten line may move by a few
+//! characters.
+//!
+//! The cases, each checked against kubectl (`kubectl label --local`):
+//! - `key:<TAB>value`: libyaml's `yaml_parser_fetch_value` takes any blank
+//!   (space or tab) after `:`; the tab becomes a space.
+//! - `'text'# comment`, `{a: b}# comment`: libyaml ends a quoted scalar or
+//!   a flow collection at its closing character and then skips to the
+//!   comment (`yaml_parser_scan_to_next_token`); a space is put before `#`.
+//! - `"it\'s"`: goyaml.v2's `yaml_parser_scan_flow_scalar` knows the `\'`
+//!   escape; it becomes `'`.
+//! - `{key: -}`: libyaml lets `-` start a plain scalar unless a blank
+//!   follows (`yaml_parser_fetch_next_token`); it is written `"-"`.
+//! - a continuation line of a quoted scalar or a flow collection that is
+//!   not indented: libyaml does not check that indentation (YAML 1.2 asks
+//!   for more than the parent's); such lines are indented one space more
+//!   than the line the scalar starts on (or, in a flow collection, than the
+//!   line before), which folding ignores.
+
+/// How many rewrites one document may need before its error is given as
+/// it is (each costs a read).
+pub const MAX_REPAIRS: usize = 64;
+
+/// The parser's error: its message and 1-based line, 0-based column (in
+/// characters) within the text read.
+pub struct Failure<'m> {
+    pub message: &'m str,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// The text rewritten so that the failure goes away, when it is one that
+/// libyaml accepts; `None` otherwise.
+pub fn repair(text: &str, failure: &Failure<'_>) -> Option<String> {
+    let at = byte_offset(text, failure.line, failure.column)?;
+    let message = failure.message;
+    if message.contains("':' must be followed by a valid YAML whitespace") {
+        let colon = find_near(text, at, ":\t")?;
+        return Some(replace(text, colon + 1..colon + 2, " "));
+    }
+    if message.contains("comments must be separated from other tokens by whitespace") {
+        let hash = find_near(text, at, "#")?;
+        let before = text[..hash].chars().next_back()?;
+        return matches!(before, '\'' | '"' | ']' | '}' | ',').then(|| replace(text, hash..hash, " "));
+    }
+    if message.contains("unknown escape character") {
+        let escape = quoted_escape(text, at)?;
+        return Some(replace(text, escape..escape + 2, "'"));
+    }
+    if message.contains("plain scalar cannot start with '-' followed by") {
+        let dash = find_near(text, at, "-")?;
+        return Some(replace(text, dash..dash + 1, "\"-\""));
+    }
+    if message.contains("invalid indentation in quoted scalar") {
+        return indent_quoted(text, at);
+    }
+    // Nested in a block mapping, the parser says only "invalid
+    // indentation": a rewrite only inside an open flow collection.
+    if message.contains("invalid indentation in flow construct")
+        || (message == "invalid indentation" && inside_flow(text, failure.line))
+    {
+        return indent_line(text, failure.line);
+    }
+    None
+}
+
+/// The first `\'` escape of the double-quoted scalar that starts at or
+/// just before `at` (the parser marks the scalar's start).
+fn quoted_escape(text: &str, at: usize) -> Option<usize> {
+    let open = find_near(text, at, "\"")?;
+    let mut chars = text[open + 1..].char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return None,
+            '\\' => match chars.next() {
+                Some((_, '\'')) => return Some(open + 1 + i),
+                Some(_) => {}
+                None => return None,
+            },
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Indents every continuation line of the quoted scalar that starts at or
+/// just before `at` one space deeper than the line it starts on, where it
+/// is not already deeper.
+fn indent_quoted(text: &str, at: usize) -> Option<String> {
+    let open = find_near(text, at, "\"").or_else(|| find_near(text, at, "'"))?;
+    let quote = text[open..].chars().next()?;
+    let line_start = text[..open].rfind('\n').map_or(0, |i| i + 1);
+    let start_line = &text[line_start..];
+    let wanted = start_line.len() - start_line.trim_start_matches(' ').len() + 1;
+    // Where the scalar ends: the first quote that is not escaped (`\"` in
+    // double quotes, `''` in single ones).
+    let mut end = None;
+    let mut chars = text[open + 1..].char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match (quote, c) {
+            ('"', '\\') => {
+                chars.next();
+            }
+            ('\'', '\'') if chars.peek().is_some_and(|(_, next)| *next == '\'') => {
+                chars.next();
+            }
+            (q, c) if c == q => {
+                end = Some(open + 1 + i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let end = end?;
+    let mut out = String::with_capacity(text.len() + 64);
+    out.push_str(&text[..open]);
+    let mut changed = false;
+    for (i, piece) in text[open..end].split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            let has = piece.len() - piece.trim_start_matches(' ').len();
+            if has < wanted && !piece.trim().is_empty() {
+                out.push_str(&" ".repeat(wanted - has));
+                changed = true;
+            }
+        }
+        out.push_str(piece);
+    }
+    out.push_str(&text[end..]);
+    changed.then_some(out)
+}
+
+/// Whether 1-based `line` starts inside a `{ }` or `[ ]` opened on the
+/// lines before it (brackets in quoted scalars and comments aside).
+fn inside_flow(text: &str, line: usize) -> bool {
+    let Some(end) = byte_offset(text, line, 0) else { return false };
+    let mut depth = 0usize;
+    let mut quoted: Option<char> = None;
+    let mut comment = false;
+    let mut previous = '\n';
+    let mut chars = text[..end].chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (_, '\n') if quoted.is_none() => comment = false,
+            (Some('"'), '\\') => {
+                chars.next();
+            }
+            (Some('\''), '\'') if chars.peek() == Some(&'\'') => {
+                chars.next();
+            }
+            (Some(q), c) if c == q => quoted = None,
+            (Some(_), _) => {}
+            (None, _) if comment => {}
+            (None, '#') if previous.is_whitespace() => comment = true,
+            (None, '\'' | '"') if previous.is_whitespace() || matches!(previous, '[' | '{' | ',') => quoted = Some(c),
+            (None, '[' | '{') => depth += 1,
+            (None, ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        previous = c;
+    }
+    depth > 0
+}
+
+/// Byte offset of a line and a column in characters.
+fn byte_offset(text: &str, line: usize, column: usize) -> Option<usize> {
+    let start = if line <= 1 { 0 } else { text.match_indices('\n').nth(line - 2)?.0 + 1 };
+    let rest = &text[start..];
+    let within = rest.char_indices().nth(column).map_or(rest.len(), |(i, _)| i);
+    Some(start + within)
+}
+
+/// `pattern` at `at` or just before it (the parser's mark may sit on the
+/// character after the one it complains about), on the same line.
+fn find_near(text: &str, at: usize, pattern: &str) -> Option<usize> {
+    let line_start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    (line_start..=at.min(text.len()))
+        .rev()
+        .take(4)
+        .find(|&i| text.is_char_boundary(i) && text[i..].starts_with(pattern))
+}
+
+fn replace(text: &str, range: std::ops::Range<usize>, with: &str) -> String {
+    let mut out = String::with_capacity(text.len() + with.len());
+    out.push_str(&text[..range.start]);
+    out.push_str(with);
+    out.push_str(&text[range.end..]);
+    out
+}
+
+/// Indents 1-based `line` one space more than the nearest non-blank line
+/// above it; `None` when it is already that deep (nothing to gain).
+fn indent_line(text: &str, line: usize) -> Option<String> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let index = line.checked_sub(1)?;
+    let current = lines.get(index)?;
+    let above = lines[..index].iter().rev().find(|l| !l.trim().is_empty())?;
+    let wanted = above.len() - above.trim_start_matches(' ').len() + 1;
+    let has = current.len() - current.trim_start_matches(' ').len();
+    if has >= wanted {
+        return None;
+    }
+    let start = byte_offset(text, line, 0)?;
+    Some(replace(text, start..start, &" ".repeat(wanted - has)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixed(text: &str, message: &str, line: usize, column: usize) -> Option<String> {
+        repair(text, &Failure { message, line, column })
+    }
+
+    #[test]
+    fn each_rewrite_is_local() {
+        assert_eq!(
+            fixed("a:\n  note:\thello\n", "':' must be followed by a valid YAML whitespace", 2, 6).as_deref(),
+            Some("a:\n  note: hello\n")
+        );
+        assert_eq!(
+            fixed("note: 'hi'# c\n", "comments must be separated from other tokens by whitespace", 1, 10).as_deref(),
+            Some("note: 'hi' # c\n")
+        );
+        assert_eq!(fixed("note: a# c\n", "comments must be separated from other tokens by whitespace", 1, 7), None);
+        assert_eq!(
+            fixed("note: \"it\\'s\"\n", "while parsing a quoted scalar, found unknown escape character", 1, 9)
+                .as_deref(),
+            Some("note: \"it's\"\n")
+        );
+        assert_eq!(fixed("note: \"a\\qb\"\n", "found unknown escape character", 1, 8), None);
+        assert_eq!(
+            fixed("{note: -}\n", "plain scalar cannot start with '-' followed by ,[]{}", 1, 7).as_deref(),
+            Some("{note: \"-\"}\n")
+        );
+        assert_eq!(
+            fixed("data:\n  note: \"a\nb\nc\"\n", "invalid indentation in quoted scalar", 2, 8).as_deref(),
+            Some("data:\n  note: \"a\n   b\n   c\"\n")
+        );
+        assert_eq!(
+            fixed("a:\n  b: 'it''s\nc'\nd: e\n", "invalid indentation in quoted scalar", 2, 5).as_deref(),
+            Some("a:\n  b: 'it''s\n   c'\nd: e\n")
+        );
+        assert_eq!(
+            fixed("data: {a: 1,\nb: 2}\n", "invalid indentation in flow construct", 2, 0).as_deref(),
+            Some("data: {a: 1,\n b: 2}\n")
+        );
+        assert_eq!(
+            fixed("a:\n  b: {c: 1,\nd: 2}\n", "invalid indentation", 3, 0).as_deref(),
+            Some("a:\n  b: {c: 1,\n   d: 2}\n")
+        );
+        // Not in a flow collection: a block mapping's bad indentation stays
+        // an error, as it is for kubectl.
+        assert_eq!(fixed("a:\n  b: 1\n c: 2\n", "invalid indentation", 3, 1), None);
+        assert_eq!(fixed("a: '{'\nb: 1\n", "invalid indentation", 2, 0), None);
+        assert_eq!(fixed("a: b\n", "something else", 1, 0), None);
+    }
+}
