@@ -116,7 +116,8 @@ fn indent_quoted(text: &str, at: usize) -> Option<String> {
             _ => {}
         }
     }
-    let end = end?;
+    // Never closed: to the end, where the read then says so, as kubectl does.
+    let end = end.unwrap_or(text.len());
     let mut out = String::with_capacity(text.len() + 64);
     out.push_str(&text[..open]);
     let mut changed = false;

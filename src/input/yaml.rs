@@ -289,25 +289,30 @@ fn with_repairs<T>(
     read: impl Fn(&str) -> (Result<T, ReadError>, Option<(String, usize, usize)>),
 ) -> Result<T, ReadError> {
     let mut rewritten: Option<String> = None;
-    let mut first_error = None;
-    for _ in 0..=repair::MAX_REPAIRS {
+    let mut repairs = 0;
+    loop {
         let current = rewritten.as_deref().unwrap_or(text);
         let (result, failure) = read(current);
         let error = match result {
             Ok(value) => return Ok(value),
             Err(e) => e,
         };
-        let fixed = failure.and_then(|(message, line, column)| {
+        // The error given is the one no rewrite removes: the real one (its
+        // line is the line as written; a column on a rewritten line may be
+        // a few characters off).
+        if repairs == repair::MAX_REPAIRS {
+            return Err(error);
+        }
+        match failure.and_then(|(message, line, column)| {
             repair::repair(current, &repair::Failure { message: &message, line, column })
-        });
-        // The error shown is the first one, at its place in the text as written.
-        let first = first_error.get_or_insert(error);
-        match fixed {
-            Some(text) => rewritten = Some(text),
-            None => return Err(first.clone()),
+        }) {
+            Some(fixed) => {
+                rewritten = Some(fixed);
+                repairs += 1;
+            }
+            None => return Err(error),
         }
     }
-    Err(first_error.unwrap_or_else(|| ReadError { line: 1, column: 1, message: "unreadable".into() }))
 }
 
 /// `apiVersion`, `kind`, `metadata.name` and `metadata.namespace` of a
