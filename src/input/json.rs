@@ -12,7 +12,7 @@
 
 use serde::de::IgnoredAny;
 
-use super::yaml::ReadError;
+use super::yaml::{ReadError, MAX_OBJECT_BYTES, MAX_OBJECT_NODES};
 
 /// How far into a stream kubectl looks for the `{` (the buffer
 /// YAMLOrJSONDecoder is given by kubectl's resource builder).
@@ -77,13 +77,46 @@ pub fn split(text: &str) -> Result<Vec<JsonValue<'_>>, (usize, ReadError)> {
     Ok(values)
 }
 
-/// Parses one value [`split`] found.
+/// Parses one value [`split`] found, held to the bounds a YAML document is
+/// held to: an object (a List's each item) of at most 3 MiB as JSON and
+/// 250,000 values.
 pub fn parse(value: &JsonValue<'_>) -> Result<serde_json::Value, ReadError> {
-    serde_json::from_str(value.text).map_err(|e| {
+    let parsed: serde_json::Value = serde_json::from_str(value.text).map_err(|e| {
         let mut error = json_error(&e);
         error.line += value.line - 1;
         error
-    })
+    })?;
+    // Small values cannot cross either bound: only a large one is measured.
+    if value.text.len() > 1024 * 1024 {
+        let objects: Vec<&serde_json::Value> = match parsed.get("items").and_then(serde_json::Value::as_array) {
+            Some(items) if super::yaml::is_list(&parsed) => items.iter().collect(),
+            _ => vec![&parsed],
+        };
+        for object in objects {
+            let nodes = count_values(object);
+            let bytes = if nodes > MAX_OBJECT_NODES { 0 } else { serde_json::to_vec(object).map_or(0, |b| b.len()) };
+            if nodes > MAX_OBJECT_NODES || bytes > MAX_OBJECT_BYTES {
+                return Err(ReadError {
+                    line: value.line,
+                    column: 1,
+                    message: format!(
+                        "an object larger than {} MiB as JSON or of more than {MAX_OBJECT_NODES} values; the API \
+                         server refuses objects that large",
+                        MAX_OBJECT_BYTES >> 20
+                    ),
+                });
+            }
+        }
+    }
+    Ok(parsed)
+}
+
+fn count_values(v: &serde_json::Value) -> usize {
+    match v {
+        serde_json::Value::Array(items) => 1 + items.iter().map(count_values).sum::<usize>(),
+        serde_json::Value::Object(map) => 1 + map.values().map(count_values).sum::<usize>(),
+        _ => 1,
+    }
 }
 
 /// serde_json's error, at its line and column, worded for a person.
@@ -165,6 +198,19 @@ mod tests {
             assert!(got.starts_with(&format!("{place}: not valid JSON: ")), "{text:?}: {got}");
         }
         assert!(error("{} []").starts_with("1:4: expected a JSON object"));
+    }
+
+    #[test]
+    fn an_object_is_held_to_the_bounds_of_a_yaml_one() {
+        let big = format!("{{\"kind\": \"ConfigMap\", \"data\": {{\"k\": \"{}\"}}}}", "x".repeat(4 << 20));
+        let values = split(&big).expect("splits");
+        let error = parse(&values[0]).expect_err("over 3 MiB");
+        assert!(error.message.starts_with("an object larger than 3 MiB as JSON"), "{}", error.message);
+        // A List's items are bounded one by one.
+        let item = format!("{{\"kind\": \"ConfigMap\", \"data\": {{\"k\": \"{}\"}}}}", "x".repeat(1 << 20));
+        let list = format!("{{\"kind\": \"List\", \"items\": [{}]}}", [item.as_str(); 4].join(","));
+        let values = split(&list).expect("splits");
+        assert!(parse(&values[0]).is_ok());
     }
 
     #[test]
