@@ -59,7 +59,9 @@ fn write_entry(out: &mut String, k: &str, v: &Value, depth: usize) {
     } else {
         write_double_quoted(out, k);
     }
-    if out[start..].chars().count() < MAX_SIMPLE_KEY_CHARS {
+    // Bytes bound characters from above: most keys are settled without a count.
+    let written = &out[start..];
+    if written.len() < MAX_SIMPLE_KEY_CHARS || written.chars().count() < MAX_SIMPLE_KEY_CHARS {
         out.push(':');
         write_value_after_key(out, v, depth);
         return;
