@@ -29,6 +29,8 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand render 'Print the objects the operator would write, ready for `kubectl apply -f -`'
             cand diff 'Show what the operator would change on the live objects'
             cand explain 'Explain every pod-template label and annotation and each record annotation: who owns it and what this reconcile does to it'
+            cand test 'Check where requests go: run RouterTest cases against what each router''s data plane would decide'
+            cand route 'Explain where one request goes: the rules tried, why each did not match, the one that did, and the backends in dispatch order'
             cand krm 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back'
             cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
@@ -129,6 +131,69 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'routerctl;test'= {
+            cand -f 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable'
+            cand --filename 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable'
+            cand -n 'Namespace for objects that do not name one (default: `default`)'
+            cand --namespace 'Namespace for objects that do not name one (default: `default`)'
+            cand --router-proxy-image 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator''s built-in default image, with a warning (an error with --strict)'
+            cand --default-litellm-url 'The operator''s --default-litellm-url: the address of litellm backends that set no url'
+            cand --operator-version 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster''s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each'
+            cand -j 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value'
+            cand --jobs 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value'
+            cand --crd 'The cluster''s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable'
+            cand -t 'RouterTest files (or directories). Repeatable. Without it, the RouterTest documents among the -f files are run'
+            cand --tests 'RouterTest files (or directories). Repeatable. Without it, the RouterTest documents among the -f files are run'
+            cand --data-plane 'The data plane whose decisions the cases check'
+            cand --min-coverage 'Fail (exit 1) when the cases reach fewer than this percentage of the rules and the default route'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -R 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
+            cand --recursive 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
+            cand --emit-scrape-annotations 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
+            cand --strict 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
+            cand --coverage 'Print the rules (and the default route) no case reached'
+            cand -q 'Print no warnings and no progress (errors still go to stderr)'
+            cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
+            cand -v 'Say what is being done: each router rendered, and the time taken'
+            cand --verbose 'Say what is being done: each router rendered, and the time taken'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'routerctl;route'= {
+            cand -f 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable'
+            cand --filename 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable'
+            cand -n 'Namespace for objects that do not name one (default: `default`)'
+            cand --namespace 'Namespace for objects that do not name one (default: `default`)'
+            cand --router-proxy-image 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator''s built-in default image, with a warning (an error with --strict)'
+            cand --default-litellm-url 'The operator''s --default-litellm-url: the address of litellm backends that set no url'
+            cand --operator-version 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster''s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each'
+            cand -j 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value'
+            cand --jobs 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value'
+            cand --crd 'The cluster''s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable'
+            cand --router 'The router (`namespace/name`, or a name) when the inputs hold several'
+            cand --model 'The request body''s `model`'
+            cand -H 'A request header, `name=value` (or `name: value`). Repeatable'
+            cand --header 'A request header, `name=value` (or `name: value`). Repeatable'
+            cand --unhealthy 'A backend that is down (quarantined or failing). Repeatable'
+            cand --data-plane 'The data plane whose decision is explained'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand -R 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
+            cand --recursive 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
+            cand --emit-scrape-annotations 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
+            cand --strict 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
+            cand -q 'Print no warnings and no progress (errors still go to stderr)'
+            cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
+            cand -v 'Say what is being done: each router rendered, and the time taken'
+            cand --verbose 'Say what is being done: each router rendered, and the time taken'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'routerctl;krm'= {
             cand -q 'Print no warnings and no progress (errors still go to stderr)'
             cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
@@ -185,6 +250,8 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand render 'Print the objects the operator would write, ready for `kubectl apply -f -`'
             cand diff 'Show what the operator would change on the live objects'
             cand explain 'Explain every pod-template label and annotation and each record annotation: who owns it and what this reconcile does to it'
+            cand test 'Check where requests go: run RouterTest cases against what each router''s data plane would decide'
+            cand route 'Explain where one request goes: the rules tried, why each did not match, the one that did, and the backends in dispatch order'
             cand krm 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back'
             cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand version 'Print routerctl''s version, the API it reads and the operator behaviour it mirrors'
@@ -196,6 +263,10 @@ set edit:completion:arg-completer[routerctl] = {|@words|
         &'routerctl;help;diff'= {
         }
         &'routerctl;help;explain'= {
+        }
+        &'routerctl;help;test'= {
+        }
+        &'routerctl;help;route'= {
         }
         &'routerctl;help;krm'= {
         }

@@ -31,6 +31,8 @@ complete -c routerctl -n "__fish_routerctl_needs_command" -s V -l version -d 'Pr
 complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "render" -d 'Print the objects the operator would write, ready for `kubectl apply -f -`'
 complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "diff" -d 'Show what the operator would change on the live objects'
 complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "explain" -d 'Explain every pod-template label and annotation and each record annotation: who owns it and what this reconcile does to it'
+complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "test" -d 'Check where requests go: run RouterTest cases against what each router\'s data plane would decide'
+complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "route" -d 'Explain where one request goes: the rules tried, why each did not match, the one that did, and the backends in dispatch order'
 complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "krm" -d 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back'
 complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
 complete -c routerctl -n "__fish_routerctl_needs_command" -f -a "completion" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
@@ -103,6 +105,53 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s q -l qui
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s V -l version -d 'Print version'
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s f -l filename -d 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s t -l tests -d 'RouterTest files (or directories). Repeatable. Without it, the RouterTest documents among the -f files are run' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l data-plane -d 'The data plane whose decisions the cases check' -r -f -a "auto\t'Each router\'s own `spec.dataPlane`'
+proxy\t'As the router-proxy decides'
+gateway\t'As Envoy decides on the rendered AIGatewayRoute'
+both\t'Both, and every case where they disagree'"
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l min-coverage -d 'Fail (exit 1) when the cases reach fewer than this percentage of the rules and the default route' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s o -l output -d 'Output format' -r -f -a "text\t''
+json\t''"
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s R -l recursive -d 'Read the directories given to -f (and --live) with their subdirectories, as kubectl\'s -R'
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l emit-scrape-annotations -d 'The operator\'s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l coverage -d 'Print the rules (and the default route) no case reached'
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s V -l version -d 'Print version'
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s f -l filename -d 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l router -d 'The router (`namespace/name`, or a name) when the inputs hold several' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l model -d 'The request body\'s `model`' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s H -l header -d 'A request header, `name=value` (or `name: value`). Repeatable' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l unhealthy -d 'A backend that is down (quarantined or failing). Repeatable' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l data-plane -d 'The data plane whose decision is explained' -r -f -a "auto\t'Each router\'s own `spec.dataPlane`'
+proxy\t'As the router-proxy decides'
+gateway\t'As Envoy decides on the rendered AIGatewayRoute'
+both\t'Both, and every case where they disagree'"
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s o -l output -d 'Output format' -r -f -a "text\t''
+json\t''"
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s R -l recursive -d 'Read the directories given to -f (and --live) with their subdirectories, as kubectl\'s -R'
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l emit-scrape-annotations -d 'The operator\'s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s V -l version -d 'Print version'
 complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -124,11 +173,13 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand man" -s q -l quiet -
 complete -c routerctl -n "__fish_routerctl_using_subcommand man" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c routerctl -n "__fish_routerctl_using_subcommand man" -s V -l version -d 'Print version'
-complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "render" -d 'Print the objects the operator would write, ready for `kubectl apply -f -`'
-complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "diff" -d 'Show what the operator would change on the live objects'
-complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "explain" -d 'Explain every pod-template label and annotation and each record annotation: who owns it and what this reconcile does to it'
-complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "krm" -d 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back'
-complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
-complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "version" -d 'Print routerctl\'s version, the API it reads and the operator behaviour it mirrors'
-complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "man" -d 'Print the man page (roff), of routerctl or of one of its commands'
-complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain krm completions version man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain test route krm completions version man help" -f -a "render" -d 'Print the objects the operator would write, ready for `kubectl apply -f -`'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain test route krm completions version man help" -f -a "diff" -d 'Show what the operator would change on the live objects'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain test route krm completions version man help" -f -a "explain" -d 'Explain every pod-template label and annotation and each record annotation: who owns it and what this reconcile does to it'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain test route krm completions version man help" -f -a "test" -d 'Check where requests go: run RouterTest cases against what each router\'s data plane would decide'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain test route krm completions version man help" -f -a "route" -d 'Explain where one request goes: the rules tried, why each did not match, the one that did, and the backends in dispatch order'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain test route krm completions version man help" -f -a "krm" -d 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain test route krm completions version man help" -f -a "completions" -d 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain test route krm completions version man help" -f -a "version" -d 'Print routerctl\'s version, the API it reads and the operator behaviour it mirrors'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain test route krm completions version man help" -f -a "man" -d 'Print the man page (roff), of routerctl or of one of its commands'
+complete -c routerctl -n "__fish_routerctl_using_subcommand help; and not __fish_seen_subcommand_from render diff explain test route krm completions version man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

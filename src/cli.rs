@@ -61,6 +61,23 @@ pub enum Command {
     /// the operator, scrape cleanup), plus the selector and whether it can
     /// change.
     Explain(ExplainArgs),
+    /// Check where requests go: run RouterTest cases against what each
+    /// router's data plane would decide.
+    ///
+    /// The Proxy plane decides as the router-proxy does, from the compiled
+    /// config.json routerctl writes (rules in order, the first match wins;
+    /// then BackendNameMatch, then the default route; the fail-closed
+    /// gate). The Gateway plane decides as Envoy does from the rendered
+    /// AIGatewayRoute (Gateway API precedence: the most header matches win,
+    /// then rule order). Test files (`kind: RouterTest`) come from -t, or
+    /// from the -f files when -t is not given.
+    ///
+    /// Exit status: 0 when every case passes, 1 when one fails (or coverage
+    /// is under --min-coverage), 2 on bad input.
+    Test(TestArgs),
+    /// Explain where one request goes: the rules tried, why each did not
+    /// match, the one that did, and the backends in dispatch order.
+    Route(RouteArgs),
     /// Run as a KRM function: read a ResourceList on stdin, append the
     /// rendered objects of every ModelRouter among its items, write it back.
     ///
@@ -93,6 +110,83 @@ pub enum Command {
         /// A command, for its own page (e.g. `render`).
         command: Option<String>,
     },
+}
+
+/// Which data plane's decision to check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PlaneChoice {
+    /// Each router's own `spec.dataPlane`.
+    Auto,
+    /// As the router-proxy decides.
+    Proxy,
+    /// As Envoy decides on the rendered AIGatewayRoute.
+    Gateway,
+    /// Both, and every case where they disagree.
+    Both,
+}
+
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    /// RouterTest files (or directories). Repeatable. Without it, the
+    /// RouterTest documents among the -f files are run.
+    #[arg(short = 't', long = "tests", value_name = "FILE")]
+    pub tests: Vec<PathBuf>,
+
+    /// The data plane whose decisions the cases check.
+    #[arg(long, value_enum, default_value_t = PlaneChoice::Auto)]
+    pub data_plane: PlaneChoice,
+
+    /// Print the rules (and the default route) no case reached.
+    #[arg(long)]
+    pub coverage: bool,
+
+    /// Fail (exit 1) when the cases reach fewer than this percentage of the
+    /// rules and the default route.
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(0..=100))]
+    pub min_coverage: Option<u8>,
+
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
+}
+
+#[derive(Debug, Args)]
+pub struct RouteArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    /// The router (`namespace/name`, or a name) when the inputs hold several.
+    #[arg(long, value_name = "ROUTER")]
+    pub router: Option<String>,
+
+    /// The request body's `model`.
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<String>,
+
+    /// A request header, `name=value` (or `name: value`). Repeatable.
+    #[arg(short = 'H', long = "header", value_name = "NAME=VALUE")]
+    pub headers: Vec<String>,
+
+    /// A backend that is down (quarantined or failing). Repeatable.
+    #[arg(long, value_name = "BACKEND")]
+    pub unhealthy: Vec<String>,
+
+    /// The data plane whose decision is explained.
+    #[arg(long, value_enum, default_value_t = PlaneChoice::Auto)]
+    pub data_plane: PlaneChoice,
+
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    Text,
+    Json,
 }
 
 /// Inputs and operator settings shared by every command.

@@ -37,4 +37,5 @@ pub mod reconcile;
 pub mod release;
 pub mod render;
 pub mod report;
+pub mod routing;
 pub mod validate;

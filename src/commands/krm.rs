@@ -400,6 +400,7 @@ fn pipeline_options(s: &Settings) -> Options {
             release: s.release,
         },
         jobs: None,
+        data_plane: None,
     }
 }
 

@@ -13,6 +13,7 @@ mod diff;
 mod explain;
 pub mod krm;
 mod render;
+mod test;
 pub mod version;
 
 use std::io::{Read, Write};
@@ -69,6 +70,8 @@ fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, termina
         Command::Explain(args) => explain::run(args, stdin, reporter),
         Command::Diff(args) => diff::run(args, stdin, reporter, terminal),
         Command::Krm => krm::command(stdin, reporter),
+        Command::Test(args) => test::run(args, stdin, reporter),
+        Command::Route(args) => test::route(args, stdin, reporter),
         Command::Version { output } => version::run(*output),
         Command::Completions { shell } => text_outcome(&completion::completions(*shell), 0),
         Command::Man { command } => text_outcome(&completion::man_page(command.as_deref())?, 0),
@@ -120,6 +123,19 @@ fn stream<T: Send>(
     finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
     sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<()> {
+    stream_as(common, live, stdin, reporter, None, finish, sink)
+}
+
+/// [`stream`], every router rendered as `data_plane` when given.
+fn stream_as<T: Send>(
+    common: &CommonArgs,
+    live: LiveInput,
+    stdin: &mut dyn Read,
+    reporter: &mut Reporter,
+    data_plane: Option<&str>,
+    finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
+    sink: &mut dyn FnMut(T) -> Result<()>,
+) -> Result<()> {
     let mut stdin_used = false;
     if let Some(namespace) = &common.namespace {
         let errors = dns1123_label_errors(namespace);
@@ -128,6 +144,7 @@ fn stream<T: Send>(
         }
     }
     let mut options = options(common);
+    options.data_plane = data_plane.map(str::to_string);
     if let LiveInput::Cluster(cluster) = live {
         let detection = operator::detect(&kubectl_options(cluster)?);
         settle_operator(&mut options, common, detection, reporter)?;
@@ -277,6 +294,7 @@ fn options(common: &CommonArgs) -> Options {
             release: common.operator_version.unwrap_or_default(),
         },
         jobs: common.jobs,
+        data_plane: None,
     }
 }
 

@@ -68,8 +68,11 @@ pub(super) fn router_input(
     let schema = crd.unwrap_or_else(|| for_release(options.flags.release));
     // Read before the value moves; the schema's own message comes first.
     let name = object_name(&doc);
-    let router: ModelRouter = stored(&mut doc, Some(schema), options, warnings)?;
+    let mut router: ModelRouter = stored(&mut doc, Some(schema), options, warnings)?;
     let name = name?;
+    if let Some(plane) = &options.data_plane {
+        router.spec.data_plane = Some(plane.clone());
+    }
     // The admission checks, and for a Gateway router the gateway
     // reconciler's refusals, all at once.
     let mut findings = validate_model_router(&router);

@@ -50,6 +50,9 @@ pub struct Options {
     pub flags: OperatorFlags,
     /// `--jobs`: routers reconciled at once; `None` for one per core.
     pub jobs: Option<NonZeroUsize>,
+    /// Every router rendered as this `spec.dataPlane` (`Proxy` or
+    /// `Gateway`) instead of its own: `routerctl test --data-plane`.
+    pub data_plane: Option<String>,
 }
 
 impl Options {

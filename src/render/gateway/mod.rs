@@ -33,7 +33,7 @@ const ENVOY_GATEWAY_GROUP: &str = "gateway.envoyproxy.io";
 /// The Gateway API group: parent Gateway and policy target HTTPRoute.
 const GATEWAY_API_GROUP: &str = "gateway.networking.k8s.io";
 /// The header the AI gateway copies the request's model into.
-const MODEL_HEADER: &str = "x-ai-eg-model";
+pub const MODEL_HEADER: &str = "x-ai-eg-model";
 /// Where a verified team claim lands, and what team budgets key on.
 const DEFAULT_TEAM_HEADER: &str = "x-llmkube-team";
 

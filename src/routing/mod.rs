@@ -1,0 +1,90 @@
+//! Where a request goes: the router-proxy's decision on the Proxy data
+//! plane (`proxy`, from the compiled `config.json` routerctl writes, so what
+//! is tested is what is deployed) and Envoy's on the Gateway data plane
+//! (`gateway`, from the rendered AIGatewayRoute); RouterTest files and
+//! their runs (`suite`). Pure: values in, decisions out.
+
+pub mod gateway;
+pub mod proxy;
+pub mod suite;
+
+use std::fmt;
+
+/// One request, as a test or `routerctl route` gives it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Request {
+    /// The body's `model` (absent: the proxy reads `""`).
+    pub model: Option<String>,
+    /// Header names and values, as sent (names in any case).
+    pub headers: Vec<(String, String)>,
+}
+
+/// What chose the route.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Matched {
+    /// A rule, by name.
+    Rule(String),
+    /// No rule matched; `defaultRouteStrategy: BackendNameMatch` found the
+    /// backend the body's model names.
+    NameMatch(String),
+    /// No rule matched; the default route.
+    Default,
+    /// Nothing: the proxy answers itself.
+    Nothing,
+}
+
+impl Matched {
+    /// The name tests use: the rule's, `default`, `name-match` or `none`.
+    pub fn label(&self) -> &str {
+        match self {
+            Matched::Rule(name) => name,
+            Matched::NameMatch(_) => "name-match",
+            Matched::Default => "default",
+            Matched::Nothing => "none",
+        }
+    }
+}
+
+impl fmt::Display for Matched {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Matched::Rule(name) => write!(f, "rule {name}"),
+            Matched::NameMatch(backend) => write!(f, "no rule; the model names backend {backend} (BackendNameMatch)"),
+            Matched::Default => write!(f, "no rule; the default route"),
+            Matched::Nothing => write!(f, "no rule and no default route"),
+        }
+    }
+}
+
+/// Why one rule did or did not take the request (for `routerctl route`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trial {
+    pub rule: String,
+    /// `None` when it matched; else the first condition that failed.
+    pub failed: Option<String>,
+}
+
+/// What the data plane does with a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    pub matched: Matched,
+    /// The route's strategy as configured (`primary-fallback` when unset).
+    pub strategy: String,
+    /// The backends the request may be dispatched to, in order, without the
+    /// ones marked unhealthy; with their weights where the plane uses them.
+    pub candidates: Vec<(String, Option<u32>)>,
+    /// The HTTP status the data plane answers with itself, when no backend
+    /// is tried (no route, a fail-closed refusal, every candidate down).
+    pub status: Option<u16>,
+    /// Why it answers itself, or a note on the dispatch.
+    pub reason: Option<String>,
+    /// The rules tried, in order, and why each did not match.
+    pub trials: Vec<Trial>,
+}
+
+impl Decision {
+    /// The candidate names, in dispatch order.
+    pub fn backends(&self) -> Vec<&str> {
+        self.candidates.iter().map(|(name, _)| name.as_str()).collect()
+    }
+}

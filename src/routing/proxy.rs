@@ -1,0 +1,618 @@
+//! The router-proxy's decision, ported from upstream `internal/router` at
+//! commit 907ac8d (main, 2026-08-22): `extractFeatures` (proxy.go),
+//! `Matcher.Match`, `ruleMatches`, `matchModels` (Go's `path.Match`),
+//! `matchHeaders`, `satisfiesRequiredCapabilities`, `backendByPublishedID`
+//! (match.go), `enforceFailClosed` and the candidate loop of
+//! `dispatchWithFallback` with its status codes (proxy.go), and
+//! `SensitiveSet` / `ClassificationHeader` (config.go).
+//!
+//! It reads the `config.json` routerctl compiles, byte for byte what the
+//! proxy reads. What the proxy decides at run time only (a 5xx reply, a
+//! timeout) is given as backends marked unhealthy: the proxy skips a
+//! quarantined backend as it skips one that failed.
+//!
+//! Upstream facts worth knowing, kept as they are: rules are tried in order
+//! and the first match wins; classification and task complexity are
+//! lower-cased from their headers but compared exactly with the rule's
+//! values; header names match in any case, values exactly; `weighted` and
+//! `shadow` are labels only (every route is tried in order, as
+//! primary-fallback, and backend weights are not read); required
+//! capabilities decide whether a rule matches but do not filter its
+//! backends.
+
+use std::collections::{BTreeMap, HashMap};
+
+use anyhow::{Context as _, Result};
+use serde::Deserialize;
+
+use super::{Decision, Matched, Request, Trial};
+
+/// The classification header when the policy names none.
+pub const DEFAULT_CLASSIFICATION_HEADER: &str = "x-llmkube-classification";
+/// The task-complexity header (fixed upstream).
+pub const TASK_COMPLEXITY_HEADER: &str = "x-llmkube-task-complexity";
+/// Sensitive classes when the policy lists none.
+const DEFAULT_SENSITIVE: [&str; 2] = ["pii", "phi"];
+
+/// The part of `config.json` the decision reads (upstream `router.Config`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProxyConfig {
+    pub backends: Vec<Backend>,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub rules: Vec<Rule>,
+    #[serde(default)]
+    pub default_route: String,
+    #[serde(default)]
+    pub default_route_strategy: String,
+    #[serde(default)]
+    pub policy: Policy,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Backend {
+    pub name: String,
+    #[serde(default)]
+    pub display_name: String,
+    #[serde(default)]
+    pub tier: String,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub capabilities: Vec<String>,
+    #[serde(default)]
+    pub weight: u32,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rule {
+    pub name: String,
+    #[serde(rename = "match", default)]
+    pub match_: RuleMatch,
+    pub route: RuleRoute,
+    #[serde(default)]
+    pub fail_closed: bool,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleMatch {
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub data_classification: Vec<String>,
+    #[serde(default)]
+    pub task_complexity: String,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub required_capabilities: Vec<String>,
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub models: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleRoute {
+    pub backends: Vec<String>,
+    #[serde(default)]
+    pub strategy: String,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Policy {
+    #[serde(default)]
+    pub classification: ClassificationPolicy,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClassificationPolicy {
+    #[serde(default)]
+    pub header_key: String,
+    #[serde(default, rename = "sensitiveClassifications", deserialize_with = "null_as_empty")]
+    pub sensitive: Vec<String>,
+}
+
+/// A Go nil slice is written `null`: read as empty.
+fn null_as_empty<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
+}
+
+impl ProxyConfig {
+    /// Reads `config.json`.
+    pub fn from_json(json: &str) -> Result<ProxyConfig> {
+        serde_json::from_str(json).context("config.json is not the proxy's config")
+    }
+
+    /// `ClassificationHeader()`: the policy's header, or the default.
+    pub fn classification_header(&self) -> String {
+        let key = self.policy.classification.header_key.trim();
+        if key.is_empty() {
+            DEFAULT_CLASSIFICATION_HEADER.to_string()
+        } else {
+            key.to_string()
+        }
+    }
+
+    /// `SensitiveSet()`: the policy's list replaces the defaults.
+    pub fn is_sensitive(&self, class: &str) -> bool {
+        if self.policy.classification.sensitive.is_empty() {
+            DEFAULT_SENSITIVE.contains(&class)
+        } else {
+            self.policy.classification.sensitive.iter().any(|s| s == class)
+        }
+    }
+
+    fn backend(&self, name: &str) -> Option<&Backend> {
+        self.backends.iter().find(|b| b.name == name)
+    }
+}
+
+/// The request as the proxy sees it (`extractFeatures`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Features {
+    /// Lower-cased names; the first value of each.
+    pub headers: HashMap<String, String>,
+    pub model: String,
+    pub classification: String,
+    pub task_complexity: String,
+}
+
+/// `extractFeatures`: names lower-cased (first value kept), the
+/// classification and complexity headers' values lower-cased.
+pub fn features(config: &ProxyConfig, request: &Request) -> Features {
+    let mut headers = HashMap::new();
+    for (name, value) in &request.headers {
+        headers.entry(name.to_ascii_lowercase()).or_insert_with(|| value.clone());
+    }
+    let class_header = config.classification_header().to_ascii_lowercase();
+    let classification = headers.get(&class_header).map(|v| v.to_lowercase()).unwrap_or_default();
+    let task_complexity = headers.get(TASK_COMPLEXITY_HEADER).map(|v| v.to_lowercase()).unwrap_or_default();
+    Features { model: request.model.clone().unwrap_or_default(), headers, classification, task_complexity }
+}
+
+/// Why `rule` does not match `f`, or `None` when it does (`ruleMatches`:
+/// the AND of its non-empty conditions, in upstream's order).
+pub fn rule_mismatch(config: &ProxyConfig, rule: &Rule, f: &Features) -> Option<String> {
+    let m = &rule.match_;
+    if !m.data_classification.is_empty() && !m.data_classification.contains(&f.classification) {
+        return Some(format!("classification {:?} is not one of {:?}", f.classification, m.data_classification));
+    }
+    if !m.task_complexity.is_empty() && m.task_complexity != f.task_complexity {
+        return Some(format!("task complexity {:?} is not {:?}", f.task_complexity, m.task_complexity));
+    }
+    if !match_models(&m.models, &f.model) {
+        return Some(format!("model {:?} matches none of {:?}", f.model, m.models));
+    }
+    for (name, want) in &m.headers {
+        match f.headers.get(&name.to_ascii_lowercase()) {
+            None => return Some(format!("no header {name}")),
+            Some(got) if got != want => return Some(format!("header {name} is {got:?}, not {want:?}")),
+            Some(_) => {}
+        }
+    }
+    if !m.required_capabilities.is_empty()
+        && !rule
+            .route
+            .backends
+            .iter()
+            .filter_map(|b| config.backend(b))
+            .any(|b| m.required_capabilities.iter().all(|c| b.capabilities.contains(c)))
+    {
+        return Some(format!("no backend of the route has all of {:?}", m.required_capabilities));
+    }
+    None
+}
+
+/// `matchModels`: no patterns match anything; an empty model only `*`.
+pub fn match_models(patterns: &[String], model: &str) -> bool {
+    if patterns.is_empty() {
+        return true;
+    }
+    if model.is_empty() {
+        return patterns.iter().any(|p| p == "*");
+    }
+    patterns.iter().any(|p| path_match(p, model).unwrap_or(false))
+}
+
+/// Go's `path.Match`: `*` (any run of non-`/` characters), `?` (one
+/// non-`/` character), `[...]` classes (with `^` negation and ranges) and
+/// `\` escapes; `None` for a malformed pattern (ErrBadPattern, which the
+/// proxy treats as no match).
+pub fn path_match(pattern: &str, name: &str) -> Option<bool> {
+    let p: Vec<char> = pattern.chars().collect();
+    let n: Vec<char> = name.chars().collect();
+    // Validates the whole pattern first, as Go reports ErrBadPattern even
+    // when a match is decided before the bad part.
+    let mut i = 0;
+    while i < p.len() {
+        match p[i] {
+            '\\' => {
+                i += 2;
+                if i > p.len() {
+                    return None;
+                }
+            }
+            '[' => i = class_end(&p, i)?,
+            _ => i += 1,
+        }
+    }
+    Some(glob(&p, &n))
+}
+
+/// Where the class starting at `p[start] == '['` ends (the index after its
+/// `]`); `None` when malformed.
+fn class_end(p: &[char], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    if p.get(i) == Some(&'^') {
+        i += 1;
+    }
+    let mut first = true;
+    loop {
+        match p.get(i)? {
+            ']' if !first => return Some(i + 1),
+            '\\' => i += 2,
+            '-' if first => return None,
+            _ => i += 1,
+        }
+        if p.get(i) == Some(&'-') && p.get(i + 1).is_some_and(|c| *c != ']') {
+            i += 1;
+            match p.get(i)? {
+                '\\' => i += 2,
+                _ => i += 1,
+            }
+        }
+        first = false;
+        if i > p.len() {
+            return None;
+        }
+    }
+}
+
+fn class_matches(p: &[char], start: usize, end: usize, c: char) -> bool {
+    let mut i = start + 1;
+    let negated = p.get(i) == Some(&'^');
+    if negated {
+        i += 1;
+    }
+    let mut hit = false;
+    while i < end - 1 {
+        let mut lo = p[i];
+        if lo == '\\' {
+            i += 1;
+            lo = p[i];
+        }
+        i += 1;
+        let mut hi = lo;
+        if i < end - 1 && p[i] == '-' {
+            i += 1;
+            hi = p[i];
+            if hi == '\\' {
+                i += 1;
+                hi = p[i];
+            }
+            i += 1;
+        }
+        if lo <= c && c <= hi {
+            hit = true;
+        }
+    }
+    hit != negated
+}
+
+/// Matching proper, over a valid pattern.
+fn glob(p: &[char], n: &[char]) -> bool {
+    match p.first() {
+        None => n.is_empty(),
+        Some('*') => {
+            let rest = &p[1..];
+            // `*` runs over non-`/` characters only.
+            for take in 0..=n.len() {
+                if take > 0 && n[take - 1] == '/' {
+                    return false;
+                }
+                if glob(rest, &n[take..]) {
+                    return true;
+                }
+            }
+            false
+        }
+        Some('?') => n.first().is_some_and(|c| *c != '/') && glob(&p[1..], &n[1..]),
+        Some('[') => {
+            let Some(end) = class_end(p, 0) else { return false };
+            n.first().is_some_and(|c| *c != '/' && class_matches(p, 0, end, *c)) && glob(&p[end..], &n[1..])
+        }
+        Some('\\') => p.get(1).is_some_and(|e| n.first() == Some(e)) && glob(&p[2..], &n[1..]),
+        Some(c) => n.first() == Some(c) && glob(&p[1..], &n[1..]),
+    }
+}
+
+/// What the proxy does with `request` when the backends in `unhealthy`
+/// are down (quarantined, or failing with a 5xx or a connection error).
+pub fn decide(config: &ProxyConfig, request: &Request, unhealthy: &[String]) -> Decision {
+    let f = features(config, request);
+    let mut trials = Vec::new();
+    let mut chosen = None;
+    for rule in &config.rules {
+        let failed = rule_mismatch(config, rule, &f);
+        let hit = failed.is_none();
+        trials.push(Trial { rule: rule.name.clone(), failed });
+        if hit {
+            chosen = Some(rule);
+            break;
+        }
+    }
+    let (matched, route, strategy, fail_closed): (Matched, Vec<String>, String, bool) = match chosen {
+        Some(rule) => (
+            Matched::Rule(rule.name.clone()),
+            rule.route.backends.clone(),
+            strategy_or_default(&rule.route.strategy),
+            rule.fail_closed,
+        ),
+        None => {
+            let by_name = (config.default_route_strategy == "BackendNameMatch" && !f.model.is_empty())
+                .then(|| {
+                    config.backends.iter().find(|b| {
+                        let published = if b.display_name.is_empty() { &b.name } else { &b.display_name };
+                        *published == f.model
+                    })
+                })
+                .flatten();
+            match by_name {
+                Some(b) => (Matched::NameMatch(b.name.clone()), vec![b.name.clone()], "primary-fallback".into(), false),
+                None if !config.default_route.is_empty() => {
+                    (Matched::Default, vec![config.default_route.clone()], "primary-fallback".into(), false)
+                }
+                None => {
+                    return Decision {
+                        matched: Matched::Nothing,
+                        strategy: String::new(),
+                        candidates: Vec::new(),
+                        status: Some(503),
+                        reason: Some("no rule matched and no defaultRoute configured".into()),
+                        trials,
+                    }
+                }
+            }
+        }
+    };
+    // enforceFailClosed: a sensitive class on a fail-closed rule goes only
+    // to local backends the config knows.
+    if fail_closed && config.is_sensitive(&f.classification) {
+        for name in &route {
+            let reason = match config.backend(name) {
+                None => Some(format!("fail-closed: backend {name:?} not configured")),
+                Some(b) if b.tier != "local" => Some(format!(
+                    "fail-closed: sensitive classification {:?} cannot route to cloud-tier backend {name:?}",
+                    f.classification
+                )),
+                Some(_) => None,
+            };
+            if let Some(reason) = reason {
+                return Decision {
+                    matched,
+                    strategy,
+                    candidates: Vec::new(),
+                    status: Some(503),
+                    reason: Some(reason),
+                    trials,
+                };
+            }
+        }
+    }
+    // dispatchWithFallback: the route in order, skipping unknown and
+    // unhealthy backends.
+    let candidates: Vec<(String, Option<u32>)> = route
+        .iter()
+        .filter(|name| !unhealthy.contains(name))
+        .filter_map(|name| config.backend(name).map(|b| (b.name.clone(), None)))
+        .collect();
+    let (status, reason) = if !candidates.is_empty() {
+        (None, None)
+    } else if fail_closed {
+        (Some(503), Some("fail-closed: all rule backends unhealthy".to_string()))
+    } else {
+        (Some(502), Some("all backends failed".to_string()))
+    };
+    Decision { matched, strategy, candidates, status, reason, trials }
+}
+
+/// `strategyOrDefault`.
+fn strategy_or_default(strategy: &str) -> String {
+    if strategy.is_empty() {
+        "primary-fallback".to_string()
+    } else {
+        strategy.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Upstream's `validConfig()` (config_test.go), as JSON.
+    fn valid_config() -> serde_json::Value {
+        json!({
+            "backends": [
+                {"name": "local-qwen", "tier": "local", "address": "http://qwen.svc:8080"},
+                {"name": "cloud-opus", "tier": "cloud", "address": "https://api.anthropic.com",
+                 "provider": "anthropic", "model": "claude-opus-4-7"}
+            ],
+            "rules": [{"name": "pii-stays-local", "match": {"dataClassification": ["pii"]},
+                       "route": {"backends": ["local-qwen"]}, "failClosed": true}],
+            "defaultRoute": "local-qwen",
+            "policy": {"classification": {"mode": "header-only"}, "auditLog": {"sink": "stdout"}}
+        })
+    }
+
+    fn config(v: serde_json::Value) -> ProxyConfig {
+        serde_json::from_value(v).expect("a proxy config")
+    }
+
+    fn request(model: &str, headers: &[(&str, &str)]) -> Request {
+        Request {
+            model: (!model.is_empty()).then(|| model.to_string()),
+            headers: headers.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        }
+    }
+
+    fn class(c: &str) -> Vec<(&str, &str)> {
+        vec![("x-llmkube-classification", c)]
+    }
+
+    /// match_test.go, case by case (features given there as headers here).
+    #[test]
+    fn upstream_match_tests() {
+        let base = valid_config();
+        let decide_with = |cfg: &serde_json::Value, model: &str, headers: &[(&str, &str)]| {
+            decide(&config(cfg.clone()), &request(model, headers), &[])
+        };
+        // TestMatchPIIRouteWins
+        let d = decide_with(&base, "", &class("pii"));
+        assert_eq!((d.matched.label(), d.strategy.as_str()), ("pii-stays-local", "primary-fallback"));
+        // TestMatchFallsThroughToDefault
+        let d = decide_with(&base, "", &class("public"));
+        assert_eq!((d.matched.clone(), d.backends()), (Matched::Default, vec!["local-qwen"]));
+        // TestMatchReturnsEmptyWhenNoDefaultAndNoRule
+        let mut none = base.clone();
+        none["rules"] = json!(null);
+        none["defaultRoute"] = json!("");
+        let d = decide_with(&none, "", &class("public"));
+        assert_eq!((d.matched.clone(), d.status), (Matched::Nothing, Some(503)));
+        // TestMatchModelGlob
+        let mut glob = base.clone();
+        glob["rules"] =
+            json!([{"name": "qwen-family", "match": {"models": ["qwen3-*"]}, "route": {"backends": ["local-qwen"]}}]);
+        assert_eq!(decide_with(&glob, "qwen3-coder-30b", &[]).matched.label(), "qwen-family");
+        assert_eq!(decide_with(&glob, "llama-3", &[]).matched, Matched::Default);
+        // TestMatchHeadersCaseInsensitive
+        let mut team = base.clone();
+        team["rules"] = json!([{"name": "team-rule", "match": {"headers": {"X-Team": "research"}}, "route": {"backends": ["local-qwen"]}}]);
+        assert_eq!(decide_with(&team, "", &[("x-team", "research")]).matched.label(), "team-rule");
+        // TestMatchTaskComplexity
+        let mut complexity = base.clone();
+        complexity["rules"] = json!([{"name": "complex-to-cloud", "match": {"taskComplexity": "complex"}, "route": {"backends": ["cloud-opus"]}}]);
+        assert_eq!(
+            decide_with(&complexity, "", &[("x-llmkube-task-complexity", "complex")]).matched.label(),
+            "complex-to-cloud"
+        );
+        assert_eq!(decide_with(&complexity, "", &[("x-llmkube-task-complexity", "simple")]).matched, Matched::Default);
+        // TestMatchRequiredCapabilities
+        let mut caps = base.clone();
+        caps["backends"][0]["capabilities"] = json!(["code"]);
+        caps["backends"][1]["capabilities"] = json!(["vision", "long-context"]);
+        caps["rules"] = json!([{"name": "vision-rule", "match": {"models": ["*"], "requiredCapabilities": ["vision"]},
+                                "route": {"backends": ["local-qwen", "cloud-opus"]}}]);
+        let d = decide_with(&caps, "any", &[]);
+        // Capabilities gate the rule; they do not filter its backends.
+        assert_eq!((d.matched.label(), d.backends()), ("vision-rule", vec!["local-qwen", "cloud-opus"]));
+        caps["backends"][1]["capabilities"] = json!(["long-context"]);
+        assert_eq!(decide_with(&caps, "any", &[]).matched, Matched::Default);
+        // TestMatchFirstRuleWins
+        let mut first = base.clone();
+        first["rules"] = json!([{"name": "first", "match": {"models": ["*"]}, "route": {"backends": ["local-qwen"]}},
+                                {"name": "second", "match": {"models": ["*"]}, "route": {"backends": ["cloud-opus"]}}]);
+        assert_eq!(decide_with(&first, "any-model", &[]).matched.label(), "first");
+        // The BackendNameMatch family.
+        let mut by_name = base.clone();
+        by_name["defaultRouteStrategy"] = json!("BackendNameMatch");
+        let d = decide_with(&by_name, "cloud-opus", &class("public"));
+        assert_eq!((d.matched.clone(), d.backends()), (Matched::NameMatch("cloud-opus".into()), vec!["cloud-opus"]));
+        assert_eq!(decide_with(&by_name, "ghost-model", &class("public")).backends(), ["local-qwen"]);
+        assert_eq!(decide_with(&by_name, "cloud-opus", &class("pii")).matched.label(), "pii-stays-local");
+        let mut stat = base.clone();
+        stat["defaultRouteStrategy"] = json!("Static");
+        assert_eq!(decide_with(&stat, "cloud-opus", &class("public")).backends(), ["local-qwen"]);
+        let mut no_default = by_name.clone();
+        no_default["rules"] = json!(null);
+        no_default["defaultRoute"] = json!("");
+        assert_eq!(decide_with(&no_default, "ghost-model", &[]).status, Some(503));
+        let mut empty_model = by_name.clone();
+        empty_model["rules"] = json!(null);
+        assert_eq!(decide_with(&empty_model, "", &[]).backends(), ["local-qwen"]);
+        let mut display = empty_model.clone();
+        display["backends"][1]["displayName"] = json!("claude-opus-4-20250514");
+        assert_eq!(decide_with(&display, "claude-opus-4-20250514", &[]).backends(), ["cloud-opus"]);
+        assert_eq!(decide_with(&display, "cloud-opus", &[]).backends(), ["local-qwen"]);
+        assert_eq!(decide_with(&empty_model, "cloud-opus", &[]).backends(), ["cloud-opus"]);
+    }
+
+    /// proxy_test.go's routing outcomes on its harness config.
+    #[test]
+    fn upstream_proxy_tests() {
+        let mut harness = valid_config();
+        harness["rules"] = json!([
+            {"name": "pii-stays-local", "match": {"dataClassification": ["pii"]}, "route": {"backends": ["local-qwen"]}, "failClosed": true},
+            {"name": "complex-to-cloud", "match": {"taskComplexity": "complex"}, "route": {"backends": ["cloud-opus", "local-qwen"]}}
+        ]);
+        let cfg = config(harness);
+        let down = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        // TestProxyRoutesPIIToLocal
+        assert_eq!(decide(&cfg, &request("any", &class("pii")), &[]).backends(), ["local-qwen"]);
+        // TestProxyRoutesComplexToCloud
+        let complex = [("x-llmkube-task-complexity", "complex")];
+        assert_eq!(decide(&cfg, &request("any", &complex), &[]).backends(), ["cloud-opus", "local-qwen"]);
+        // TestProxyFallsThroughToDefault
+        assert_eq!(decide(&cfg, &request("any", &[]), &[]).backends(), ["local-qwen"]);
+        // TestProxyFailClosedOnLocalDown: 503, cloud never called.
+        let d = decide(&cfg, &request("any", &class("pii")), &down(&["local-qwen"]));
+        assert_eq!((d.status, d.backends()), (Some(503), vec![]));
+        // TestProxyNonFailClosedReturns502OnAllBackendsDown
+        assert_eq!(decide(&cfg, &request("any", &[]), &down(&["local-qwen", "cloud-opus"])).status, Some(502));
+        // TestProxyPrimaryFallbackOnUpstream5xx: cloud failing, local serves.
+        assert_eq!(decide(&cfg, &request("any", &complex), &down(&["cloud-opus"])).backends(), ["local-qwen"]);
+        // TestProxy503WhenNoRoute
+        let bare = config(json!({"backends": [{"name": "x", "tier": "local", "address": "http://nowhere.invalid"}]}));
+        assert_eq!(decide(&bare, &request("any", &[]), &[]).status, Some(503));
+    }
+
+    /// enforceFailClosed's table (pure_test.go), and upstream's case
+    /// handling: classification lower-cased, rule values compared exactly.
+    #[test]
+    fn fail_closed_gate_and_case_handling() {
+        let mut cfg = valid_config();
+        let gate = |route: &[&str], fail_closed: bool, class_: &str, cfg: &mut serde_json::Value| {
+            cfg["rules"] = json!([{"name": "r", "match": {}, "route": {"backends": route}, "failClosed": fail_closed}]);
+            decide(&config(cfg.clone()), &request("", &class(class_)), &[]).status
+        };
+        assert_eq!(gate(&["ghost"], true, "pii", &mut cfg), Some(503));
+        assert_eq!(gate(&["cloud-opus"], true, "pii", &mut cfg), Some(503));
+        assert_eq!(gate(&["cloud-opus"], true, "public", &mut cfg), None);
+        assert_eq!(gate(&["cloud-opus"], false, "pii", &mut cfg), None);
+        assert_eq!(gate(&["local-qwen"], true, "pii", &mut cfg), None);
+        // `PII` in the header is read as `pii`; a rule written `PII` never matches.
+        let base = config(valid_config());
+        assert_eq!(decide(&base, &request("", &class("PII")), &[]).matched.label(), "pii-stays-local");
+        let mut upper = valid_config();
+        upper["rules"][0]["match"]["dataClassification"] = json!(["PII"]);
+        assert_eq!(decide(&config(upper), &request("", &class("pii")), &[]).matched, Matched::Default);
+        // The policy's list replaces the defaults.
+        let mut custom = valid_config();
+        custom["policy"]["classification"]["sensitiveClassifications"] = json!(["secret"]);
+        assert!(config(custom.clone()).is_sensitive("secret") && !config(custom).is_sensitive("pii"));
+    }
+
+    /// pure_test.go's matchModels table, and Go's path.Match rules.
+    #[test]
+    fn model_globs_follow_go_path_match() {
+        let m = |patterns: &[&str], model: &str| {
+            match_models(&patterns.iter().map(|p| p.to_string()).collect::<Vec<_>>(), model)
+        };
+        assert!(m(&[], "any-model"));
+        assert!(m(&["*"], "") && m(&["qwen3-*", "*"], "") && !m(&["qwen3-*"], ""));
+        assert!(m(&["qwen3-coder"], "qwen3-coder") && m(&["*coder"], "qwen3-coder"));
+        assert!(m(&["qwen3-*"], "qwen3-coder-30b") && m(&["qwen3-*-30b"], "qwen3-coder-30b"));
+        assert!(!m(&["llama-*"], "qwen3-coder") && m(&["llama-*", "qwen3-*"], "qwen3-coder"));
+        assert!(!m(&["llama-*", "mistral-*"], "qwen3-coder"));
+        // `*` does not cross `/`; classes, `?` and escapes.
+        assert!(!m(&["*"], "org/model") && m(&["org/*"], "org/model"));
+        assert_eq!(path_match("gpt-4?", "gpt-4o"), Some(true));
+        assert_eq!(path_match("gpt-[34]*", "gpt-4o"), Some(true));
+        assert_eq!(path_match("gpt-[^34]*", "gpt-4o"), Some(false));
+        assert_eq!(path_match("[a-c]x", "bx"), Some(true));
+        assert_eq!(path_match("a\\*", "a*"), Some(true));
+        assert_eq!(path_match("[", "x"), None);
+        assert_eq!(path_match("a[", "b"), None);
+    }
+}
