@@ -13,10 +13,16 @@
 //!
 //! Header names match in any case, values exactly. Backends go by
 //! `priority` (the lowest first: the others take traffic only when those
-//! are all down) and, at one priority, by `weight`. The operator drops
-//! unhealthy backends from every rule at render time (a rule keeps them
-//! all when all are down: `eject_unhealthy`); a request whose remaining
-//! backends are all down gets Envoy's 503, one that matches no rule 404.
+//! are all down) and, at one priority, by `weight`; Envoy Gateway drops a
+//! reference of weight 0, and answers 500 when a rule has no other. The
+//! operator drops unhealthy backends from every rule at render time (a
+//! rule keeps them all when all are down: `eject_unhealthy`). A request
+//! whose remaining backends are all down still goes to them (Envoy's panic
+//! threshold, which the operator's traffic policy leaves at its default),
+//! and the client gets their failure, typically a 503; one that matches no
+//! rule gets the `route-not-found` rule's 404 that Envoy AI Gateway adds.
+//! (Envoy Gateway v1.8.1 `internal/gatewayapi/sort.go`; Envoy AI Gateway
+//! v0.7.0 `internal/controller/ai_gateway_route.go`.)
 
 use std::collections::HashMap;
 
@@ -149,10 +155,19 @@ pub fn decide(rules: &[RouteRule], request: &Request, unhealthy: &[String]) -> D
     };
     let rule = &rules[index];
     let matched = rule.from.clone();
-    // The operator's ejection: unhealthy backends leave the rule, unless
-    // that would empty it.
-    let healthy: Vec<&BackendRef> = rule.backends.iter().filter(|b| !unhealthy.contains(&b.name)).collect();
-    let mut candidates: Vec<&BackendRef> = healthy.clone();
+    // Weight 0 takes no traffic: Envoy Gateway leaves such a reference out.
+    let weighted: Vec<&BackendRef> = rule.backends.iter().filter(|b| b.weight != Some(0)).collect();
+    if weighted.is_empty() && !rule.backends.is_empty() {
+        return Decision {
+            matched: rule.from.clone(),
+            strategy: "weighted".to_string(),
+            candidates: Vec::new(),
+            status: Some(500),
+            reason: Some("every backend of the rule has weight 0 (Envoy Gateway answers 500)".into()),
+            trials,
+        };
+    }
+    let mut candidates: Vec<&BackendRef> = weighted.into_iter().filter(|b| !unhealthy.contains(&b.name)).collect();
     candidates.sort_by_key(|b| b.priority);
     let strategy = if rule.backends.iter().any(|b| b.weight.is_some()) {
         "weighted"
@@ -162,7 +177,14 @@ pub fn decide(rules: &[RouteRule], request: &Request, unhealthy: &[String]) -> D
         ""
     };
     let (status, reason) = if candidates.is_empty() {
-        (Some(503), Some("every backend of the rule is down (Envoy answers 503, no healthy upstream)".to_string()))
+        (
+            Some(503),
+            Some(
+                "every backend of the rule is down: Envoy still sends to them (its panic threshold) and the client \
+                 gets their failure, typically 503"
+                    .to_string(),
+            ),
+        )
     } else {
         (None, None)
     };

@@ -10,6 +10,7 @@
 //! - name: pii stays on the cluster
 //!   request: {model: gpt-4o, headers: {x-llmkube-classification: pii}}
 //!   unhealthy: [local-qwen]       # optional
+//!   dataPlane: Proxy              # optional: judged on this data plane only
 //!   expect: {rule: pii-local, backends: [local-qwen], strategy: primary-fallback, status: 503}
 //! ```
 
@@ -48,6 +49,27 @@ struct CaseSpec {
     unhealthy: Vec<String>,
     #[serde(default)]
     expect: Expect,
+    /// `Proxy` or `Gateway`: the expectation holds on that data plane only
+    /// (on the other one the case is still decided, for disagreements and
+    /// coverage).
+    #[serde(default, rename = "dataPlane")]
+    data_plane: Option<DataPlane>,
+}
+
+/// A data plane a case is judged on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum DataPlane {
+    Proxy,
+    Gateway,
+}
+
+impl DataPlane {
+    pub fn label(self) -> &'static str {
+        match self {
+            DataPlane::Proxy => "Proxy",
+            DataPlane::Gateway => "Gateway",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -81,6 +103,8 @@ pub struct Case {
     pub request: Request,
     pub unhealthy: Vec<String>,
     pub expect: Expect,
+    /// The only data plane the expectation is checked on, when set.
+    pub data_plane: Option<DataPlane>,
 }
 
 /// A RouterTest document.
@@ -126,6 +150,7 @@ pub fn read(doc: &Document) -> Result<TestFile> {
             request: Request { model: c.request.model, headers: c.request.headers.into_iter().collect() },
             unhealthy: c.unhealthy,
             expect: c.expect,
+            data_plane: c.data_plane,
         })
         .collect();
     Ok(TestFile { origin: doc.origin.to_string(), router: spec.router, cases })

@@ -1,0 +1,179 @@
+//! `routerctl test` and `routerctl route` through the real binary: every
+//! example router in testdata against its RouterTest file, failures,
+//! coverage, bad test files, and explanations.
+
+mod common;
+
+use common::routerctl;
+
+/// Each example router with its test file (and the flags it renders with).
+const SUITES: &[&[&str]] = &[
+    &["-f", "testdata/render/sample.yaml", "-t", "testdata/tests/sample.yaml"],
+    &["-f", "testdata/render/multi.yaml", "-t", "testdata/tests/multi.yaml"],
+    &["-f", "testdata/render/podmeta.yaml", "-t", "testdata/tests/podmeta.yaml"],
+    &["-f", "testdata/render/pooled.yaml", "-t", "testdata/tests/pooled.yaml"],
+    &[
+        "-f",
+        "testdata/render/every-proxy-field.yaml",
+        "--default-litellm-url",
+        "http://litellm:4000",
+        "-t",
+        "testdata/tests/every-proxy-field.yaml",
+    ],
+    &["-f", "testdata/gateway/local.yaml", "-t", "testdata/tests/gateway-local.yaml", "--data-plane", "both"],
+    &["-f", "testdata/gateway/external.yaml", "-t", "testdata/tests/gateway-external.yaml"],
+    &["-f", "testdata/gateway/ejection.yaml", "-t", "testdata/tests/gateway-ejection.yaml"],
+    &[
+        "-f",
+        "testdata/gateway/budgets-auth.yaml",
+        "-f",
+        "testdata/gateway/jwt-only.yaml",
+        "-t",
+        "testdata/tests/gateway-budgets-auth.yaml",
+    ],
+];
+
+fn test(args: &[&str], stdin: Option<&str>) -> common::Run {
+    let mut all = vec!["test", "-q"];
+    all.extend_from_slice(args);
+    routerctl(&all, stdin)
+}
+
+#[test]
+fn every_example_router_passes_its_tests() {
+    for suite in SUITES {
+        let run = test(suite, None);
+        assert_eq!(run.code, 0, "{suite:?}:\n{}{}", run.stdout, run.stderr);
+        assert!(!run.stdout.contains("FAIL"), "{}", run.stdout);
+    }
+}
+
+const ROUTER: &str = "testdata/render/sample.yaml";
+
+fn case(expect: &str, extra: &str) -> String {
+    format!(
+        "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: pii\n  request:\n    headers: {{x-llmkube-classification: pii}}\n{extra}  expect: {expect}\n"
+    )
+}
+
+#[test]
+fn a_failing_case_says_what_was_expected_and_what_the_router_does() {
+    let run = test(&["-f", ROUTER, "-t", "-"], Some(&case("{rule: complex-to-cloud, backends: [cloud-opus]}", "")));
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "ml/coding-router (Proxy): 0 of 1 cases pass\n  FAIL <stdin>:4:3 \"pii\": rule: expected complex-to-cloud, got \
+         pii-stays-local; backends: expected [cloud-opus], got [local-qwen]; the router does pii-stays-local → \
+         [local-qwen]\n"
+    );
+    // Fail-closed: with the local model down, pii is refused (503), never
+    // sent to the cloud.
+    let down =
+        test(&["-f", ROUTER, "-t", "-"], Some(&case("{status: 503, backends: []}", "  unhealthy: [local-qwen]\n")));
+    assert_eq!(down.code, 0, "{}", down.stdout);
+}
+
+#[test]
+fn bad_test_files_are_refused_with_their_place() {
+    let typo = test(&["-f", ROUTER, "-t", "-"], Some(&case("{backend: [x]}", "")));
+    assert_eq!((typo.code, typo.stdout.as_str()), (2, ""));
+    assert!(
+        typo.stderr.starts_with("error: <stdin>:7:12: tests[0].expect.backend: unknown field `backend`"),
+        "{}",
+        typo.stderr
+    );
+    let none = test(&["-f", ROUTER, "-t", ROUTER], None);
+    assert_eq!(none.code, 2);
+    assert!(none.stderr.contains("no RouterTest document"), "{}", none.stderr);
+    let wrong_router =
+        test(&["-f", ROUTER, "-t", "-"], Some(&case("{}", "").replace("tests:", "router: ml/ghost\ntests:")));
+    assert_eq!(wrong_router.code, 2);
+    assert!(
+        wrong_router.stderr.contains("no ModelRouter \"ml/ghost\" in the -f inputs (they hold ml/coding-router)"),
+        "{}",
+        wrong_router.stderr
+    );
+}
+
+#[test]
+fn coverage_names_the_routes_no_case_reaches() {
+    let run = test(&["-f", ROUTER, "-t", "-", "--coverage"], Some(&case("{rule: pii-stays-local}", "")));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.ends_with(
+            "coverage ml/coding-router (Proxy): 33% of 3 routes; no case reaches complex-to-cloud, default\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    let below = test(&["-f", ROUTER, "-t", "-", "--min-coverage", "50"], Some(&case("{rule: pii-stays-local}", "")));
+    assert_eq!(below.code, 1, "{}", below.stdout);
+}
+
+#[test]
+fn both_planes_report_where_they_part() {
+    let run = test(
+        &["-f", "testdata/gateway/local.yaml", "-t", "testdata/tests/gateway-local.yaml", "--data-plane", "both"],
+        None,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "  DIFFER testdata/tests/gateway-local.yaml:31:3 \"spread and private both match; Envoy prefers the more \
+             specific rule\": Proxy spread → [qwen, llama, mistral], Gateway private → [llama]\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    // A Proxy router the gateway reconciler refuses cannot be compared.
+    let proxy_only = test(&["-f", ROUTER, "-t", "testdata/tests/sample.yaml", "--data-plane", "both"], None);
+    assert_eq!(proxy_only.code, 2);
+    assert!(
+        proxy_only.stderr.starts_with("error: --data-plane: rendered as dataPlane: Gateway, "),
+        "{}",
+        proxy_only.stderr
+    );
+}
+
+#[test]
+fn route_explains_one_request() {
+    let run = routerctl(
+        &[
+            "route",
+            "-q",
+            "-f",
+            ROUTER,
+            "--model",
+            "gpt-4o",
+            "-H",
+            "x-llmkube-task-complexity=complex",
+            "--unhealthy",
+            "cloud-opus",
+        ],
+        None,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    insta::assert_snapshot!("route_sample_complex_cloud_down", run.stdout);
+    let gateway = routerctl(
+        &[
+            "route",
+            "-q",
+            "-f",
+            "testdata/gateway/local.yaml",
+            "--model",
+            "llama-3",
+            "-H",
+            "x-spread=yes",
+            "-H",
+            "x-data-class=pii",
+            "--data-plane",
+            "both",
+        ],
+        None,
+    );
+    assert_eq!(gateway.code, 0, "{}", gateway.stderr);
+    insta::assert_snapshot!("route_gateway_local_precedence", gateway.stdout);
+    let bad = routerctl(&["route", "-f", ROUTER, "-H", "no-value"], None);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("-H \"no-value\": write a header as name=value"), "{}", bad.stderr);
+}
