@@ -21,8 +21,8 @@ const SUITES: &[&[&str]] = &[
         "testdata/tests/every-proxy-field.yaml",
     ],
     &["-f", "testdata/gateway/local.yaml", "-t", "testdata/tests/gateway-local.yaml", "--data-plane", "both"],
-    &["-f", "testdata/gateway/external.yaml", "-t", "testdata/tests/gateway-external.yaml"],
-    &["-f", "testdata/gateway/ejection.yaml", "-t", "testdata/tests/gateway-ejection.yaml"],
+    &["-f", "testdata/gateway/external.yaml", "-t", "testdata/tests/gateway-external.yaml", "--data-plane", "both"],
+    &["-f", "testdata/gateway/ejection.yaml", "-t", "testdata/tests/gateway-ejection.yaml", "--data-plane", "both"],
     &[
         "-f",
         "testdata/gateway/budgets-auth.yaml",
@@ -30,6 +30,8 @@ const SUITES: &[&[&str]] = &[
         "testdata/gateway/jwt-only.yaml",
         "-t",
         "testdata/tests/gateway-budgets-auth.yaml",
+        "--data-plane",
+        "both",
     ],
 ];
 
