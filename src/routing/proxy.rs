@@ -300,31 +300,70 @@ fn class_matches(p: &[char], start: usize, end: usize, c: char) -> bool {
     hit != negated
 }
 
-/// Matching proper, over a valid pattern.
+/// Matching proper, over a valid pattern. Each (pattern, name) position
+/// is tried once: a pattern of many `*` costs at most the product of the
+/// two lengths, never an exponential search.
 fn glob(p: &[char], n: &[char]) -> bool {
-    match p.first() {
-        None => n.is_empty(),
-        Some('*') => {
-            let rest = &p[1..];
-            // `*` runs over non-`/` characters only.
-            for take in 0..=n.len() {
-                if take > 0 && n[take - 1] == '/' {
-                    return false;
-                }
-                if glob(rest, &n[take..]) {
+    let mut failed = std::collections::HashSet::new();
+    glob_from(p, n, 0, 0, &mut failed)
+}
+
+fn glob_from(
+    p: &[char],
+    n: &[char],
+    mut pi: usize,
+    mut ni: usize,
+    failed: &mut std::collections::HashSet<(usize, usize)>,
+) -> bool {
+    if failed.contains(&(pi, ni)) {
+        return false;
+    }
+    let start = (pi, ni);
+    loop {
+        match p.get(pi) {
+            None => {
+                if ni == n.len() {
                     return true;
                 }
+                break;
             }
-            false
+            Some('*') => {
+                // `*` runs over non-`/` characters only.
+                let mut take = ni;
+                loop {
+                    if glob_from(p, n, pi + 1, take, failed) {
+                        return true;
+                    }
+                    if take == n.len() || n[take] == '/' {
+                        break;
+                    }
+                    take += 1;
+                }
+                break;
+            }
+            Some('?') if n.get(ni).is_some_and(|c| *c != '/') => {}
+            Some('[') => {
+                let Some(end) = class_end(p, pi) else { break };
+                if !n.get(ni).is_some_and(|c| *c != '/' && class_matches(p, pi, end, *c)) {
+                    break;
+                }
+                pi = end;
+                ni += 1;
+                continue;
+            }
+            Some('\\') if p.get(pi + 1).is_some_and(|e| n.get(ni) == Some(e)) => {
+                pi += 2;
+                ni += 1;
+                continue;
+            }
+            Some(c) if *c != '?' && *c != '\\' && n.get(ni) == Some(c) => {}
+            Some(_) => break,
         }
-        Some('?') => n.first().is_some_and(|c| *c != '/') && glob(&p[1..], &n[1..]),
-        Some('[') => {
-            let Some(end) = class_end(p, 0) else { return false };
-            n.first().is_some_and(|c| *c != '/' && class_matches(p, 0, end, *c)) && glob(&p[end..], &n[1..])
-        }
-        Some('\\') => p.get(1).is_some_and(|e| n.first() == Some(e)) && glob(&p[2..], &n[1..]),
-        Some(c) => n.first() == Some(c) && glob(&p[1..], &n[1..]),
+        pi += 1;
+        ni += 1;
     }
+    failed.insert(start);
+    false
 }
 
 /// What the proxy does with `request` when the backends in `unhealthy`
@@ -613,6 +652,29 @@ mod tests {
         assert_eq!(path_match("[a-c]x", "bx"), Some(true));
         assert_eq!(path_match("a\\*", "a*"), Some(true));
         assert_eq!(path_match("[", "x"), None);
+        // Many stars against a long name: decided without an exponential search.
+        let stars = "*a".repeat(30) + "b";
+        assert_eq!(path_match(&stars, &"a".repeat(200)), Some(false));
+        assert_eq!(path_match(&stars, &("a".repeat(200) + "b")), Some(true));
         assert_eq!(path_match("a[", "b"), None);
+    }
+
+    /// Go's `*` and `?` by plain backtracking, for the property below.
+    fn naive(p: &[char], n: &[char]) -> bool {
+        match p.first() {
+            None => n.is_empty(),
+            Some('*') => (0..=n.len()).take_while(|&k| k == 0 || n[k - 1] != '/').any(|k| naive(&p[1..], &n[k..])),
+            Some('?') => n.first().is_some_and(|c| *c != '/') && naive(&p[1..], &n[1..]),
+            Some(c) => n.first() == Some(c) && naive(&p[1..], &n[1..]),
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_bounded_search_agrees_with_plain_backtracking(pattern in "[ab*?/]{0,8}", name in "[ab/]{0,8}") {
+            let p: Vec<char> = pattern.chars().collect();
+            let n: Vec<char> = name.chars().collect();
+            proptest::prop_assert_eq!(path_match(&pattern, &name), Some(naive(&p, &n)));
+        }
     }
 }
