@@ -338,5 +338,29 @@ pub fn exercise(data: &[u8]) {
         for item in &items {
             let _ = diff_object(item, Palette { color: false });
         }
+        // Where requests go, on whichever plane was rendered.
+        let requests = [
+            crate::routing::Request::default(),
+            crate::routing::Request {
+                model: Some("gpt-4o".into()),
+                headers: vec![("x-llmkube-classification".into(), "pii".into())],
+            },
+        ];
+        for object in &objects {
+            let kind = object.get("kind").and_then(Value::as_str);
+            if kind == Some("ConfigMap") {
+                let json = object.pointer("/data/config.json").and_then(Value::as_str).unwrap_or("{}");
+                if let Ok(config) = crate::routing::proxy::ProxyConfig::from_json(json) {
+                    for request in &requests {
+                        let _ = crate::routing::proxy::decide(&config, request, &[]);
+                    }
+                }
+            } else if kind == Some("AIGatewayRoute") {
+                let rules = crate::routing::gateway::route_rules(object, &[]);
+                for request in &requests {
+                    let _ = crate::routing::gateway::decide(&rules, request, &[]);
+                }
+            }
+        }
     }
 }
