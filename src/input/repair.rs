@@ -22,9 +22,13 @@
 //!   than the line the scalar starts on (or, in a flow collection, than the
 //!   line before), which folding ignores.
 
-/// How many rewrites one document may need before its error is given as
-/// it is (each costs a read).
-pub const MAX_REPAIRS: usize = 64;
+/// How many rewrites one document may have before its error is given as
+/// it is: each costs a read of the whole text, so a small document may
+/// have many (a manifest written with a tab after every `:`), a large one
+/// fewer; 64 MiB of re-reading at most, and never fewer than 64.
+pub fn max_repairs(text_len: usize) -> usize {
+    ((64 << 20) / text_len.max(1)).clamp(64, 10_000)
+}
 
 /// The parser's error: its message and 1-based line, 0-based column (in
 /// characters) within the text read.

@@ -300,7 +300,7 @@ fn with_repairs<T>(
         // The error given is the one no rewrite removes: the real one (its
         // line is the line as written; a column on a rewritten line may be
         // a few characters off).
-        if repairs == repair::MAX_REPAIRS {
+        if repairs == repair::max_repairs(text.len()) {
             return Err(error);
         }
         match failure.and_then(|(message, line, column)| {
