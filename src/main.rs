@@ -11,7 +11,7 @@ use routerctl::commands::Terminal;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    stop_on_signals();
+    routerctl::live::run::before_first_run(stop_on_signals);
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let stem = args
         .first()
@@ -62,7 +62,9 @@ fn main() -> ExitCode {
 /// SIGINT and SIGTERM stop the kubectl runs under way with their process
 /// groups, then end routerctl with a message and the status shells give a
 /// process ended by that signal (130, 143). stdout is written only after a
-/// run succeeds, so an interrupted run has printed nothing there.
+/// run succeeds, so an interrupted run has printed nothing there. Installed
+/// before the first kubectl starts; until then the signals' default
+/// actions stop routerctl at once.
 fn stop_on_signals() {
     use signal_hook::consts::{SIGINT, SIGTERM};
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {

@@ -29,6 +29,16 @@ const GRACE: Duration = Duration::from_secs(10);
 /// The process groups of the kubectl runs under way.
 static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
+/// What to do before the first kubectl starts: the binary installs its
+/// signal handler there, so a run that starts no kubectl pays nothing for
+/// it (and keeps the default signal actions, which stop it at once).
+static BEFORE_FIRST_RUN: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Sets what runs once, before the first kubectl starts.
+pub fn before_first_run(hook: fn()) {
+    let _ = BEFORE_FIRST_RUN.set(hook);
+}
+
 fn grace(timeout: Duration) -> Duration {
     (timeout / 2).clamp(Duration::from_millis(500), GRACE)
 }
@@ -104,6 +114,12 @@ pub fn run_kubectl<T>(
     timeout: Duration,
     read: impl FnOnce(&mut dyn Read) -> Result<T>,
 ) -> std::io::Result<Finished<T>> {
+    static FIRST: std::sync::Once = std::sync::Once::new();
+    FIRST.call_once(|| {
+        if let Some(hook) = BEFORE_FIRST_RUN.get() {
+            hook();
+        }
+    });
     let mut child = Command::new(program)
         .args(args)
         .stdin(Stdio::null())
