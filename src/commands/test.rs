@@ -31,6 +31,8 @@ struct Target {
     /// Every route a case may reach: the rules' names, then `name-match`
     /// and `default` when configured.
     routes: Vec<String>,
+    /// The router's backends, by name.
+    backends: Vec<String>,
 }
 
 enum Plane {
@@ -126,7 +128,8 @@ fn target(result: RouterResult) -> Result<Target> {
             Plane::Gateway { rules: gateway::route_rules(route, &from), names }
         }
     };
-    Ok(Target { id, name: input.name.clone(), plane, routes })
+    let backends = spec.backends.iter().map(|b| b.name.clone()).collect();
+    Ok(Target { id, name: input.name.clone(), plane, routes, backends })
 }
 
 /// The router a test file or `--router` names, among `targets`.
@@ -146,6 +149,37 @@ fn pick<'t>(targets: &'t [Target], wanted: Option<&str>, whose: &str) -> Result<
             )
         }
     }
+}
+
+/// A case that names what its router does not have is a mistake in the
+/// test (a misspelt backend would silently be "up", a misspelt rule never
+/// reached): refused with its place.
+fn check_names(case: &Case, target: &Target) -> Result<()> {
+    let backends = case.unhealthy.iter().chain(case.expect.backends.iter().flatten());
+    for name in backends {
+        if !target.backends.contains(name) {
+            bail!(
+                "{}: {:?}: no backend {name:?} in {} (it has {})",
+                case.at,
+                case.name,
+                target.id,
+                target.backends.join(", ")
+            );
+        }
+    }
+    if let Some(rule) = &case.expect.rule {
+        let known = target.routes.contains(rule) || matches!(rule.as_str(), "none" | "default" | "name-match");
+        if !known {
+            bail!(
+                "{}: {:?}: expect.rule {rule:?} is no rule of {} (its routes: {}; or none)",
+                case.at,
+                case.name,
+                target.id,
+                target.routes.join(", ")
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The planes to render: each router's own, or the one chosen, or both.
@@ -220,6 +254,7 @@ pub(super) fn run(args: &TestArgs, stdin: &mut dyn Read, reporter: &mut Reporter
         for targets in &rendered {
             let target = pick(targets, file.router.as_deref(), &file.origin)?;
             for case in &file.cases {
+                check_names(case, target)?;
                 let decision = target.decide(&case.request, &case.unhealthy);
                 let judged = case.data_plane.is_none_or(|p| p.label() == target.plane.label());
                 let mismatches = if judged { suite::mismatches(&case.expect, &decision) } else { Vec::new() };
@@ -427,6 +462,9 @@ pub(super) fn route(args: &RouteArgs, stdin: &mut dyn Read, reporter: &mut Repor
     for plane in planes(args.data_plane) {
         let targets = targets(&args.common, plane, stdin, reporter)?;
         let target = pick(&targets, args.router.as_deref(), "--router")?;
+        if let Some(ghost) = args.unhealthy.iter().find(|b| !target.backends.contains(b)) {
+            bail!("--unhealthy {ghost:?}: no such backend in {} (it has {})", target.id, target.backends.join(", "));
+        }
         let decision = target.decide(&request, &args.unhealthy);
         explain(&mut text, target, &request, &args.unhealthy, &decision);
         decisions.push(json!({"router": target.id, "plane": target.plane.label(), "decision": decision_json(&decision),
