@@ -277,7 +277,9 @@ fn prune_at(x: &mut Value, s: &Schema, top: bool) {
                 }
             });
             for (key, v) in m.iter_mut() {
-                if top && (key == "metadata" || key == "status") {
+                // As in the check: the top-level identity fields, metadata
+                // and status are not the schema's to prune inside.
+                if top && matches!(key.as_str(), "metadata" | "status" | "apiVersion" | "kind") {
                     continue;
                 }
                 if let Some(prop) = s.properties.get(key) {
