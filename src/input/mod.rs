@@ -306,48 +306,14 @@ fn yaml_1_1_line_breaks(text: String) -> String {
     if !text.contains(['\u{85}', '\u{2028}', '\u{2029}']) || json::is_json_stream(&text) {
         return text;
     }
-    let mut out = String::with_capacity(text.len());
-    // A quote opens a quoted scalar where a token starts: after a line
-    // start, a space, or `[`, `{`, `,`.
-    let mut quoted: Option<char> = None;
-    let mut comment = false;
-    let mut previous = '\n';
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        let breaks_line = matches!(c, '\n' | '\u{85}') || (quoted.is_none() && matches!(c, '\u{2028}' | '\u{2029}'));
-        if breaks_line {
-            comment = false;
-            out.push('\n');
-            previous = '\n';
-            continue;
-        }
-        match quoted {
-            Some('"') if c == '\\' => {
-                out.push(c);
-                if let Some(next) = chars.next() {
-                    out.push(next);
-                }
-                previous = 'x';
-                continue;
-            }
-            Some('\'') if c == '\'' && chars.peek() == Some(&'\'') => {
-                out.push(c);
-                out.extend(chars.next());
-                continue;
-            }
-            Some(q) if c == q => quoted = None,
-            Some(_) => {}
-            None if comment => {}
-            None if c == '#' && previous.is_whitespace() => comment = true,
-            None if matches!(c, '\'' | '"') && (previous.is_whitespace() || matches!(previous, '[' | '{' | ',')) => {
-                quoted = Some(c)
-            }
-            None => {}
-        }
-        out.push(c);
-        previous = c;
-    }
-    out
+    let is_break = |c: char| matches!(c, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}');
+    repair::places(&text, is_break)
+        .map(|(c, place)| match (c, place) {
+            ('\u{2028}' | '\u{2029}', repair::Place::Quoted) => c,
+            ('\u{85}' | '\u{2028}' | '\u{2029}', _) => '\n',
+            _ => c,
+        })
+        .collect()
 }
 
 /// YAML's printable set, as goyaml.v2's reader checks it.

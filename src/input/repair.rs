@@ -38,6 +38,66 @@ pub struct Failure<'m> {
     pub column: usize,
 }
 
+/// Where a character stands, by a light reading of YAML's tokens: inside
+/// a quoted scalar, inside a comment, or elsewhere. A quote opens a scalar
+/// only where a token starts (after a line start, a space, `[`, `{` or
+/// `,`), so `it's` stays plain; `#` opens a comment only after a space or
+/// a line start. Block scalars are not told apart: a quote or `#` in one
+/// reads as if it were in plain text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    Plain,
+    Quoted,
+    Comment,
+}
+
+/// Each character of `text` with its [`Place`]; `is_break` says which
+/// characters end a line (and so a comment) outside a quoted scalar.
+pub fn places(text: &str, is_break: fn(char) -> bool) -> impl Iterator<Item = (char, Place)> + '_ {
+    let mut chars = text.chars().peekable();
+    let mut quoted: Option<char> = None;
+    let mut comment = false;
+    let mut previous = '\n';
+    let mut escaped = false;
+    std::iter::from_fn(move || {
+        let c = chars.next()?;
+        let place = match quoted {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if q == '"' && c == '\\' {
+                    escaped = true;
+                } else if q == '\'' && c == '\'' && chars.peek() == Some(&'\'') {
+                    // `''` is a quote inside the scalar: the next one too.
+                    escaped = true;
+                } else if c == q {
+                    quoted = None;
+                }
+                Place::Quoted
+            }
+            None if is_break(c) => {
+                comment = false;
+                Place::Plain
+            }
+            None if comment => Place::Comment,
+            None if c == '#' && previous.is_whitespace() => {
+                comment = true;
+                Place::Comment
+            }
+            None => {
+                if matches!(c, '\'' | '"') && (previous.is_whitespace() || matches!(previous, '[' | '{' | ',')) {
+                    quoted = Some(c);
+                    Place::Quoted
+                } else {
+                    Place::Plain
+                }
+            }
+        };
+        previous = if is_break(c) { '\n' } else { c };
+        Some((c, place))
+    })
+}
+
 /// The text rewritten so that the failure goes away, when it is one that
 /// libyaml accepts; `None` otherwise.
 pub fn repair(text: &str, failure: &Failure<'_>) -> Option<String> {
@@ -144,31 +204,11 @@ fn indent_quoted(text: &str, at: usize) -> Option<String> {
 /// lines before it (brackets in quoted scalars and comments aside).
 fn inside_flow(text: &str, line: usize) -> bool {
     let Some(end) = byte_offset(text, line, 0) else { return false };
-    let mut depth = 0usize;
-    let mut quoted: Option<char> = None;
-    let mut comment = false;
-    let mut previous = '\n';
-    let mut chars = text[..end].chars().peekable();
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (_, '\n') if quoted.is_none() => comment = false,
-            (Some('"'), '\\') => {
-                chars.next();
-            }
-            (Some('\''), '\'') if chars.peek() == Some(&'\'') => {
-                chars.next();
-            }
-            (Some(q), c) if c == q => quoted = None,
-            (Some(_), _) => {}
-            (None, _) if comment => {}
-            (None, '#') if previous.is_whitespace() => comment = true,
-            (None, '\'' | '"') if previous.is_whitespace() || matches!(previous, '[' | '{' | ',') => quoted = Some(c),
-            (None, '[' | '{') => depth += 1,
-            (None, ']' | '}') => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        previous = c;
-    }
+    let depth = places(&text[..end], |c| c == '\n').fold(0usize, |depth, (c, place)| match (place, c) {
+        (Place::Plain, '[' | '{') => depth + 1,
+        (Place::Plain, ']' | '}') => depth.saturating_sub(1),
+        _ => depth,
+    });
     depth > 0
 }
 
@@ -264,5 +304,19 @@ mod tests {
         assert_eq!(fixed("a:\n  b: 1\n c: 2\n", "invalid indentation", 3, 1), None);
         assert_eq!(fixed("a: '{'\nb: 1\n", "invalid indentation", 2, 0), None);
         assert_eq!(fixed("a: b\n", "something else", 1, 0), None);
+    }
+
+    #[test]
+    fn places_follow_quotes_and_comments() {
+        let text = "a: 'it''s # no' # yes\nb: it's \"x\\\"y\"\n";
+        let shown: String = places(text, |c| c == '\n')
+            .map(|(_, place)| match place {
+                Place::Plain => '.',
+                Place::Quoted => 'q',
+                Place::Comment => 'c',
+            })
+            .collect();
+        // `it's` is plain (no token starts at its quote); `\"` stays inside.
+        assert_eq!(shown, "...qqqqqqqqqqqq.ccccc.........qqqqqq.");
     }
 }
