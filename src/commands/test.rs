@@ -182,14 +182,18 @@ fn check_names(case: &Case, target: &Target) -> Result<()> {
     Ok(())
 }
 
-/// The planes to render: each router's own, or the one chosen, or both.
-fn planes(choice: PlaneChoice) -> Vec<Option<&'static str>> {
-    match choice {
+/// The planes to render: each router's own, or the one chosen, or both
+/// (which reads the -f inputs twice: files, not stdin).
+fn planes(choice: PlaneChoice, common: &CommonArgs) -> Result<Vec<Option<&'static str>>> {
+    Ok(match choice {
         PlaneChoice::Auto => vec![None],
         PlaneChoice::Proxy => vec![Some("Proxy")],
         PlaneChoice::Gateway => vec![Some("Gateway")],
+        PlaneChoice::Both if reads_stdin(common) => {
+            bail!("--data-plane both renders the inputs twice; give -f files, not stdin")
+        }
         PlaneChoice::Both => vec![Some("Proxy"), Some("Gateway")],
-    }
+    })
 }
 
 fn reads_stdin(common: &CommonArgs) -> bool {
@@ -225,10 +229,7 @@ struct Ran<'a> {
 }
 
 pub(super) fn run(args: &TestArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
-    let planes = planes(args.data_plane);
-    if planes.len() > 1 && reads_stdin(&args.common) {
-        bail!("--data-plane both renders the inputs twice; give -f files, not stdin");
-    }
+    let planes = planes(args.data_plane, &args.common)?;
     let mut stdin_used = false;
     // Test files first: -f - may be stdin, which the render reads.
     let files = if args.tests.is_empty() {
@@ -454,12 +455,9 @@ fn header(text: &str) -> Result<(String, String)> {
 pub(super) fn route(args: &RouteArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
     let headers = args.headers.iter().map(|h| header(h)).collect::<Result<Vec<_>>>()?;
     let request = Request { model: args.model.clone(), headers };
-    if planes(args.data_plane).len() > 1 && reads_stdin(&args.common) {
-        bail!("--data-plane both renders the inputs twice; give -f files, not stdin");
-    }
     let mut text = String::new();
     let mut decisions = Vec::new();
-    for plane in planes(args.data_plane) {
+    for plane in planes(args.data_plane, &args.common)? {
         let targets = targets(&args.common, plane, stdin, reporter)?;
         let target = pick(&targets, args.router.as_deref(), "--router")?;
         if let Some(ghost) = args.unhealthy.iter().find(|b| !target.backends.contains(b)) {

@@ -12,6 +12,7 @@
 
 use serde::de::IgnoredAny;
 
+use super::line_column;
 use super::yaml::{ReadError, MAX_OBJECT_BYTES, MAX_OBJECT_NODES};
 
 /// How far into a stream kubectl looks for the `{` (the buffer
@@ -20,10 +21,12 @@ const SNIFF_BYTES: usize = 4096;
 
 /// Whether kubectl reads `text` as a stream of JSON values.
 pub fn is_json_stream(text: &str) -> bool {
-    let head = match text.char_indices().map(|(i, _)| i).find(|i| *i >= SNIFF_BYTES) {
-        Some(end) => &text[..end],
-        None => text,
-    };
+    starts_json(text.as_bytes())
+}
+
+/// The same rule on a stream's first bytes (all a reader of a pipe has).
+pub fn starts_json(head: &[u8]) -> bool {
+    let head = String::from_utf8_lossy(&head[..head.len().min(SNIFF_BYTES)]);
     head.trim_start_matches(char::is_whitespace).starts_with('{')
 }
 
@@ -139,13 +142,6 @@ fn json_error(e: &serde_json::Error) -> ReadError {
     }
 }
 
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[line_start..].chars().count() + 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,6 +160,7 @@ mod tests {
         assert!(!is_json_stream("# a comment\n{}"));
         assert!(!is_json_stream("kind: List"));
         assert!(!is_json_stream(""));
+        assert!(starts_json(b" \n {") && !starts_json(b"apiVersion: v1") && !starts_json(b""));
         // Past the 4 KiB kubectl looks at, the `{` is not seen.
         assert!(!is_json_stream(&format!("{}{{}}", " ".repeat(SNIFF_BYTES))));
     }

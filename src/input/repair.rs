@@ -137,19 +137,30 @@ pub fn repair(text: &str, failure: &Failure<'_>) -> Option<String> {
 /// just before `at` (the parser marks the scalar's start).
 fn quoted_escape(text: &str, at: usize) -> Option<usize> {
     let open = find_near(text, at, "\"")?;
-    let mut chars = text[open + 1..].char_indices();
+    let end = quoted_end(text, open).unwrap_or(text.len());
+    let mut chars = text[open + 1..end].char_indices();
     while let Some((i, c)) = chars.next() {
-        match c {
-            '"' => return None,
-            '\\' => match chars.next() {
-                Some((_, '\'')) => return Some(open + 1 + i),
-                Some(_) => {}
-                None => return None,
-            },
-            _ => {}
+        // Each `\` takes the character after it: `\\'` is no `\'`.
+        if c == '\\' && chars.next().is_some_and(|(_, escaped)| escaped == '\'') {
+            return Some(open + 1 + i);
         }
     }
     None
+}
+
+/// Where the quoted scalar opened at `open` closes (its closing quote);
+/// `None` when it never does.
+fn quoted_end(text: &str, open: usize) -> Option<usize> {
+    // A space after the text: a scalar closed by its last character is
+    // followed by something out of it too.
+    let scalar = format!("{} ", &text[open..]);
+    let out = scalar
+        .char_indices()
+        .zip(places(&scalar, |c| c == '\n'))
+        .skip(1)
+        .find(|(_, (_, place))| *place != Place::Quoted);
+    // The closing quote is the one byte before the first character out.
+    out.map(|((i, _), _)| open + i - 1)
 }
 
 /// Indents every continuation line of the quoted scalar that starts at or
@@ -157,31 +168,11 @@ fn quoted_escape(text: &str, at: usize) -> Option<usize> {
 /// is not already deeper.
 fn indent_quoted(text: &str, at: usize) -> Option<String> {
     let open = find_near(text, at, "\"").or_else(|| find_near(text, at, "'"))?;
-    let quote = text[open..].chars().next()?;
     let line_start = text[..open].rfind('\n').map_or(0, |i| i + 1);
     let start_line = &text[line_start..];
     let wanted = start_line.len() - start_line.trim_start_matches(' ').len() + 1;
-    // Where the scalar ends: the first quote that is not escaped (`\"` in
-    // double quotes, `''` in single ones).
-    let mut end = None;
-    let mut chars = text[open + 1..].char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match (quote, c) {
-            ('"', '\\') => {
-                chars.next();
-            }
-            ('\'', '\'') if chars.peek().is_some_and(|(_, next)| *next == '\'') => {
-                chars.next();
-            }
-            (q, c) if c == q => {
-                end = Some(open + 1 + i);
-                break;
-            }
-            _ => {}
-        }
-    }
     // Never closed: to the end, where the read then says so, as kubectl does.
-    let end = end.unwrap_or(text.len());
+    let end = quoted_end(text, open).unwrap_or(text.len());
     let mut out = String::with_capacity(text.len() + 64);
     out.push_str(&text[..open]);
     let mut changed = false;
@@ -318,5 +309,13 @@ mod tests {
             .collect();
         // `it's` is plain (no token starts at its quote); `\"` stays inside.
         assert_eq!(shown, "...qqqqqqqqqqqq.ccccc.........qqqqqq.");
+    }
+
+    #[test]
+    fn a_quoted_scalar_ends_at_its_unescaped_quote() {
+        assert_eq!(quoted_end(r#"a: "x\"y" b"#, 3), Some(8));
+        assert_eq!(quoted_end("a: 'it''s'", 3), Some(9));
+        assert_eq!(quoted_end("a: 'open", 3), None);
+        assert_eq!(quoted_escape(r#"a: "x\\'y""#, 3), None);
     }
 }

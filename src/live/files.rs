@@ -18,8 +18,9 @@ use std::sync::Mutex;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
-use super::json_stream::{starts_json, Cut, JsonScan};
+use super::json_stream::{Cut, JsonScan};
 use super::{LiveObjects, ObjectKey};
+use crate::input::json::starts_json;
 use crate::input::{
     describe, expand_paths, is_document_marker, parse_value, quick_identity, InputPath, Origin, Source, MAX_DOCUMENTS,
     MAX_LIVE_OBJECT_BYTES, MAX_LIVE_SOURCE_BYTES, STDIN_NAME,
@@ -385,14 +386,8 @@ impl<'a> Scan<'a> {
     }
 
     fn too_large(&self, line: usize) -> anyhow::Error {
-        let json = self.doc_text.trim_start().starts_with(['{', '[']);
-        let hint = if json {
-            " (a JSON List is read whole: give `kubectl get -o yaml`, whose items are read one at a time)"
-        } else {
-            ""
-        };
         anyhow!(
-            "{}: the object that starts at line {line} is larger than {} MiB; live objects are Kubernetes objects{hint}",
+            "{}: the object that starts at line {line} is larger than {} MiB; live objects are Kubernetes objects",
             self.name,
             MAX_LIVE_OBJECT_BYTES >> 20
         )

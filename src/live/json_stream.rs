@@ -5,7 +5,7 @@
 //!
 //! kubectl reads a stream as JSON when its first non-space byte is `{`
 //! (apimachinery's YAMLOrJSONDecoder), and then reads JSON values one after
-//! another; the same rule decides here (`starts_json`). The scanner only
+//! another; the same rule decides here (`input::json::starts_json`). The scanner only
 //! finds where values begin and end (strings, escapes, nesting); each cut
 //! is then parsed by a real JSON parser, which judges its syntax.
 
@@ -20,11 +20,6 @@ pub enum Cut<'a> {
     /// its `items` array left out (`"items":[]`), `had_items` whether any
     /// were cut out.
     Document { bytes: &'a [u8], start: u64, end: u64, line: usize, had_items: bool },
-}
-
-/// Whether a stream whose first bytes are `head` is read as JSON.
-pub fn starts_json(head: &[u8]) -> bool {
-    head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
 }
 
 /// The state of the byte scan through one source.
@@ -319,6 +314,5 @@ mod tests {
             .feed(br#"{"items": [{"a": "0123456789abcdef"}]}"#, &mut |_| Ok(()))
             .expect_err("an item over the bound");
         assert!(err.to_string().starts_with("live.json: the object that starts at line 1 is larger than"), "{err}");
-        assert!(starts_json(b" \n {") && !starts_json(b"apiVersion: v1") && !starts_json(b""));
     }
 }

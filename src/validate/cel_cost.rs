@@ -157,32 +157,24 @@ impl<'a> Coster<'a> {
                 }
                 (cost, Shape::List(list.elements.len() as u64, Box::new(element)))
             }
-            Expr::Map(map) => {
-                let cost = map
-                    .entries
-                    .iter()
-                    .fold(MAP_CREATE_BASE_COST, |sum, entry| sum.saturating_add(self.entry_cost(&entry.expr)));
-                (cost, Shape::Unknown)
-            }
-            Expr::Struct(structure) => {
-                let cost = structure
-                    .entries
-                    .iter()
-                    .fold(STRUCT_CREATE_BASE_COST, |sum, entry| sum.saturating_add(self.entry_cost(&entry.expr)));
-                (cost, Shape::Unknown)
-            }
+            Expr::Map(map) => (self.entries_cost(MAP_CREATE_BASE_COST, &map.entries), Shape::Unknown),
+            Expr::Struct(structure) => (self.entries_cost(STRUCT_CREATE_BASE_COST, &structure.entries), Shape::Unknown),
             Expr::Call(call) => self.call(call),
             Expr::Comprehension(comprehension) => self.comprehension(comprehension),
         }
     }
 
-    fn entry_cost(&mut self, entry: &cel::common::ast::EntryExpr) -> u64 {
-        match entry {
-            cel::common::ast::EntryExpr::MapEntry(e) => {
-                self.cost(&e.key.expr).0.saturating_add(self.cost(&e.value.expr).0)
-            }
-            cel::common::ast::EntryExpr::StructField(f) => self.cost(&f.value.expr).0,
-        }
+    /// A map or struct literal: its base cost and its entries'.
+    fn entries_cost(&mut self, base: u64, entries: &[cel::common::ast::IdedEntryExpr]) -> u64 {
+        entries.iter().fold(base, |sum, entry| {
+            let cost = match &entry.expr {
+                cel::common::ast::EntryExpr::MapEntry(e) => {
+                    self.cost(&e.key.expr).0.saturating_add(self.cost(&e.value.expr).0)
+                }
+                cel::common::ast::EntryExpr::StructField(f) => self.cost(&f.value.expr).0,
+            };
+            sum.saturating_add(cost)
+        })
     }
 
     fn call(&mut self, call: &cel::common::ast::CallExpr) -> (u64, Shape<'a>) {
