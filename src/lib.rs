@@ -29,6 +29,7 @@ pub mod commands;
 pub mod diff;
 pub mod explain;
 pub mod input;
+pub mod kube;
 pub mod live;
 pub mod model;
 pub mod output;

@@ -11,7 +11,7 @@ use crate::cli::{ColorChoice, DiffArgs, DiffFormat};
 use crate::diff::external::ExternalDiff;
 use crate::diff::plan::{plan_router, report_json, RouterPlan};
 use crate::diff::{compare, diff_compared, Comparison, Palette};
-use crate::live::ObjectKey;
+use crate::kube::ObjectKey;
 use crate::output::spool::Spool;
 use crate::pipeline::RouterResult;
 use crate::report::Reporter;

@@ -12,7 +12,7 @@ use crate::explain::explain;
 use crate::explain::gateway::{explain_gateway, RouterExplanation};
 use crate::pipeline::{Rendered, RouterResult};
 use crate::reconcile::Reconciled;
-use crate::render::gojson::{marshal_indent, GoJson};
+use crate::kube::gojson::{marshal_indent, GoJson};
 use crate::report::Reporter;
 
 pub(super) fn run(args: &ExplainArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {

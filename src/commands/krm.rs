@@ -37,6 +37,7 @@ use serde_json::{json, Map, Value};
 use super::{text_outcome, Outcome};
 use crate::input::describe;
 use crate::input::Source;
+use crate::kube::{annotation, group_of, meta_str, str_at};
 use crate::model::GROUP;
 use crate::output::yaml::to_yaml;
 use crate::pipeline::{reconcile_sources, Options};
@@ -155,7 +156,7 @@ pub fn run(resource_list_yaml: &str) -> KrmOutcome {
         let kind = item.get("kind").and_then(Value::as_str).unwrap_or("");
         if kind == "ModelRouter" {
             routers.push(i);
-        } else if group_of(item) == GROUP {
+        } else if group_of(str_at(item, "apiVersion")) == GROUP {
             related.push(i);
         }
     }
@@ -549,28 +550,12 @@ fn dedup(findings: Vec<Finding>) -> Vec<Finding> {
     findings.into_iter().filter(|f| seen.insert(f.clone())).collect()
 }
 
-fn group_of(obj: &Value) -> &str {
-    let api_version = obj.get("apiVersion").and_then(Value::as_str).unwrap_or("");
-    match api_version.split_once('/') {
-        Some((group, _)) => group,
-        None => "",
-    }
-}
-
-fn meta_str<'a>(obj: &'a Value, key: &str) -> Option<&'a str> {
-    obj.get("metadata").and_then(|m| m.get(key)).and_then(Value::as_str).filter(|s| !s.is_empty())
-}
-
-fn annotation<'a>(obj: &'a Value, key: &str) -> Option<&'a str> {
-    obj.get("metadata").and_then(|m| m.get("annotations")).and_then(|a| a.get(key)).and_then(Value::as_str)
-}
-
 /// kustomize's identity of an object: group, kind, namespace, name.
 type Identity = (String, String, String, String);
 
 fn identity(obj: &Value, default_namespace: &str) -> Identity {
     (
-        group_of(obj).to_string(),
+        group_of(str_at(obj, "apiVersion")).to_string(),
         obj.get("kind").and_then(Value::as_str).unwrap_or("").to_string(),
         meta_str(obj, "namespace").unwrap_or(default_namespace).to_string(),
         meta_str(obj, "name").unwrap_or("").to_string(),

@@ -15,7 +15,7 @@ use crate::cli::{CommonArgs, PlaneChoice, ReportFormat, RouteArgs, TestArgs};
 use crate::input::{documents, read_sources};
 use crate::output::spool::Spool;
 use crate::pipeline::{Rendered, RouterResult};
-use crate::render::names::sanitize_dns_name;
+use crate::kube::names::sanitize_dns_name;
 use crate::report::Reporter;
 use crate::routing::gateway::{self, RouteRule};
 use crate::routing::proxy::{self, ProxyConfig};

@@ -15,7 +15,7 @@ use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 use tempfile::TempDir;
 
-use crate::live::ObjectKey;
+use crate::kube::ObjectKey;
 use crate::output::yaml::to_yaml;
 
 /// The environment variable kubectl reads.

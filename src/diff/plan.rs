@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::diff::Comparison;
-use crate::live::ObjectKey;
+use crate::kube::ObjectKey;
 use crate::reconcile::Reconciled;
 
 /// What applying does to one object.

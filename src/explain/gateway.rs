@@ -216,7 +216,7 @@ impl GatewayExplanation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::live::ObjectKey;
+    use crate::kube::ObjectKey;
 
     fn item(live: Option<Value>, merged: Value) -> Reconciled {
         let key = ObjectKey {

@@ -17,7 +17,7 @@ use serde_json::{json, Map, Value};
 
 use crate::reconcile::deployment::{parse_record, update};
 use crate::reconcile::tree::string_map;
-use crate::render::names::{APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION, SCRAPE_ANNOTATIONS};
+use crate::kube::names::{APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION, SCRAPE_ANNOTATIONS};
 use crate::render::{string_object, RenderedRouter, RouterInput};
 
 /// Where a key lives.
@@ -440,7 +440,7 @@ mod tests {
     use super::*;
     use crate::model::{apply_router_defaults, ModelRouter};
     use crate::reconcile::tree::map_at;
-    use crate::render::names::CONFIG_HASH_ANNOTATION;
+    use crate::kube::names::CONFIG_HASH_ANNOTATION;
     use crate::render::{render_router, Inventory, OperatorFlags};
 
     fn input(yaml: &str) -> RouterInput {

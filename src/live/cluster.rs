@@ -3,7 +3,7 @@
 //! apply, and routerctl links no Kubernetes client of its own.
 //!
 //! One `kubectl get` per namespace lists the kinds the operator writes for
-//! the data planes its routers use (`live::kinds`), and for the Gateway
+//! the data planes its routers use (`kube::kinds`), and for the Gateway
 //! plane the InferenceServices its health comes from; the objects are then
 //! picked by the names the routers own. Listing by kind
 //! rather than naming each object keeps the call one per namespace however
@@ -20,10 +20,11 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Result};
 use serde_json::Value;
 
-use super::kinds::Planes;
+use crate::kube::kinds::Planes;
 use super::run::{failure, request_timeout_arg, run_kubectl};
 use super::LiveStore;
-use super::{LiveObjects, ObjectKey};
+use super::LiveObjects;
+use crate::kube::ObjectKey;
 
 /// The kubectl flags passed through: which cluster, as whom.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,6 @@
 mod cluster;
 mod files;
 mod json_stream;
-pub mod kinds;
 pub mod operator;
 pub mod run;
 
@@ -18,38 +17,8 @@ use serde_json::Value;
 
 pub use cluster::{ClusterLive, KubectlOptions};
 pub use files::LiveStore;
-pub use kinds::Planes;
-
-/// An object's identity for matching rendered to live objects.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ObjectKey {
-    pub api_version: String,
-    pub kind: String,
-    pub namespace: String,
-    pub name: String,
-}
-
-impl ObjectKey {
-    /// The key of `obj`, with `default_namespace` for objects that name none.
-    pub fn of(obj: &Value, default_namespace: &str) -> ObjectKey {
-        let s = |path: &[&str]| {
-            path.iter().try_fold(obj, |v, k| v.get(k)).and_then(Value::as_str).unwrap_or("").to_string()
-        };
-        let namespace = s(&["metadata", "namespace"]);
-        ObjectKey {
-            api_version: s(&["apiVersion"]),
-            kind: s(&["kind"]),
-            namespace: if namespace.is_empty() { default_namespace.to_string() } else { namespace },
-            name: s(&["metadata", "name"]),
-        }
-    }
-}
-
-impl std::fmt::Display for ObjectKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {} {}/{}", self.api_version, self.kind, self.namespace, self.name)
-    }
-}
+pub use crate::kube::kinds::Planes;
+use crate::kube::ObjectKey;
 
 /// Live objects by identity. Looking one up may read and parse it, which can
 /// fail. Routers are reconciled on several threads at once, all reading

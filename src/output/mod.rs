@@ -9,7 +9,7 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use crate::render::gojson::{marshal_indent, GoJson};
+use crate::kube::gojson::{marshal_indent, GoJson};
 
 /// The output formats `-o` takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -6,8 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{bail, Context as _, Result};
 
-use crate::live::kinds::INFERENCE_SERVICE;
-use crate::live::{LiveIndex, LiveObjects, ObjectKey};
+use crate::kube::kinds::INFERENCE_SERVICE;
+use crate::kube::ObjectKey;
+use crate::live::{LiveIndex, LiveObjects};
 use crate::model::InferenceService;
 use crate::reconcile::gateway::reconcile_gateway;
 use crate::reconcile::{controller_uid, Reconciled};

@@ -7,7 +7,8 @@ use anyhow::{anyhow, Result};
 use serde_json::Value;
 
 use super::{owner, Reconciled};
-use crate::live::{LiveIndex, ObjectKey};
+use crate::kube::ObjectKey;
+use crate::live::LiveIndex;
 use crate::render::{owner_reference, RouterInput};
 
 /// Reconciles the gateway objects of one router against its `live`

@@ -13,8 +13,9 @@ pub mod tree;
 use anyhow::{bail, Result};
 use serde_json::Value;
 
-use crate::live::{LiveIndex, ObjectKey};
-use crate::render::names::{CONFIG_HASH_ANNOTATION, CONFIG_KEY};
+use crate::kube::ObjectKey;
+use crate::live::LiveIndex;
+use crate::kube::names::{CONFIG_HASH_ANNOTATION, CONFIG_KEY};
 use crate::render::{owner_reference, RenderedRouter, RouterInput};
 pub use owner::controller_uid;
 use tree::{get, map_at, set_string_map, string_map};

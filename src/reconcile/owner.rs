@@ -5,14 +5,8 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 use serde_json::Value;
 
 use super::tree::get;
+use crate::kube::group_of;
 use crate::model::GROUP;
-
-fn group_of(api_version: &str) -> &str {
-    match api_version.split_once('/') {
-        Some((group, _)) => group,
-        None => "",
-    }
-}
 
 /// Whether an owner reference points at the ModelRouter `name` (any version
 /// of the group: references compare group, kind and name).

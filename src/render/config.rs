@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use anyhow::{bail, Context as _, Result};
 use sha2::{Digest, Sha256};
 
-use super::gojson::{marshal_indent, GoJson};
-use super::names::sanitize_dns_name;
+use crate::kube::gojson::{marshal_indent, GoJson};
+use crate::kube::names::sanitize_dns_name;
 use super::Inventory;
 use crate::model::duration::parse_go_duration;
 use crate::model::{ModelRouter, RouterBackend, RouterPolicy, RouterRule, DEFAULT_SWAP_BUDGET};

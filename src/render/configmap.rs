@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use super::names::{CONFIG_HASH_ANNOTATION, CONFIG_KEY};
+use crate::kube::names::{CONFIG_HASH_ANNOTATION, CONFIG_KEY};
 use super::{object, owned_metadata, Compiled, RouterInput};
 
 pub fn build(input: &RouterInput, compiled: &Compiled) -> Value {

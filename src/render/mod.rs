@@ -10,11 +10,10 @@ pub mod config;
 mod configmap;
 mod deployment;
 pub mod gateway;
-pub mod gojson;
-pub mod names;
 mod rbac;
 mod service;
 
+use crate::kube::names;
 use std::collections::BTreeMap;
 
 use anyhow::Result;

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::names::resource_name;
+use crate::kube::names::resource_name;
 use super::{object, owned_metadata, RouterInput};
 use crate::model::GROUP;
 

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use super::names::{selector_labels, PROXY_PORT};
+use crate::kube::names::{selector_labels, PROXY_PORT};
 use super::{fields, object, owned_metadata, string_object, RouterInput};
 
 pub fn build(input: &RouterInput) -> Value {

@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
-use crate::live::kinds::GATEWAY_KINDS;
+use crate::kube::kinds::GATEWAY_KINDS;
 use crate::model::GROUP;
 use crate::release::{Release, CHANGES, RELEASES};
 use crate::validate::cel_cost;

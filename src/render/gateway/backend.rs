@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::resolve::ResolvedBackend;
 use super::{object, AI_GATEWAY_API, ENVOY_GATEWAY_API, ENVOY_GATEWAY_GROUP};
-use crate::render::names::sanitize_dns_name;
+use crate::kube::names::sanitize_dns_name;
 use crate::render::RouterInput;
 
 /// The Envoy Gateway Backend: one endpoint, an `ip` one for a literal

@@ -19,7 +19,7 @@ mod traffic_policy;
 use anyhow::Result;
 use serde_json::{json, Map, Value};
 
-use super::names::sanitize_dns_name;
+use crate::kube::names::sanitize_dns_name;
 use super::{owner_reference, RouterInput};
 use crate::release::{Change, Release};
 pub use resolve::{resolve_backends, IsvcFacts, Resolution, ResolvedBackend};

@@ -12,7 +12,7 @@ use std::net::IpAddr;
 
 use crate::model::ModelRouter;
 use crate::release::{Change, Release};
-use crate::render::names::sanitize_dns_name;
+use crate::kube::names::sanitize_dns_name;
 use crate::validate::operator::go_quote;
 use crate::validate::Finding;
 
