@@ -18,6 +18,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
     }
     var completions = [
         &'routerctl'= {
+            cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
             cand -q 'Print no warnings and no progress (errors still go to stderr)'
             cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
             cand -v 'Say what is being done: each router rendered, and the time taken'
@@ -55,6 +56,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand --request-timeout 'How long one kubectl call may take (kubectl''s --request-timeout, a Go duration such as 30s or 2m); kubectl is stopped 10s after'
             cand -o 'Output format'
             cand --output 'Output format'
+            cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
             cand -R 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
             cand --recursive 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
             cand --emit-scrape-annotations 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
@@ -87,6 +89,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand -o '`diff`: unified diffs; `json`: the plan per router (objects created, updated, unchanged; whether the pods roll)'
             cand --output '`diff`: unified diffs; `json`: the plan per router (objects created, updated, unchanged; whether the pods roll)'
             cand --color 'When to colour the diff'
+            cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
             cand -R 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
             cand --recursive 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
             cand --emit-scrape-annotations 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
@@ -117,6 +120,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand --request-timeout 'How long one kubectl call may take (kubectl''s --request-timeout, a Go duration such as 30s or 2m); kubectl is stopped 10s after'
             cand -o 'Output format'
             cand --output 'Output format'
+            cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
             cand -R 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
             cand --recursive 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
             cand --emit-scrape-annotations 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
@@ -148,6 +152,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand --min-coverage 'Fail (exit 1) when the cases reach fewer than this percentage of the rules and the default route'
             cand -o 'Output format'
             cand --output 'Output format'
+            cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
             cand -R 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
             cand --recursive 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
             cand --emit-scrape-annotations 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
@@ -181,6 +186,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand --data-plane 'The data plane whose decision is explained'
             cand -o 'Output format'
             cand --output 'Output format'
+            cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
             cand -R 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
             cand --recursive 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
             cand --emit-scrape-annotations 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
@@ -195,6 +201,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand --version 'Print version'
         }
         &'routerctl;krm'= {
+            cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
             cand -q 'Print no warnings and no progress (errors still go to stderr)'
             cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
             cand -v 'Say what is being done: each router rendered, and the time taken'
@@ -205,6 +212,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand --version 'Print version'
         }
         &'routerctl;completions'= {
+            cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
             cand -q 'Print no warnings and no progress (errors still go to stderr)'
             cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
             cand -v 'Say what is being done: each router rendered, and the time taken'
@@ -215,6 +223,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand --version 'Print version'
         }
         &'routerctl;completion'= {
+            cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
             cand -q 'Print no warnings and no progress (errors still go to stderr)'
             cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
             cand -v 'Say what is being done: each router rendered, and the time taken'
@@ -227,6 +236,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
         &'routerctl;version'= {
             cand -o 'Output format (as `kubectl version -o json`); plain text when unset'
             cand --output 'Output format (as `kubectl version -o json`); plain text when unset'
+            cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
             cand -q 'Print no warnings and no progress (errors still go to stderr)'
             cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
             cand -v 'Say what is being done: each router rendered, and the time taken'
@@ -237,6 +247,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand --version 'Print version'
         }
         &'routerctl;man'= {
+            cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
             cand -q 'Print no warnings and no progress (errors still go to stderr)'
             cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
             cand -v 'Say what is being done: each router rendered, and the time taken'

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_routerctl_global_optspecs
-    string join \n q/quiet v/verbose h/help V/version
+    string join \n q/quiet v/verbose message-format= h/help V/version
 end
 
 function __fish_routerctl_needs_command
@@ -24,6 +24,10 @@ function __fish_routerctl_using_subcommand
     contains -- $cmd[1] $argv
 end
 
+complete -c routerctl -n "__fish_routerctl_needs_command" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
+json\t''
+github\t''
+sarif\t''"
 complete -c routerctl -n "__fish_routerctl_needs_command" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
 complete -c routerctl -n "__fish_routerctl_needs_command" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -53,6 +57,10 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l request-t
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s o -l output -d 'Output format' -r -f -a "yaml\t''
 json\t''
 name\t'`resource[.group]/name`, one a line, as `kubectl get -o name`'"
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
+json\t''
+github\t''
+sarif\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s R -l recursive -d 'Read the directories given to -f (and --live) with their subdirectories, as kubectl\'s -R'
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l emit-scrape-annotations -d 'The operator\'s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
@@ -77,6 +85,10 @@ json\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l color -d 'When to colour the diff' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
+json\t''
+github\t''
+sarif\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s R -l recursive -d 'Read the directories given to -f (and --live) with their subdirectories, as kubectl\'s -R'
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l emit-scrape-annotations -d 'The operator\'s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
@@ -97,6 +109,10 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l kubeconf
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l request-timeout -d 'How long one kubectl call may take (kubectl\'s --request-timeout, a Go duration such as 30s or 2m); kubectl is stopped 10s after' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
+complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
+json\t''
+github\t''
+sarif\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s R -l recursive -d 'Read the directories given to -f (and --live) with their subdirectories, as kubectl\'s -R'
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l emit-scrape-annotations -d 'The operator\'s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
@@ -120,6 +136,10 @@ both\t'Both, and every case where they disagree'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l min-coverage -d 'Fail (exit 1) when the cases reach fewer than this percentage of the rules and the default route' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s o -l output -d 'Output format' -r -f -a "text\t''
 json\t''"
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
+json\t''
+github\t''
+sarif\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s R -l recursive -d 'Read the directories given to -f (and --live) with their subdirectories, as kubectl\'s -R'
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l emit-scrape-annotations -d 'The operator\'s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
@@ -145,6 +165,10 @@ gateway\t'As Envoy decides on the rendered AIGatewayRoute'
 both\t'Both, and every case where they disagree'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s o -l output -d 'Output format' -r -f -a "text\t''
 json\t''"
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
+json\t''
+github\t''
+sarif\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s R -l recursive -d 'Read the directories given to -f (and --live) with their subdirectories, as kubectl\'s -R'
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l emit-scrape-annotations -d 'The operator\'s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
@@ -152,23 +176,43 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s q -l quiet
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s V -l version -d 'Print version'
+complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
+json\t''
+github\t''
+sarif\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -s V -l version -d 'Print version'
+complete -c routerctl -n "__fish_routerctl_using_subcommand completions" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
+json\t''
+github\t''
+sarif\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand completions" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand completions" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c routerctl -n "__fish_routerctl_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c routerctl -n "__fish_routerctl_using_subcommand completion" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
+json\t''
+github\t''
+sarif\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand completion" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand completion" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c routerctl -n "__fish_routerctl_using_subcommand completion" -s V -l version -d 'Print version'
 complete -c routerctl -n "__fish_routerctl_using_subcommand version" -s o -l output -d 'Output format (as `kubectl version -o json`); plain text when unset' -r -f -a "json\t''"
+complete -c routerctl -n "__fish_routerctl_using_subcommand version" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
+json\t''
+github\t''
+sarif\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand version" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand version" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand version" -s h -l help -d 'Print help'
 complete -c routerctl -n "__fish_routerctl_using_subcommand version" -s V -l version -d 'Print version'
+complete -c routerctl -n "__fish_routerctl_using_subcommand man" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
+json\t''
+github\t''
+sarif\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand man" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand man" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -6,6 +6,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::output::Format;
 use crate::release::Release;
+use crate::report::MessageFormat;
 
 /// `--operator-version`, checked when the arguments are read.
 fn parse_release(text: &str) -> Result<Release, String> {
@@ -31,6 +32,33 @@ pub struct Cli {
     /// Say what is being done: each router rendered, and the time taken.
     #[arg(short, long, global = true)]
     pub verbose: bool,
+
+    /// How errors and warnings are written on stderr: `human` text,
+    /// `json` (one object a line), `github` (workflow commands that
+    /// annotate the file and line in a pull request) or `sarif` (one SARIF
+    /// 2.1.0 log at the end). stdout is the same in every format.
+    #[arg(long, global = true, value_enum, value_name = "FORMAT", default_value_t = MessageChoice::Human)]
+    pub message_format: MessageChoice,
+}
+
+/// `--message-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MessageChoice {
+    Human,
+    Json,
+    Github,
+    Sarif,
+}
+
+impl From<MessageChoice> for MessageFormat {
+    fn from(choice: MessageChoice) -> MessageFormat {
+        match choice {
+            MessageChoice::Human => MessageFormat::Human,
+            MessageChoice::Json => MessageFormat::Json,
+            MessageChoice::Github => MessageFormat::Github,
+            MessageChoice::Sarif => MessageFormat::Sarif,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -315,8 +343,27 @@ pub struct RenderArgs {
     pub cluster: ClusterArgs,
 
     /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = Format::Yaml)]
-    pub output: Format,
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = ObjectFormat::Yaml)]
+    pub output: ObjectFormat,
+}
+
+/// `render -o`: how the objects are printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ObjectFormat {
+    Yaml,
+    Json,
+    /// `resource[.group]/name`, one a line, as `kubectl get -o name`.
+    Name,
+}
+
+impl From<ObjectFormat> for Format {
+    fn from(format: ObjectFormat) -> Format {
+        match format {
+            ObjectFormat::Yaml => Format::Yaml,
+            ObjectFormat::Json => Format::Json,
+            ObjectFormat::Name => Format::Name,
+        }
+    }
 }
 
 #[derive(Debug, Args)]

@@ -26,6 +26,7 @@ macro_rules! byte_table {
 
 pub mod cli;
 pub mod commands;
+pub mod diagnostic;
 pub mod diff;
 pub mod explain;
 pub mod input;

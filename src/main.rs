@@ -39,7 +39,7 @@ fn main() -> ExitCode {
         no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
     };
     match routerctl::commands::run(&cli, &mut std::io::stdin().lock(), &mut stderr, terminal) {
-        Ok(outcome) => {
+        Some(outcome) => {
             let mut stdout = std::io::stdout().lock();
             if let Err(e) = outcome.stdout.copy_to(&mut stdout).and_then(|()| stdout.flush()) {
                 // A closed pipe (`| head`) is the reader's choice, not an error.
@@ -52,10 +52,8 @@ fn main() -> ExitCode {
             let _ = stderr.write_all(outcome.notes.as_bytes());
             ExitCode::from(u8::try_from(outcome.code).unwrap_or(2))
         }
-        Err(e) => {
-            let _ = writeln!(stderr, "error: {e:#}");
-            ExitCode::from(2)
-        }
+        // The error is written already, in the --message-format asked for.
+        None => ExitCode::from(2),
     }
 }
 

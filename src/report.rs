@@ -1,8 +1,27 @@
-//! What routerctl tells a person on stderr besides errors: warnings,
-//! `--verbose` notes, and a progress line for long runs on a terminal.
+//! What routerctl tells a person or a CI system on stderr besides the
+//! output: findings (warnings, notes, the error that ends a run) in the
+//! `--message-format` asked for, `--verbose` notes and a progress line for
+//! long runs on a terminal. The formats: `human` text; `json`, one object
+//! a line; `github`, GitHub Actions' workflow commands
+//! (`::warning file=…,line=…::…`) that annotate the line in a pull
+//! request; `sarif`, one SARIF 2.1.0 log written when the run ends.
 
 use std::io::Write;
 use std::time::{Duration, Instant};
+
+use serde_json::{json, Map, Value};
+
+use crate::diagnostic::{diagnostics_of, rules, Diagnostic, Rule, Severity};
+
+/// How findings are written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum MessageFormat {
+    #[default]
+    Human,
+    Json,
+    Github,
+    Sarif,
+}
 
 /// How often the progress line is redrawn.
 const PROGRESS_EVERY: Duration = Duration::from_millis(200);
@@ -10,6 +29,13 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(200);
 /// The stderr side of a run.
 pub struct Reporter<'a> {
     out: &'a mut dyn Write,
+    format: MessageFormat,
+    /// Findings kept rather than written: collected for a caller
+    /// (`collecting`), not written at all.
+    collecting: bool,
+    /// What the SARIF log will hold (written by `finish`), or what a
+    /// collecting reporter hands back.
+    kept: Vec<Diagnostic>,
     quiet: bool,
     verbose: bool,
     /// Draw a progress line (stderr is a terminal, and not quiet).
@@ -23,6 +49,9 @@ impl<'a> Reporter<'a> {
     pub fn new(out: &'a mut dyn Write, quiet: bool, verbose: bool, stderr_is_tty: bool) -> Reporter<'a> {
         Reporter {
             out,
+            format: MessageFormat::Human,
+            collecting: false,
+            kept: Vec::new(),
             quiet,
             verbose,
             progress: stderr_is_tty && !quiet,
@@ -37,34 +66,98 @@ impl<'a> Reporter<'a> {
         Reporter::new(out, false, false, false)
     }
 
-    pub fn warn(&mut self, message: &str) {
+    /// A reporter that writes nothing and keeps every finding, warnings
+    /// and errors, for `take`: the KRM function turns them into results.
+    pub fn collecting(out: &'a mut dyn Write) -> Reporter<'a> {
+        Reporter { collecting: true, ..Reporter::new(out, false, false, false) }
+    }
+
+    /// The findings a collecting reporter kept, in the order they came.
+    pub fn take(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.kept)
+    }
+
+    /// Findings in `format`; machine formats draw no progress line and no
+    /// `--verbose` lines, so that stderr holds findings only.
+    pub fn with_format(mut self, format: MessageFormat) -> Reporter<'a> {
+        self.format = format;
+        if format != MessageFormat::Human {
+            self.progress = false;
+            self.verbose = false;
+        }
+        self
+    }
+
+    /// A warning (or a note), unless `-q`.
+    pub fn warn(&mut self, diagnostic: Diagnostic) {
         if !self.quiet {
-            self.clear_progress();
-            // A closed stderr must not turn a good run into a failed one.
-            let _ = writeln!(self.out, "warning: {message}");
+            self.write(diagnostic);
         }
     }
 
     /// A fact worth knowing that is not a problem (what cluster mode found
     /// out about the operator), unless `-q`.
     pub fn note(&mut self, message: &str) {
-        if !self.quiet {
+        self.warn(Diagnostic::new(Severity::Note, rules::CLUSTER, message));
+    }
+
+    /// Errors, written even with `-q`: the findings of a refusal that did
+    /// not end the run (the KRM function's), or the error that ends it.
+    pub fn error(&mut self, diagnostic: Diagnostic) {
+        self.write(diagnostic);
+    }
+
+    /// The error that ends the run, once: in `human`, its whole text; in the
+    /// other formats, each finding it carries.
+    pub fn failed(&mut self, error: &anyhow::Error) {
+        if self.format == MessageFormat::Human {
             self.clear_progress();
-            let _ = writeln!(self.out, "routerctl: {message}");
+            let _ = writeln!(self.out, "error: {error:#}");
+            return;
         }
+        for diagnostic in diagnostics_of(error) {
+            self.write(diagnostic);
+        }
+    }
+
+    /// What another program wrote on stderr (the external diff program):
+    /// as it is in `human`, as one note in the other formats.
+    pub fn external(&mut self, text: &str) {
+        if self.quiet || text.is_empty() {
+            return;
+        }
+        if self.format == MessageFormat::Human {
+            self.clear_progress();
+            let _ = self.out.write_all(text.as_bytes());
+        } else {
+            self.write(Diagnostic::new(Severity::Note, rules::EXTERNAL, text.trim_end()));
+        }
+    }
+
+    fn write(&mut self, d: Diagnostic) {
+        if self.collecting {
+            self.kept.push(d);
+            return;
+        }
+        self.clear_progress();
+        // A closed stderr must not turn a good run into a failed one.
+        let _ = match self.format {
+            MessageFormat::Human => match d.severity {
+                Severity::Note => writeln!(self.out, "routerctl: {d}"),
+                severity => writeln!(self.out, "{}: {d}", severity.as_str()),
+            },
+            MessageFormat::Json => writeln!(self.out, "{}", json_line(&d)),
+            MessageFormat::Github => writeln!(self.out, "{}", github_line(&d)),
+            MessageFormat::Sarif => {
+                self.kept.push(d);
+                Ok(())
+            }
+        };
     }
 
     /// Whether `-q` asked for silence.
     pub fn is_quiet(&self) -> bool {
         self.quiet
-    }
-
-    /// Lines already formatted by someone else (the KRM function's results).
-    pub fn raw(&mut self, text: &str) {
-        if !self.quiet && !text.is_empty() {
-            self.clear_progress();
-            let _ = self.out.write_all(text.as_bytes());
-        }
     }
 
     /// One ModelRouter done.
@@ -82,12 +175,17 @@ impl<'a> Reporter<'a> {
         }
     }
 
-    /// The end of a run: the progress line goes; `--verbose` gets the timing.
+    /// The end of a run: the progress line goes; `--verbose` gets the
+    /// timing; `sarif` gets its log, with every finding of the run.
     pub fn finish(&mut self) {
         self.clear_progress();
         if self.verbose {
             let ms = self.started.elapsed().as_millis();
             let _ = writeln!(self.out, "routerctl: {} routers in {ms} ms", self.routers);
+        }
+        if self.format == MessageFormat::Sarif && !self.collecting {
+            let log = sarif_log(&std::mem::take(&mut self.kept));
+            let _ = writeln!(self.out, "{}", serde_json::to_string_pretty(&log).unwrap_or_default());
         }
     }
 
@@ -98,6 +196,172 @@ impl<'a> Reporter<'a> {
     }
 }
 
+/// `--message-format json`: one finding as one JSON object (without
+/// the keys it has no value for).
+pub fn json_line(d: &Diagnostic) -> Value {
+    let mut m = Map::new();
+    m.insert("severity".into(), json!(d.severity.as_str()));
+    m.insert("rule".into(), json!(d.rule.id));
+    m.insert("message".into(), json!(d.message));
+    if let Some(place) = &d.place {
+        m.insert("file".into(), json!(place.file));
+        let optional =
+            [("line", place.line), ("column", place.column), ("document", place.document), ("item", place.item)];
+        for (key, value) in optional {
+            if let Some(value) = value {
+                m.insert(key.into(), json!(value));
+            }
+        }
+    }
+    if let Some(o) = &d.object {
+        let mut object = Map::new();
+        object.insert("apiVersion".into(), json!(o.api_version));
+        object.insert("kind".into(), json!(o.kind));
+        if !o.namespace.is_empty() {
+            object.insert("namespace".into(), json!(o.namespace));
+        }
+        object.insert("name".into(), json!(o.name));
+        m.insert("object".into(), Value::Object(object));
+    }
+    if let Some(field) = &d.field {
+        m.insert("field".into(), json!(field));
+    }
+    if let Some(hint) = &d.hint {
+        m.insert("hint".into(), json!(hint));
+    }
+    // What `human` prints, for a reader that shows findings as text.
+    m.insert("rendered".into(), json!(d.to_string()));
+    Value::Object(m)
+}
+
+/// `--message-format github`: a workflow command, as GitHub's "Workflow
+/// commands for GitHub Actions" documents them:
+/// `::warning file=F,line=L,col=C,title=T::message`, with `%`, CR and LF
+/// escaped in the message, and `:` and `,` too in property values.
+pub fn github_line(d: &Diagnostic) -> String {
+    let command = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "notice",
+    };
+    let mut properties = Vec::new();
+    if let Some(place) = &d.place {
+        properties.push(format!("file={}", github_escape(&place.file, true)));
+        if let Some(line) = place.line {
+            properties.push(format!("line={line}"));
+        }
+        if let Some(column) = place.column {
+            properties.push(format!("col={column}"));
+        }
+    }
+    properties.push(format!("title={}", github_escape(&format!("routerctl {}", d.rule.id), true)));
+    format!("::{command} {}::{}", properties.join(","), github_escape(&d.body(), false))
+}
+
+fn github_escape(text: &str, property: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            ':' if property => out.push_str("%3A"),
+            ',' if property => out.push_str("%2C"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The SARIF 2.1.0 log of a run's findings: one run, routerctl as its
+/// tool, the rules the findings use, a result per finding with its file,
+/// line and column.
+pub fn sarif_log(findings: &[Diagnostic]) -> Value {
+    let mut used: Vec<&'static Rule> = Vec::new();
+    let mut results = Vec::new();
+    for d in findings {
+        let index = match used.iter().position(|r| *r == d.rule) {
+            Some(i) => i,
+            None => {
+                used.push(d.rule);
+                used.len() - 1
+            }
+        };
+        let level = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        };
+        let mut result = Map::new();
+        result.insert("ruleId".into(), json!(d.rule.id));
+        result.insert("ruleIndex".into(), json!(index));
+        result.insert("level".into(), json!(level));
+        result.insert("message".into(), json!({ "text": d.body() }));
+        let mut location = Map::new();
+        if let Some(place) = &d.place {
+            let mut physical = Map::new();
+            physical.insert("artifactLocation".into(), json!({ "uri": uri_reference(&place.file) }));
+            if let Some(line) = place.line.filter(|l| *l > 0) {
+                let mut region = Map::new();
+                region.insert("startLine".into(), json!(line));
+                if let Some(column) = place.column.filter(|c| *c > 0) {
+                    region.insert("startColumn".into(), json!(column));
+                }
+                physical.insert("region".into(), Value::Object(region));
+            }
+            location.insert("physicalLocation".into(), Value::Object(physical));
+        }
+        if let Some(o) = &d.object {
+            let qualified = crate::diagnostic::describe(o);
+            let logical = json!([{ "name": o.name, "fullyQualifiedName": qualified, "kind": "resource" }]);
+            location.insert("logicalLocations".into(), logical);
+        }
+        if !location.is_empty() {
+            result.insert("locations".into(), json!([Value::Object(location)]));
+        }
+        let mut properties = Map::new();
+        if let Some(field) = &d.field {
+            properties.insert("field".into(), json!(field));
+        }
+        if let Some(hint) = &d.hint {
+            properties.insert("hint".into(), json!(hint));
+        }
+        if !properties.is_empty() {
+            result.insert("properties".into(), Value::Object(properties));
+        }
+        results.push(Value::Object(result));
+    }
+    let rules: Vec<Value> =
+        used.iter().map(|r| json!({ "id": r.id, "shortDescription": { "text": r.summary } })).collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": { "driver": {
+                "name": "routerctl",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    })
+}
+
+/// A source name as a relative URI reference: unreserved characters and
+/// `/` as they are, every other byte percent-encoded (RFC 3986).
+fn uri_reference(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,14 +370,14 @@ mod tests {
     fn quiet_drops_warnings_and_verbose_counts() {
         let mut buf = Vec::new();
         let mut r = Reporter::new(&mut buf, true, false, true);
-        r.warn("hidden");
+        r.warn(Diagnostic::warning(rules::RENDER, "hidden"));
         r.router_done("ns/a", 3);
         r.finish();
         assert!(buf.is_empty());
 
         let mut buf = Vec::new();
         let mut r = Reporter::new(&mut buf, false, true, false);
-        r.warn("shown");
+        r.warn(Diagnostic::warning(rules::RENDER, "shown"));
         r.router_done("ns/a", 3);
         r.finish();
         let text = String::from_utf8(buf).expect("utf-8");

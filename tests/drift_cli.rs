@@ -38,7 +38,9 @@ fn a_rolebinding_granting_something_else_is_drift() {
                    \"cluster-admin\", not the operator's Role \"pooled-router-proxy\"; roleRef is immutable and the \
                    operator updates only the subjects, so the proxy's ServiceAccount keeps what ClusterRole \
                    \"cluster-admin\" grants: delete the RoleBinding (the operator recreates it)";
-    assert!(run.stderr.contains(&format!("warning: {message}\n")), "{}", run.stderr);
+    // On stderr the object is named as in every other finding: `Kind namespace/name`.
+    let said = message.trim_start_matches("rbac.authorization.k8s.io/v1 ");
+    assert!(run.stderr.contains(&format!("warning: {said}\n")), "{}", run.stderr);
     let plan: Value = serde_json::from_str(&run.stdout).expect("the plan");
     assert_eq!(plan["routers"][0]["drift"], json!([message]));
 

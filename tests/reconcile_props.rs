@@ -4,13 +4,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
-use routerctl::model::{apply_router_defaults, ModelRouter};
-use routerctl::reconcile::deployment::{parse_record, update};
-use routerctl::release::Release;
 use routerctl::kube::names::{
     selector_labels, APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION, CONFIG_HASH_ANNOTATION,
     SCRAPE_ANNOTATIONS,
 };
+use routerctl::model::{apply_router_defaults, ModelRouter};
+use routerctl::reconcile::deployment::{parse_record, update};
+use routerctl::release::Release;
 use routerctl::render::{pod_metadata, OperatorFlags, PodMetadata, RouterInput};
 use serde_json::{json, Value};
 

@@ -8,6 +8,7 @@ use anyhow::{Context as _, Result};
 
 use super::{stream, text_outcome, LiveInput, Outcome, Terminal};
 use crate::cli::{ColorChoice, DiffArgs, DiffFormat};
+use crate::diagnostic::Diagnostic;
 use crate::diff::external::ExternalDiff;
 use crate::diff::plan::{plan_router, report_json, RouterPlan};
 use crate::diff::{compare, diff_compared, Comparison, Palette};
@@ -60,7 +61,7 @@ pub(super) fn run(
             &result.items,
             &comparisons,
             &result.orphans,
-            &result.drift,
+            &result.drift.iter().map(plan_drift).collect::<Vec<_>>(),
         );
         let mut compared = Compared { plan, diffs: String::new(), for_external: Vec::new() };
         if json {
@@ -97,11 +98,20 @@ pub(super) fn run(
     let code = match external {
         Some(ext) => {
             let answer = ext.run()?;
-            reporter.raw(&String::from_utf8_lossy(&answer.stderr));
+            reporter.external(&String::from_utf8_lossy(&answer.stderr));
             spool.write_all(&answer.stdout).context("cannot spool output")?;
             answer.code
         }
         None => changed,
     };
     Ok(Outcome { stdout: spool, code, notes })
+}
+
+/// A drift finding as the plan's JSON has always said it: the object's full
+/// identity (`apiVersion Kind namespace/name`), then the message.
+fn plan_drift(d: &Diagnostic) -> String {
+    match &d.object {
+        Some(object) => format!("{object}: {}", d.message),
+        None => d.message.clone(),
+    }
 }

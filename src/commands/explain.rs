@@ -10,9 +10,9 @@ use super::{stream, text_outcome, LiveInput, Outcome};
 use crate::cli::{ExplainArgs, ExplainFormat};
 use crate::explain::explain;
 use crate::explain::gateway::{explain_gateway, RouterExplanation};
+use crate::kube::gojson::{marshal_indent, GoJson};
 use crate::pipeline::{Rendered, RouterResult};
 use crate::reconcile::Reconciled;
-use crate::kube::gojson::{marshal_indent, GoJson};
 use crate::report::Reporter;
 
 pub(super) fn run(args: &ExplainArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {

@@ -26,7 +26,7 @@
 //! `namespace` (as `-n`), `strict` ("true"/"false") and `operatorVersion`
 //! (as `--operator-version`).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use std::io::Read;
@@ -35,12 +35,13 @@ use anyhow::{anyhow, bail, Result};
 use serde_json::{json, Map, Value};
 
 use super::{text_outcome, Outcome};
-use crate::input::describe;
-use crate::input::Source;
-use crate::kube::{annotation, group_of, meta_str, str_at};
+use crate::diagnostic::{self, describe, diagnostics_of, rules, Diagnostic, Place, Rule};
+use crate::input::{self, Source};
+use crate::kube::{annotation, group_of, meta_str, str_at, ObjectKey};
+use crate::live::LiveStore;
 use crate::model::GROUP;
 use crate::output::yaml::to_yaml;
-use crate::pipeline::{reconcile_sources, Options};
+use crate::pipeline::{self, Options, RouterResult};
 use crate::release::Release;
 use crate::render::OperatorFlags;
 use crate::report::Reporter;
@@ -54,9 +55,9 @@ pub struct KrmOutcome {
     pub output: String,
     /// An error result was written: the function exits non-zero.
     pub failed: bool,
-    /// One `error: ...` line per error result, for stderr: kustomize shows
-    /// a function's stderr, not its `results`. Warnings are results only.
-    pub stderr: String,
+    /// The error results again, for stderr: kustomize shows a function's
+    /// stderr, not its `results`. Warnings are results only.
+    pub errors: Vec<Diagnostic>,
 }
 
 /// The annotation kpt and kustomize record an item's file in, and its
@@ -104,11 +105,43 @@ struct Finding {
     subject: Subject,
     field: Option<String>,
     message: String,
+    rule: &'static Rule,
 }
 
 impl Finding {
     fn new(severity: Severity, subject: Subject, field: Option<String>, message: impl Into<String>) -> Finding {
-        Finding { severity, subject, field, message: message.into() }
+        Finding { severity, subject, field, message: message.into(), rule: rules::KRM }
+    }
+
+    /// A pipeline finding as a result about an input item: the item it was
+    /// read from (`sources`, by source name), else the item whose identity
+    /// it names (`identities`). A finding about an object that is not that
+    /// item (a rendered one) names the object and its field in the message,
+    /// since `resourceRef` and `field` point into the item.
+    fn of(d: &Diagnostic, sources: &HashMap<String, usize>, identities: &HashMap<ObjectKey, usize>) -> Finding {
+        let by_object = d.object.as_ref().and_then(|o| identities.get(o)).copied();
+        let item = d.place.as_ref().and_then(|p| sources.get(&p.file)).copied().or(by_object);
+        let severity = match d.severity {
+            diagnostic::Severity::Error => Severity::Error,
+            diagnostic::Severity::Warning => Severity::Warning,
+            diagnostic::Severity::Note => Severity::Info,
+        };
+        let subject = item.map_or(Subject::Nothing, Subject::Item);
+        let mut message = String::new();
+        let mut field = d.field.clone();
+        if let Some(object) = d.object.as_ref().filter(|_| item.is_none() || by_object != item) {
+            message.push_str(&describe(object));
+            message.push_str(": ");
+            if let Some(field) = field.take() {
+                message.push_str(&field);
+                message.push_str(": ");
+            }
+        }
+        message.push_str(&d.message);
+        if let Some(hint) = &d.hint {
+            let _ = write!(message, " ({hint})");
+        }
+        Finding { severity, subject, field, message, rule: d.rule }
     }
 }
 
@@ -127,7 +160,9 @@ pub(super) fn command(stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<O
         Ok(input) => run(&input),
         Err(e) => refused(format!("cannot read the ResourceList: {e:#}")),
     };
-    reporter.raw(&outcome.stderr);
+    for error in outcome.errors {
+        reporter.error(error);
+    }
     text_outcome(&outcome.output, i32::from(outcome.failed))
 }
 
@@ -166,20 +201,19 @@ pub fn run(resource_list_yaml: &str) -> KrmOutcome {
     }
 
     let default_namespace = settings.namespace.clone().unwrap_or_else(|| "default".to_string());
-    let common = pipeline_options(&settings);
     let mut rendered: Vec<(usize, Vec<Value>)> = Vec::new();
-    if !has_error(&findings) {
-        for &r in &routers {
-            let sources: Vec<Source> =
-                std::iter::once(r).chain(related.iter().copied()).map(|i| item_source(i, &items[i])).collect();
-            let mut stderr = Vec::new();
-            let result = reconcile_sources(&common, &sources, &[], &mut stderr);
-            for line in warning_messages(&String::from_utf8_lossy(&stderr)) {
-                findings.push(attribute(Severity::Warning, &line, r));
-            }
-            match result {
-                Ok(objects) => rendered.push((r, objects.into_iter().map(|o| o.merged).collect())),
-                Err(e) => findings.extend(error_findings(&e, r)),
+    if !has_error(&findings) && !routers.is_empty() {
+        let mut read: Vec<usize> = routers.iter().chain(&related).copied().collect();
+        read.sort_unstable();
+        let sources: Vec<Source> = read.iter().map(|&i| item_source(i, &items[i])).collect();
+        let by_source: HashMap<String, usize> = read.iter().map(|&i| (item_source_name(i), i)).collect();
+        let identities: HashMap<ObjectKey, usize> =
+            read.iter().rev().map(|&i| (ObjectKey::of(&items[i], &default_namespace), i)).collect();
+        let (results, diagnostics) = render_all(&pipeline_options(&settings), &sources);
+        findings.extend(diagnostics.iter().map(|d| Finding::of(d, &by_source, &identities)));
+        for (origin, objects) in results {
+            if let Some(&i) = by_source.get(&origin) {
+                rendered.push((i, objects));
             }
         }
     }
@@ -218,7 +252,7 @@ fn finish(mut list: Value, out_items: Vec<Value>, input_items: &[Value], finding
         }
     };
     let mut results = Vec::new();
-    let mut stderr = String::new();
+    let mut errors = Vec::new();
     for f in &findings {
         let mut r = Map::new();
         r.insert("message".into(), json!(f.message));
@@ -241,17 +275,19 @@ fn finish(mut list: Value, out_items: Vec<Value>, input_items: &[Value], finding
         if f.severity != Severity::Error {
             continue;
         }
-        let mut line = format!("{}: ", f.severity.as_str());
+        let mut error = Diagnostic::error(f.rule, f.message.as_str());
+        error.field.clone_from(&f.field);
         match (object, f.subject) {
-            (Some(obj), _) => line.push_str(&describe_object(obj)),
-            (None, Subject::Item(i)) => line.push_str(&format!("items[{i}]")),
-            (None, _) => line.push_str("ResourceList"),
+            (Some(obj), _) => {
+                error = error.on(ObjectKey::of(obj, ""));
+                if let Some(path) = item_path(obj) {
+                    error = error.at(Place::file(path));
+                }
+            }
+            (None, Subject::Item(i)) => error = error.at(Place::file(format!("{ITEM_SOURCE}[{i}]"))),
+            (None, _) => error = error.at(Place::file("ResourceList")),
         }
-        if let Some(path) = &f.field {
-            let _ = write!(line, ": {path}");
-        }
-        let _ = writeln!(line, ": {}", f.message);
-        stderr.push_str(&line);
+        errors.push(error);
     }
     let failed = has_error(&findings);
     if let Value::Object(m) = &mut list {
@@ -260,7 +296,7 @@ fn finish(mut list: Value, out_items: Vec<Value>, input_items: &[Value], finding
             m.insert("results".into(), Value::Array(results));
         }
     }
-    KrmOutcome { output: to_yaml(&list), failed, stderr }
+    KrmOutcome { output: to_yaml(&list), failed, errors }
 }
 
 /// The answer to input that holds no ResourceList: an empty one whose
@@ -337,7 +373,7 @@ fn settings(function_config: Option<&Value>, findings: &mut Vec<Finding>) -> Set
             match value {
                 Value::String(v) if v.is_empty() => Ok(None),
                 Value::String(v) => Ok(Some(v.clone())),
-                other => Err(anyhow!("must be a string, found {}", describe(other))),
+                other => Err(anyhow!("must be a string, found {}", input::describe(other))),
             }
         };
         let boolean = || -> Result<bool> {
@@ -346,7 +382,7 @@ fn settings(function_config: Option<&Value>, findings: &mut Vec<Finding>) -> Set
                 Value::String(v) if v == "true" => Ok(true),
                 Value::String(v) if v == "false" || v.is_empty() => Ok(false),
                 Value::String(v) => Err(anyhow!("must be \"true\" or \"false\", found {v:?}")),
-                other => Err(anyhow!("must be \"true\" or \"false\", found {}", describe(other))),
+                other => Err(anyhow!("must be \"true\" or \"false\", found {}", input::describe(other))),
             }
         };
         let outcome = match key.as_str() {
@@ -402,6 +438,7 @@ fn pipeline_options(s: &Settings) -> Options {
         },
         jobs: None,
         data_plane: None,
+        keep_going: true,
     }
 }
 
@@ -416,133 +453,26 @@ fn item_source(i: usize, item: &Value) -> Source {
     Source { name: item_source_name(i), text }
 }
 
-/// The input item a pipeline message starts with, and the message without
-/// that origin (positions within routerctl's own re-serialization of the
-/// item would only mislead).
-fn split_origin(message: &str) -> (Option<usize>, &str) {
-    let Some(rest) = message.strip_prefix(ITEM_SOURCE).and_then(|r| r.strip_prefix('[')) else {
-        return (None, message);
-    };
-    let Some((index, rest)) = rest.split_once(']') else { return (None, message) };
-    let Ok(index) = index.parse::<usize>() else { return (None, message) };
-    let rest = strip_line_column(rest);
-    let Some(rest) = rest.strip_prefix(": ") else { return (Some(index), rest.trim_start_matches(':').trim_start()) };
-    // `document 1 (line 3)` or `document 1, line 3 column 4`, then `: `.
-    let rest = match rest.strip_prefix("document ") {
-        Some(position) => match position.find(": ") {
-            Some(end) if !position[..end].contains('\n') => &position[end + 2..],
-            _ => rest,
-        },
-        None => rest,
-    };
-    (Some(index), rest)
-}
-
-/// `ModelRouter ns/name: ...` without the subject the result names anyway.
-fn strip_router_subject(message: &str) -> &str {
-    if let Some(rest) = message.strip_prefix("ModelRouter ") {
-        if let Some((subject, after)) = rest.split_once(": ") {
-            if !subject.contains(char::is_whitespace) {
-                return after;
-            }
-        }
-    }
-    message
-}
-
-/// A field path as routerctl writes them: `spec.rules[0].route.backends`.
-fn is_field_path(s: &str) -> bool {
-    let head = s.split(['.', '[']).next().unwrap_or("");
-    let top = matches!(head, "spec" | "metadata") || (s == "apiVersion" || s == "kind");
-    top && !s.contains(char::is_whitespace) && s.chars().all(|c| c.is_ascii_graphic())
-}
-
-/// `:LINE:COL` at the start, as in `source:LINE:COL: message`: the item
-/// names the place already.
-fn strip_line_column(s: &str) -> &str {
-    fn digits(s: &str) -> Option<&str> {
-        let rest = s.trim_start_matches(|c: char| c.is_ascii_digit());
-        (rest.len() < s.len()).then_some(rest)
-    }
-    s.strip_prefix(':').and_then(digits).and_then(|r| r.strip_prefix(':')).and_then(digits).unwrap_or(s)
-}
-
-/// `source:LINE:COL: rest` → `rest` (how a finding points at its field).
-fn strip_location(message: &str) -> &str {
-    if let Some((head, rest)) = message.split_once(": ") {
-        let located =
-            head.char_indices().filter(|(_, c)| *c == ':').any(|(i, _)| strip_line_column(&head[i..]).is_empty());
-        if located {
-            return rest;
-        }
-    }
-    message
-}
-
-/// `path: message` → the path (when it is one) and the message.
-fn split_field(message: &str) -> (Option<String>, String) {
-    let message = strip_location(message);
-    if let Some((head, rest)) = message.split_once(": ") {
-        if is_field_path(head) {
-            return (Some(head.to_string()), rest.to_string());
-        }
-    }
-    (None, message.to_string())
-}
-
-/// Attributes one pipeline message to an item (the one it names, else the
-/// router being rendered) and a field.
-fn attribute(severity: Severity, message: &str, router: usize) -> Finding {
-    let (item, rest) = split_origin(message);
-    let rest = strip_router_subject(rest);
-    let (field, text) = split_field(rest);
-    Finding::new(severity, Subject::Item(item.unwrap_or(router)), field, text)
-}
-
-/// The pipeline's error as results: one per listed finding (`  path: msg`
-/// lines under a heading), else one.
-fn error_findings(e: &anyhow::Error, router: usize) -> Vec<Finding> {
-    let text = format!("{e:#}");
-    let (item, rest) = split_origin(&text);
-    let subject = Subject::Item(item.unwrap_or(router));
-    let rest = strip_router_subject(rest);
-    let mut lines = rest.lines();
-    let heading = lines.next().unwrap_or("").trim_end();
-    let bullets: Vec<&str> = lines.filter_map(|l| l.strip_prefix("  ")).collect();
-    if bullets.is_empty() {
-        let (field, message) = split_field(rest);
-        return vec![Finding::new(Severity::Error, subject, field, message)];
-    }
-    let heading = heading.trim_end_matches(':');
-    bullets
-        .into_iter()
-        .map(|b| {
-            let (field, message) = split_field(b.trim());
-            let message = match &field {
-                Some(_) => format!("{heading}: {message}"),
-                None => format!("{heading}: {b}", b = b.trim()),
-            };
-            Finding::new(Severity::Error, subject, field, message)
+/// Every router among `sources` through one pipeline run (name collisions
+/// and `--jobs` shared by all): each router's objects by the source it was
+/// read from, and every finding of the run. A refused router does not stop
+/// the others.
+fn render_all(options: &Options, sources: &[Source]) -> (Vec<(String, Vec<Value>)>, Vec<Diagnostic>) {
+    let mut nowhere = std::io::sink();
+    let mut reporter = Reporter::collecting(&mut nowhere);
+    let mut rendered = Vec::new();
+    let finish = |result: RouterResult| Ok((result.origin.file, result.items.into_iter().map(|o| o.merged).collect()));
+    let outcome = LiveStore::from_sources(&[], options.default_namespace()).and_then(|live| {
+        pipeline::run(options, sources, &live, &mut reporter, &finish, &mut |routed| {
+            rendered.push(routed);
+            Ok(())
         })
-        .collect()
-}
-
-/// The messages of `warning: ...` lines (a line that does not start so
-/// continues the one before).
-fn warning_messages(stderr: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for line in stderr.lines() {
-        match (line.strip_prefix("warning: "), out.last_mut()) {
-            (Some(message), _) => out.push(message.to_string()),
-            (None, Some(last)) => {
-                last.push('\n');
-                last.push_str(line);
-            }
-            (None, None) if !line.trim().is_empty() => out.push(line.to_string()),
-            (None, None) => {}
-        }
+    });
+    let mut diagnostics = reporter.take();
+    if let Err(e) = outcome {
+        diagnostics.extend(diagnostics_of(&e));
     }
-    out
+    (rendered, diagnostics)
 }
 
 fn dedup(findings: Vec<Finding>) -> Vec<Finding> {
@@ -565,20 +495,6 @@ fn identity(obj: &Value, default_namespace: &str) -> Identity {
 fn describe_identity((group, kind, namespace, name): &Identity) -> String {
     let kind = if group.is_empty() { kind.clone() } else { format!("{kind}.{group}") };
     format!("{kind} {namespace}/{name}")
-}
-
-/// `Kind ns/name (file)`, for stderr lines.
-fn describe_object(obj: &Value) -> String {
-    let kind = obj.get("kind").and_then(Value::as_str).unwrap_or("object");
-    let name = meta_str(obj, "name").unwrap_or("(without a name)");
-    let mut out = match meta_str(obj, "namespace") {
-        Some(ns) => format!("{kind} {ns}/{name}"),
-        None => format!("{kind} {name}"),
-    };
-    if let Some(path) = item_path(obj) {
-        let _ = write!(out, " ({path})");
-    }
-    out
 }
 
 fn item_path(obj: &Value) -> Option<&str> {
@@ -648,20 +564,12 @@ fn place_objects(
     for (i, item) in items.iter().enumerate().filter(|(_, v)| v.is_object()) {
         existing.entry(identity(item, default_namespace)).or_insert(i);
     }
-    let mut produced: BTreeMap<Identity, usize> = BTreeMap::new();
     for (router, objects) in rendered {
         let path = output_path(&items[router], default_namespace);
         for (index, mut obj) in objects.into_iter().enumerate() {
             annotate(&mut obj, &path, index);
+            // Two routers rendering one object are refused by the pipeline.
             let id = identity(&obj, default_namespace);
-            if let Some(other) = produced.insert(id.clone(), router) {
-                let msg = format!(
-                    "renders {}, which ModelRouter items[{other}] renders too (dots in a name become dashes)",
-                    describe_identity(&id)
-                );
-                findings.push(Finding::new(Severity::Error, Subject::Item(router), None, msg));
-                continue;
-            }
             match existing.get(&id) {
                 Some(&i) if item_path(&items[i]) == Some(path.as_str()) => out_items[i] = obj,
                 Some(&i) => {
@@ -687,6 +595,11 @@ mod tests {
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
     }
 
+    /// What `routerctl krm` writes on stderr for `outcome`, in `human`.
+    fn stderr(outcome: &KrmOutcome) -> String {
+        outcome.errors.iter().map(|d| format!("error: {d}\n")).collect()
+    }
+
     fn parse_output(outcome: &KrmOutcome) -> Value {
         crate::input::from_yaml_str(&outcome.output).expect("output is YAML")
     }
@@ -700,7 +613,7 @@ mod tests {
         let input = fixture("resource-list.yaml");
         let outcome = run(&input);
         assert!(!outcome.failed, "{}", outcome.output);
-        assert_eq!(outcome.stderr, "");
+        assert_eq!(stderr(&outcome), "");
         let out = parse_output(&outcome);
         assert_eq!(out["apiVersion"], "config.kubernetes.io/v1");
         assert_eq!(out["kind"], "ResourceList");
@@ -760,9 +673,9 @@ mod tests {
         );
         assert_eq!(fail_closed["field"]["path"], "spec.rules[0].failClosed");
         assert_eq!(fail_closed["file"], json!({"path": "routers/leaky.yaml", "index": 0}));
-        assert!(outcome
-            .stderr
-            .starts_with("error: ModelRouter ml/leaky (routers/leaky.yaml): spec.rules[0].failClosed: "));
+        assert!(
+            stderr(&outcome).starts_with("error: routers/leaky.yaml: ModelRouter ml/leaky: spec.rules[0].failClosed: ")
+        );
         insta::assert_snapshot!("invalid_router", outcome.output);
     }
 
@@ -790,7 +703,7 @@ mod tests {
         assert!(results[0]["message"].as_str().unwrap_or("").contains("did you mean emitScrapeAnnotations?"));
         assert!(results.iter().any(|r| r["message"].as_str().unwrap_or("").contains("InferenceService \"missing\"")));
         assert_eq!(out["items"].as_array().map(Vec::len), Some(4), "rendered despite the warnings");
-        assert_eq!(outcome.stderr, "", "each warning is said once, as a result");
+        assert_eq!(stderr(&outcome), "", "each warning is said once, as a result");
     }
 
     #[test]
@@ -798,7 +711,7 @@ mod tests {
         let list = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: inference.llmkube.dev/v1alpha1\n  kind: ModelRouter\n  metadata: {name: r}\n  spec:\n    backends: [{name: a, inferenceServiceRef: {name: missing}}]\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cfg}\n  data: {strict: \"true\"}\n";
         let outcome = run(list);
         assert!(outcome.failed);
-        assert!(outcome.stderr.contains("InferenceService \"missing\""), "{}", outcome.stderr);
+        assert!(stderr(&outcome).contains("InferenceService \"missing\""), "{}", stderr(&outcome));
     }
 
     #[test]
@@ -889,9 +802,9 @@ mod tests {
         let outcome = run(list);
         assert!(outcome.failed);
         assert!(
-            outcome.stderr.contains("renders Service default/r-router-proxy, but items[1] already is an object"),
+            stderr(&outcome).contains("renders Service default/r-router-proxy, but items[1] already is an object"),
             "{}",
-            outcome.stderr
+            stderr(&outcome)
         );
     }
 
@@ -921,21 +834,5 @@ mod tests {
             let outcome = run(&serde_json::to_string(&list).expect("serializes"));
             assert!(crate::input::from_yaml_str::<Value>(&outcome.output).is_ok(), "{}", path.display());
         }
-    }
-
-    #[test]
-    fn origins_are_split_off_messages() {
-        assert_eq!(
-            split_origin("ResourceList.items[3]: document 1 (line 1): ModelRouter a/b: x"),
-            (Some(3), "ModelRouter a/b: x")
-        );
-        assert_eq!(split_origin("ResourceList.items[0]: document 1, line 4 column 2: bad"), (Some(0), "bad"));
-        assert_eq!(split_origin("ModelRouter a/b: x"), (None, "ModelRouter a/b: x"));
-        assert_eq!(
-            split_field("spec.rules[0].failClosed: must"),
-            (Some("spec.rules[0].failClosed".into()), "must".into())
-        );
-        assert_eq!(split_field("backend \"a\": x"), (None, "backend \"a\": x".into()));
-        assert_eq!(warning_messages("warning: a\n  more\nwarning: b\n"), ["a\n  more", "b"]);
     }
 }

@@ -23,6 +23,7 @@ use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 
 use crate::cli::{Cli, ClusterArgs, Command, CommonArgs};
+use crate::diagnostic::{rules, Diagnostic};
 use crate::diff::{diff_object, Palette};
 use crate::input::{read_sources, Source};
 use crate::live::operator::{self, describe_several, Detection, OPERATOR_SELECTOR};
@@ -55,13 +56,19 @@ pub struct Terminal {
     pub no_color: bool,
 }
 
-/// Runs one command. Warnings go to `stderr` as they arise; stdout is
-/// spooled and handed back, so a failing run prints nothing there.
-pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write, terminal: Terminal) -> Result<Outcome> {
-    let reporter = &mut Reporter::new(stderr, cli.quiet, cli.verbose, terminal.stderr_is_tty);
+/// Runs one command. Warnings go to `stderr` as they arise, in the
+/// `--message-format` asked for, and so does the error that ends a failed
+/// run (`None`, exit 2): it is written once, here. stdout is spooled and
+/// handed back, so a failing run prints nothing there.
+pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write, terminal: Terminal) -> Option<Outcome> {
+    let reporter = &mut Reporter::new(stderr, cli.quiet, cli.verbose, terminal.stderr_is_tty)
+        .with_format(cli.message_format.into());
     let outcome = run_command(cli, stdin, reporter, terminal);
+    if let Err(e) = &outcome {
+        reporter.failed(e);
+    }
     reporter.finish();
-    outcome
+    outcome.ok()
 }
 
 fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, terminal: Terminal) -> Result<Outcome> {
@@ -151,9 +158,12 @@ fn stream_as<T: Send>(
     }
     let release = options.flags.release;
     if options.flags.emit_scrape_annotations && !release.has(Change::PodMetadata) {
-        reporter.warn(&format!(
-            "--emit-scrape-annotations: operator {release} puts scrape annotations on InferenceService pods only \
+        reporter.warn(Diagnostic::warning(
+            rules::RELEASE,
+            format!(
+                "--emit-scrape-annotations: operator {release} puts scrape annotations on InferenceService pods only \
              (from v0.9.14), never on router proxies; none are rendered"
+            ),
         ));
     }
     let files = crate::input::recursive::expand(&common.files, common.recursive)?;
@@ -204,18 +214,24 @@ fn settle_operator(
     let op = match detection {
         Detection::Found(op) => op,
         Detection::NotFound => {
-            reporter.warn(&format!(
-                "found no LLMKube operator in the cluster (no Deployment labelled {OPERATOR_SELECTOR} runs an \
+            reporter.warn(Diagnostic::warning(
+                rules::RELEASE,
+                format!(
+                    "found no LLMKube operator in the cluster (no Deployment labelled {OPERATOR_SELECTOR} runs an \
                  llmkube-controller image); rendering as {} with the operator flags given here",
-                options.flags.release
+                    options.flags.release
+                ),
             ));
             return Ok(());
         }
         Detection::Failed(message) => {
-            reporter.warn(&format!(
-                "could not look for the LLMKube operator ({}); rendering as {} with the operator flags given here",
-                message.lines().next().unwrap_or(""),
-                options.flags.release
+            reporter.warn(Diagnostic::warning(
+                rules::RELEASE,
+                format!(
+                    "could not look for the LLMKube operator ({}); rendering as {} with the operator flags given here",
+                    message.lines().next().unwrap_or(""),
+                    options.flags.release
+                ),
             ));
             return Ok(());
         }
@@ -229,20 +245,21 @@ fn settle_operator(
                     found.len()
                 );
             }
-            reporter.warn(&format!(
+            reporter.warn(Diagnostic::warning(rules::RELEASE, format!(
                 "found {} LLMKube operators: {names}; rendering as --operator-version {} with the operator flags given here",
                 found.len(),
                 options.flags.release
-            ));
+            )));
             return Ok(());
         }
     };
     reporter.note(&op.describe());
     let flags = &mut options.flags;
     match (common.operator_version, op.release) {
-        (Some(given), Some(found)) if given != found => {
-            reporter.warn(&format!("--operator-version {given} is used, but operator {} is {found}", op.id()))
-        }
+        (Some(given), Some(found)) if given != found => reporter.warn(Diagnostic::warning(
+            rules::RELEASE,
+            format!("--operator-version {given} is used, but operator {} is {found}", op.id()),
+        )),
         (Some(_), _) => {}
         (None, Some(found)) => flags.release = found,
         (None, None) => {
@@ -255,7 +272,7 @@ fn settle_operator(
             if common.strict {
                 bail!("{message} (refused with --strict)");
             }
-            reporter.warn(&format!("{message}; rendering as {default}"));
+            reporter.warn(Diagnostic::warning(rules::RELEASE, format!("{message}; rendering as {default}")));
         }
     }
     let strings = [
@@ -265,17 +282,22 @@ fn settle_operator(
     for (name, given, found) in strings {
         match (given.as_deref(), found) {
             (None, found) => given.clone_from(found),
-            (Some(g), Some(f)) if g != f => {
-                reporter.warn(&format!("{name} {g} is used, but operator {} runs with {name}={f}", op.id()))
-            }
-            (Some(g), None) => {
-                reporter.warn(&format!("{name} {g} is used, but operator {} runs without {name}", op.id()))
-            }
+            (Some(g), Some(f)) if g != f => reporter.warn(Diagnostic::warning(
+                rules::RELEASE,
+                format!("{name} {g} is used, but operator {} runs with {name}={f}", op.id()),
+            )),
+            (Some(g), None) => reporter.warn(Diagnostic::warning(
+                rules::RELEASE,
+                format!("{name} {g} is used, but operator {} runs without {name}", op.id()),
+            )),
             _ => {}
         }
     }
     if common.emit_scrape_annotations && !op.emit_scrape_annotations {
-        reporter.warn(&format!("--emit-scrape-annotations is used, but operator {} runs without it", op.id()));
+        reporter.warn(Diagnostic::warning(
+            rules::RELEASE,
+            format!("--emit-scrape-annotations is used, but operator {} runs without it", op.id()),
+        ));
     }
     flags.emit_scrape_annotations |= op.emit_scrape_annotations;
     Ok(())
@@ -295,6 +317,7 @@ fn options(common: &CommonArgs) -> Options {
         },
         jobs: common.jobs,
         data_plane: None,
+        keep_going: false,
     }
 }
 

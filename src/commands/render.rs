@@ -8,13 +8,13 @@ use anyhow::{Context as _, Result};
 use super::{apply_ready, stream, LiveInput, Outcome};
 use crate::cli::RenderArgs;
 use crate::output::spool::Spool;
-use crate::output::Printer;
+use crate::output::{Format, Printer};
 use crate::pipeline::RouterResult;
 use crate::report::Reporter;
 
 pub(super) fn run(args: &RenderArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
     let live = LiveInput::choose(&args.live, args.live_from_cluster, &args.cluster)?;
-    let format = args.output;
+    let format = Format::from(args.output);
     let mut printer = Printer::new(format, Spool::new());
     // Each router's objects are encoded where it was reconciled, and
     // joined here in input order.

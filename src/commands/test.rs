@@ -12,10 +12,11 @@ use serde_json::{json, Value};
 
 use super::{stream_as, LiveInput, Outcome};
 use crate::cli::{CommonArgs, PlaneChoice, ReportFormat, RouteArgs, TestArgs};
+use crate::diagnostic::{rules, Diagnostic};
 use crate::input::{documents, read_sources};
+use crate::kube::names::sanitize_dns_name;
 use crate::output::spool::Spool;
 use crate::pipeline::{Rendered, RouterResult};
-use crate::kube::names::sanitize_dns_name;
 use crate::report::Reporter;
 use crate::routing::gateway::{self, RouteRule};
 use crate::routing::proxy::{self, ProxyConfig};
@@ -276,7 +277,7 @@ pub(super) fn run(args: &TestArgs, stdin: &mut dyn Read, reporter: &mut Reporter
     };
     std::io::Write::write_all(&mut out, text.as_bytes()).context("cannot spool output")?;
     if let Some(min) = below {
-        reporter.warn(&format!("coverage under --min-coverage {min}%"));
+        reporter.warn(Diagnostic::warning(rules::TEST, format!("coverage under --min-coverage {min}%")));
     }
     let code = i32::from(failed > 0 || below.is_some());
     Ok(Outcome { stdout: out, code, notes: String::new() })

@@ -15,9 +15,9 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Map, Value};
 
+use crate::kube::names::{APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION, SCRAPE_ANNOTATIONS};
 use crate::reconcile::deployment::{parse_record, update};
 use crate::reconcile::tree::string_map;
-use crate::kube::names::{APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION, SCRAPE_ANNOTATIONS};
 use crate::render::{string_object, RenderedRouter, RouterInput};
 
 /// Where a key lives.
@@ -438,9 +438,9 @@ fn sort_keys(m: Map<String, Value>) -> Map<String, Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kube::names::CONFIG_HASH_ANNOTATION;
     use crate::model::{apply_router_defaults, ModelRouter};
     use crate::reconcile::tree::map_at;
-    use crate::kube::names::CONFIG_HASH_ANNOTATION;
     use crate::render::{render_router, Inventory, OperatorFlags};
 
     fn input(yaml: &str) -> RouterInput {

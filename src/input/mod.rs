@@ -20,6 +20,8 @@ use std::sync::Arc;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
+use crate::diagnostic::Place;
+
 pub use yaml::{child_path, item_path, push_child, push_index, Positions, Spot};
 
 /// The name stdin goes by in messages.
@@ -56,6 +58,18 @@ pub struct Origin {
     pub line: usize,
     /// 0-based index into a `List`'s items, when the object came from one.
     pub item: Option<usize>,
+}
+
+impl Origin {
+    /// The whole document, as a finding's place.
+    pub fn place(&self) -> Place {
+        Place {
+            document: Some(self.document),
+            line: Some(self.line),
+            item: self.item,
+            ..Place::file(self.source.as_str())
+        }
+    }
 }
 
 impl fmt::Display for Origin {
@@ -102,9 +116,15 @@ impl Document {
 
     /// `file:line:col` of the field at `path`, or of the document.
     pub fn locate(&self, path: &str) -> String {
+        self.place(path).to_string()
+    }
+
+    /// Where the field at `path` is (its line and column), or the
+    /// document's first line.
+    pub fn place(&self, path: &str) -> Place {
         match self.spot(path) {
-            Some(spot) => format!("{}:{}:{}", self.origin.source, spot.line, spot.column),
-            None => format!("{}:{}", self.origin.source, self.origin.line),
+            Some(spot) => Place::at(self.origin.source.as_str(), spot.line, spot.column),
+            None => Place::line(self.origin.source.as_str(), self.origin.line),
         }
     }
 

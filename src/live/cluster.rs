@@ -20,10 +20,10 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Result};
 use serde_json::Value;
 
-use crate::kube::kinds::Planes;
 use super::run::{failure, request_timeout_arg, run_kubectl};
-use super::LiveStore;
 use super::LiveObjects;
+use super::LiveStore;
+use crate::kube::kinds::Planes;
 use crate::kube::ObjectKey;
 
 /// The kubectl flags passed through: which cluster, as whom.

@@ -20,12 +20,12 @@ use serde_json::Value;
 
 use super::json_stream::{Cut, JsonScan};
 use super::LiveObjects;
-use crate::kube::ObjectKey;
 use crate::input::json::starts_json;
 use crate::input::{
     describe, expand_paths, is_document_marker, parse_value, quick_identity, InputPath, Origin, Source, MAX_DOCUMENTS,
     MAX_LIVE_OBJECT_BYTES, MAX_LIVE_SOURCE_BYTES, STDIN_NAME,
 };
+use crate::kube::ObjectKey;
 
 /// Where a source's bytes can be read again.
 enum Backing {

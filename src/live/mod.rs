@@ -15,10 +15,10 @@ use std::collections::HashMap;
 use anyhow::Result;
 use serde_json::Value;
 
-pub use cluster::{ClusterLive, KubectlOptions};
-pub use files::LiveStore;
 pub use crate::kube::kinds::Planes;
 use crate::kube::ObjectKey;
+pub use cluster::{ClusterLive, KubectlOptions};
+pub use files::LiveStore;
 
 /// Live objects by identity. Looking one up may read and parse it, which can
 /// fail. Routers are reconciled on several threads at once, all reading

@@ -20,6 +20,16 @@ pub const GROUP: &str = "inference.llmkube.dev";
 /// The only served version of that group.
 pub const GROUP_VERSION: &str = "inference.llmkube.dev/v1alpha1";
 
+/// The identity of the ModelRouter `name` in `namespace`.
+pub fn router_key(namespace: &str, name: &str) -> crate::kube::ObjectKey {
+    crate::kube::ObjectKey {
+        api_version: GROUP_VERSION.to_string(),
+        kind: "ModelRouter".to_string(),
+        namespace: namespace.to_string(),
+        name: name.to_string(),
+    }
+}
+
 /// A serde error about a document's field, in the words of the rest of
 /// routerctl's messages (`must be an integer, found the string "3"`);
 /// serde's own wording never reaches a user.

@@ -13,8 +13,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use crate::reconcile::tree::get;
 use crate::kube::names::{CONFIG_KEY, CONTAINER_NAME};
+use crate::reconcile::tree::get;
 use crate::validate::metadata::{
     annotations_size_error, dns1123_label_errors, dns1123_subdomain_errors, label_value_errors, qualified_name_errors,
 };

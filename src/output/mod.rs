@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::kube::gojson::{marshal_indent, GoJson};
 
 /// The output formats `-o` takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Yaml,
     Json,

@@ -7,8 +7,9 @@ use anyhow::{anyhow, bail, Result};
 use serde_json::Value;
 
 use super::Options;
+use crate::diagnostic::{self, rules, Diagnostic, Place, Refusal, Rule};
 use crate::input::Document;
-use crate::model::{ModelRouter, GROUP, GROUP_VERSION};
+use crate::model::{router_key, ModelRouter, GROUP, GROUP_VERSION};
 use crate::render::RouterInput;
 use crate::validate::crd::{for_release, CrdSchema};
 use crate::validate::gateway::validate_gateway_router;
@@ -17,10 +18,14 @@ use crate::validate::operator::validate_model_router;
 use crate::validate::schema::{check_against, quote, suggest};
 use crate::validate::{Finding, Severity};
 
-/// Findings about a document, one per line, each led by the `file:line:col`
-/// of its field (editors and terminals jump there).
-pub(super) fn located_list<'a>(doc: &Document, findings: impl IntoIterator<Item = &'a Finding>) -> String {
-    findings.into_iter().map(|f| format!("  {}: {f}", doc.locate(&f.path))).collect::<Vec<_>>().join("\n")
+/// A stage's finding about a document as a diagnostic placed at its
+/// field's `file:line:col` (editors and terminals jump there).
+pub(super) fn located(doc: &Document, rule: &'static Rule, finding: &Finding) -> Diagnostic {
+    let severity = match finding.severity {
+        Severity::Error => diagnostic::Severity::Error,
+        Severity::Warning => diagnostic::Severity::Warning,
+    };
+    Diagnostic::new(severity, rule, finding.message.as_str()).at(doc.place(&finding.path)).field(finding.path.as_str())
 }
 
 /// Which of routerctl's kinds a document is, with its namespace; `None` for
@@ -62,8 +67,8 @@ pub(super) fn router_input(
     namespace: String,
     options: &Options,
     crd: Option<&CrdSchema>,
-    warnings: &mut Vec<String>,
-) -> Result<(String, RouterInput)> {
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(Place, RouterInput)> {
     // The cluster's CRD when given, else the CRD of the operator release.
     let schema = crd.unwrap_or_else(|| for_release(options.flags.release));
     // Read before the value moves; the schema's own message comes first.
@@ -80,15 +85,14 @@ pub(super) fn router_input(
         findings.extend(validate_gateway_router(&router));
     }
     if !findings.is_empty() {
-        bail!(
-            "{}: ModelRouter {}/{name}: the operator refuses this ModelRouter:\n{}",
-            doc.origin,
-            namespace,
-            located_list(&doc, &findings)
-        );
+        let heading = Diagnostic::error(rules::OPERATOR, "the operator refuses this ModelRouter")
+            .at(doc.origin.place())
+            .on(router_key(&namespace, &name));
+        let findings = findings.iter().map(|f| located(&doc, rules::OPERATOR, f)).collect();
+        return Err(Refusal { heading, findings }.into());
     }
     let uid = router.metadata.uid.clone().filter(|u| !u.is_empty());
-    Ok((doc.origin.to_string(), RouterInput { router, name, namespace, uid }))
+    Ok((doc.origin.place(), RouterInput { router, name, namespace, uid }))
 }
 
 /// A document as the API server would store it, typed: checked against its
@@ -100,7 +104,7 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
     doc: &mut Document,
     schema: Option<&CrdSchema>,
     options: &Options,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<T> {
     let kind = doc.kind().to_string();
     let Some(schema) = schema else {
@@ -129,12 +133,23 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
             }
         }
     }
+    let rule_of = |w: &Finding, newer: bool| match () {
+        _ if newer => rules::NEWER_FIELD,
+        _ if w.message.starts_with("null,") => rules::NULL_DROPPED,
+        _ => rules::UNKNOWN_FIELD,
+    };
     if !errors.is_empty() {
-        bail!(
-            "{}: {kind} {name} does not fit the {kind} CRD schema; the API server refuses it:\n{}",
-            doc.origin,
-            located_list(doc, errors.iter().chain(&unknown))
-        );
+        let heading = Diagnostic::error(
+            rules::SCHEMA,
+            format!("{kind} {name} does not fit the {kind} CRD schema; the API server refuses it"),
+        )
+        .at(doc.origin.place());
+        let findings = errors
+            .iter()
+            .map(|e| located(doc, rules::SCHEMA, e))
+            .chain(unknown.iter().zip(&newer).map(|(w, newer)| located(doc, rule_of(w, *newer), w)))
+            .collect();
+        return Err(Refusal { heading, findings }.into());
     }
     if options.flags.strict && !unknown.is_empty() {
         let what = if unknown.iter().all(|w| w.message.starts_with("null,")) {
@@ -142,15 +157,17 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
         } else {
             "fields the CRD does not know"
         };
-        bail!("{}: {kind} {name} has {what} (refused with --strict):\n{}", doc.origin, located_list(doc, &unknown));
+        let heading = Diagnostic::error(rules::SCHEMA, format!("{kind} {name} has {what} (refused with --strict)"))
+            .at(doc.origin.place());
+        let findings = unknown.iter().zip(&newer).map(|(w, newer)| located(doc, rule_of(w, *newer), w)).collect();
+        return Err(Refusal { heading, findings }.into());
     }
     for (w, newer) in unknown.iter().zip(newer) {
-        let why = if newer || !w.message.starts_with("unknown field") {
-            ""
-        } else {
-            " (the API server drops unknown fields)"
-        };
-        warnings.push(format!("{}: {w}{why}", doc.locate(&w.path)));
+        let mut d = located(doc, rule_of(w, newer), w);
+        if !newer && w.message.starts_with("unknown field") {
+            d = d.hint("the API server drops unknown fields");
+        }
+        warnings.push(d);
     }
     let mut value = std::mem::take(&mut doc.value);
     // The check warns about every field pruning would drop, so a document

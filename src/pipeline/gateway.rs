@@ -4,8 +4,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{Context as _, Result};
 
+use crate::diagnostic::{rules, Diagnostic, Place, Refusal};
 use crate::kube::kinds::INFERENCE_SERVICE;
 use crate::kube::ObjectKey;
 use crate::live::{LiveIndex, LiveObjects};
@@ -22,13 +23,14 @@ pub struct GatewayOutcome {
     pub rendered: GatewayRendered,
     /// Its objects, rendered and merged with the live ones it owns.
     pub items: Vec<Reconciled>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Resolves, renders and merges one Gateway-mode router that passed the
 /// up-front checks. Fills in `router.uid` from live objects when the input
 /// has none.
 pub fn reconcile_gateway_router(
+    origin: &Place,
     context: &str,
     router: &mut RouterInput,
     inventory: &Inventory,
@@ -40,8 +42,15 @@ pub fn reconcile_gateway_router(
     let (facts, absent) = isvc_facts(router, inventory, live).with_context(|| context.to_string())?;
     let resolution = resolve_backends(&router.router, &router.namespace, &facts, &absent, strict, release);
     if !resolution.errors.is_empty() {
-        let list: Vec<String> = resolution.errors.iter().map(|f| format!("  {f}")).collect();
-        bail!("{context}: the operator's gateway reconcile fails for this ModelRouter:\n{}", list.join("\n"));
+        let heading = Diagnostic::error(rules::OPERATOR, "the operator's gateway reconcile fails for this ModelRouter")
+            .at(origin.clone())
+            .on(router.key());
+        let findings = resolution
+            .errors
+            .iter()
+            .map(|f| Diagnostic::error(rules::OPERATOR, f.message.as_str()).field(f.path.as_str()))
+            .collect();
+        return Err(Refusal { heading, findings }.into());
     }
     let mut warnings = resolution.warnings;
     let mut rendered = render_gateway(router, &resolution.backends, release).with_context(|| context.to_string())?;
@@ -66,23 +75,25 @@ pub fn reconcile_gateway_router(
     for obj in &rendered.objects {
         for f in check_gateway_object(obj, &router.router, envoy) {
             let key = ObjectKey::of(obj, &router.namespace);
-            refused.push(format!("  {} {}/{}: {f}", key.kind, key.namespace, key.name));
+            refused.push(Diagnostic::error(rules::ENVOY, f.message).on(key).field(f.path));
         }
     }
     if !refused.is_empty() {
-        bail!(
-            "{context}: Envoy refuses Gateway objects the operator would build (upstream learns it only after \
-             applying the objects before them):\n{}",
-            refused.join("\n")
-        );
+        let heading = Diagnostic::error(
+            rules::ENVOY,
+            "Envoy refuses Gateway objects the operator would build (upstream learns it only after applying the \
+             objects before them)",
+        )
+        .at(origin.clone())
+        .on(router.key());
+        return Err(Refusal { heading, findings: refused }.into());
     }
     if !rendered.ejected.is_empty() {
-        warnings.push(format!(
-            "ModelRouter {}/{}: backend(s) {} have no ready replica and are left out of the route's rules (a rule never loses its last backend)",
-            router.namespace,
-            router.name,
+        let msg = format!(
+            "backend(s) {} have no ready replica and are left out of the route's rules (a rule never loses its last backend)",
             rendered.ejected.join(", ")
-        ));
+        );
+        warnings.push(Diagnostic::warning(rules::RENDER, msg).on(router.key()));
     }
     let objects = std::mem::take(&mut rendered.objects);
     let items = reconcile_gateway(router, objects, owned).with_context(|| context.to_string())?;

@@ -19,17 +19,18 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context as _, Result};
 
+use crate::diagnostic::{diagnostics_of, rules, Diagnostic, Place, Refusal, Severity};
 use crate::input::{document_texts, DocumentText, Source};
 use crate::kube::kinds::{Kind, GATEWAY_KINDS, PROXY_KINDS};
+use crate::kube::names::{resource_name, sanitize_dns_name};
 use crate::kube::ObjectKey;
 use crate::live::{LiveIndex, LiveObjects, LiveStore, Planes};
-use crate::model::{InferenceService, ModelPool, GROUP, GROUP_VERSION};
+use crate::model::{router_key, InferenceService, ModelPool, GROUP, GROUP_VERSION};
 use crate::output::check::check_object;
 use crate::reconcile::{controller_uid, reconcile_router, Reconciled};
 use crate::release::{entry, Change};
 use crate::render::gateway::route_name;
 use crate::render::gateway::GatewayRendered;
-use crate::kube::names::{resource_name, sanitize_dns_name};
 use crate::render::{render_router, Inventory, OperatorFlags, RenderedRouter, RouterInput};
 use crate::report::Reporter;
 use crate::validate::crd::{ClusterCrds, CrdSchema};
@@ -54,6 +55,10 @@ pub struct Options {
     /// Every router rendered as this `spec.dataPlane` (`Proxy` or
     /// `Gateway`) instead of its own: `routerctl test --data-plane`.
     pub data_plane: Option<String>,
+    /// A refused router does not end the run: its findings go to the
+    /// reporter as errors, and the other routers are still reconciled (the
+    /// KRM function answers with every router's findings at once).
+    pub keep_going: bool,
 }
 
 impl Options {
@@ -78,6 +83,8 @@ pub enum Rendered {
 
 /// Everything known about one ModelRouter after its reconcile.
 pub struct RouterResult {
+    /// Where the ModelRouter was read.
+    pub origin: Place,
     pub router: RouterInput,
     /// What the operator writes for it; its objects have moved into `items`.
     pub rendered: Rendered,
@@ -89,7 +96,7 @@ pub struct RouterResult {
     pub orphans: Vec<ObjectKey>,
     /// What the live objects hold where the operator never repairs them
     /// (also said as warnings).
-    pub drift: Vec<String>,
+    pub drift: Vec<Diagnostic>,
 }
 
 /// The whole pipeline on sources already in memory, collected: parse,
@@ -133,7 +140,7 @@ pub fn run<T: Send>(
     let crds = ClusterCrds::read(&files)?;
     if let (Some(crd), Some(path)) = (&crds.router, options.crd.first()) {
         if let Some(w) = crd.compatibility_warning() {
-            reporter.warn(&format!("{}: {w}", path.display()));
+            reporter.warn(Diagnostic::warning(rules::CRD, w).at(Place::file(path.display().to_string())));
         }
     }
     let (inventory, router_texts) = scan_inventory(options, router_sources, &crds, reporter)?;
@@ -151,22 +158,38 @@ pub fn run<T: Send>(
         threads * 32,
         |text| pass.read(text),
         |steps| {
+            // With `keep_going`, a refusal is reported and the rest of its
+            // router's steps are skipped.
+            let refuse = |reporter: &mut Reporter, error: anyhow::Error| {
+                if !options.keep_going {
+                    return Err(error);
+                }
+                diagnostics_of(&error).into_iter().for_each(|d| reporter.error(d));
+                Ok(())
+            };
+            let mut refused = false;
             for step in steps {
                 match step {
-                    Step::Warning(w) => reporter.warn(&w),
-                    Step::Claim(claim) => object_names.claim(claim)?,
+                    Step::Warning(w) => reporter.warn(w),
+                    Step::Claim(claim) => {
+                        if let Err(error) = object_names.claim(claim) {
+                            refuse(reporter, error)?;
+                            refused = true;
+                        }
+                    }
+                    Step::Done { .. } if refused => {}
                     // kubectl's own warnings, next to the first router whose
                     // read drew them.
                     Step::Notes(namespace) => {
                         for note in live.take_notes(&namespace) {
-                            reporter.warn(&note);
+                            reporter.warn(Diagnostic::warning(rules::KUBECTL, note));
                         }
                     }
                     Step::Done { router, objects, kept } => {
                         reporter.router_done(&router, objects);
                         sink(kept)?;
                     }
-                    Step::Failed(error) => return Err(error),
+                    Step::Failed(error) => refuse(reporter, error)?,
                 }
             }
             Ok(())
@@ -179,7 +202,7 @@ pub fn run<T: Send>(
 /// reports it. The steps that need the whole run (claiming object names,
 /// kubectl's notes) wait for their turn, in input order.
 enum Step<T> {
-    Warning(String),
+    Warning(Diagnostic),
     Claim(Claim),
     Notes(String),
     Done { router: String, objects: usize, kept: T },
@@ -238,7 +261,7 @@ impl<T> Pass2<'_, T> {
 
 /// The object names a ModelRouter's objects would take.
 struct Claim {
-    origin: String,
+    origin: Place,
     namespace: String,
     router: String,
     /// What the objects are called, where in the spec the name comes from,
@@ -250,7 +273,7 @@ struct Claim {
 }
 
 impl Claim {
-    fn of(origin: &str, router: &RouterInput) -> Claim {
+    fn of(origin: &Place, router: &RouterInput) -> Claim {
         let spec = &router.router.spec;
         let objects = if spec.data_plane.as_deref() == Some("Gateway") {
             let mut objects: Vec<_> = spec
@@ -266,7 +289,7 @@ impl Claim {
         } else {
             vec![("objects", "metadata.name".into(), resource_name(&router.name))]
         };
-        Claim { origin: origin.to_string(), namespace: router.namespace.clone(), router: router.name.clone(), objects }
+        Claim { origin: origin.clone(), namespace: router.namespace.clone(), router: router.name.clone(), objects }
     }
 }
 
@@ -278,9 +301,9 @@ impl Claim {
 #[derive(Default)]
 struct ObjectNames {
     /// (namespace, what, object name) -> (origin, ModelRouter name).
-    owners: HashMap<(String, &'static str, String), (String, String)>,
+    owners: HashMap<(String, &'static str, String), (Place, String)>,
     /// (namespace, ModelRouter name) -> where it was first given.
-    routers: HashMap<(String, String), String>,
+    routers: HashMap<(String, String), Place>,
 }
 
 impl ObjectNames {
@@ -312,15 +335,18 @@ impl ObjectNames {
                     } else {
                         "rename one of the two ModelRouters"
                     };
-                    bail!(
-                        "{origin}: ModelRouter {ns}/{name}: {field}: its {what} are named {object:?}, as are those of \
-                         ModelRouter {ns}/{first} ({first_origin}) {why}; applied together, each would overwrite the \
-                         other's objects and their owners would fight over them forever: {fix}",
-                        origin = claim.origin,
+                    let msg = format!(
+                        "its {what} are named {object:?}, as are those of ModelRouter {ns}/{first} ({first_origin}) \
+                         {why}; applied together, each would overwrite the other's objects and their owners would \
+                         fight over them forever: {fix}",
                         ns = key.0,
-                        name = claim.router,
                         object = key.2,
-                    )
+                    );
+                    let finding = Diagnostic::error(rules::COLLISION, msg)
+                        .at(claim.origin)
+                        .on(router_key(&key.0, &claim.router))
+                        .field(field);
+                    return Err(Refusal::one(finding).into());
                 }
                 Some(_) => {}
                 None => {
@@ -335,21 +361,22 @@ impl ObjectNames {
 /// Validates, renders and merges one ModelRouter; its warnings go to
 /// `warnings`.
 fn reconcile_one(
-    origin: &str,
+    origin: &Place,
     mut router: RouterInput,
     inventory: &Inventory,
     live: &dyn LiveObjects,
     flags: &OperatorFlags,
     envoy: &[CrdSchema],
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<RouterResult> {
     let context = format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
     if router.router.spec.data_plane.as_deref() == Some("Gateway") {
-        let outcome = reconcile_gateway_router(&context, &mut router, inventory, live, flags, envoy)?;
+        let outcome = reconcile_gateway_router(origin, &context, &mut router, inventory, live, flags, envoy)?;
         check_items(&context, &outcome.items)?;
         warnings.extend(outcome.warnings);
         let orphans = orphans(&router, live, ("router-proxy", &PROXY_KINDS), &[resource_name(&router.name)], warnings)?;
         return Ok(RouterResult {
+            origin: origin.clone(),
             router,
             rendered: Rendered::Gateway(outcome.rendered),
             items: outcome.items,
@@ -368,10 +395,14 @@ fn reconcile_one(
     let items = reconcile_router(&router, &mut rendered, owned, &mut drift).with_context(|| context.clone())?;
     check_items(&context, &items)?;
     if flags.strict && !drift.is_empty() {
-        bail!(
-            "{context}: live objects drifted where the operator never repairs them (refused with --strict):\n  {}",
-            drift.join("\n  ")
-        );
+        let heading = Diagnostic::error(
+            rules::DRIFT,
+            "live objects drifted where the operator never repairs them (refused with --strict)",
+        )
+        .at(origin.clone())
+        .on(router.key());
+        let findings = drift.iter().map(|d| Diagnostic { severity: Severity::Error, ..d.clone() }).collect();
+        return Err(Refusal { heading, findings }.into());
     }
     warnings.extend(router_warnings);
     warnings.extend(drift.iter().cloned());
@@ -380,7 +411,14 @@ fn reconcile_one(
     let mut names: Vec<String> = router.router.spec.backends.iter().map(|b| sanitize_dns_name(&b.name)).collect();
     names.push(route_name(&router.name));
     let orphans = orphans(&router, live, ("Gateway", &GATEWAY_KINDS), &names, warnings)?;
-    Ok(RouterResult { router, rendered: Rendered::Proxy(Box::new(rendered)), items, orphans, drift })
+    Ok(RouterResult {
+        origin: origin.clone(),
+        router,
+        rendered: Rendered::Proxy(Box::new(rendered)),
+        items,
+        orphans,
+        drift,
+    })
 }
 
 /// The live objects of `kinds` named one of `names` that this router
@@ -391,7 +429,7 @@ fn orphans(
     live: &dyn LiveObjects,
     (plane, kinds): (&str, &[Kind]),
     names: &[String],
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<Vec<ObjectKey>> {
     let mut found = Vec::new();
     for kind in kinds {
@@ -407,15 +445,14 @@ fn orphans(
     if !found.is_empty() {
         let listed: Vec<String> = found.iter().map(|(k, _)| format!("{} {}", k.kind, k.name)).collect();
         let targets: Vec<String> = found.iter().map(|(k, resource)| format!("{resource}/{}", k.name)).collect();
-        warnings.push(format!(
-            "ModelRouter {}/{}: live {} of the {plane} data plane it left are still controlled by it; the operator \
-             neither updates nor deletes them (they go with the ModelRouter): `kubectl delete -n {} {}` removes them",
-            router.namespace,
-            router.name,
+        let msg = format!(
+            "live {} of the {plane} data plane it left are still controlled by it; the operator neither updates nor \
+             deletes them (they go with the ModelRouter): `kubectl delete -n {} {}` removes them",
             listed.join(", "),
             router.namespace,
             targets.join(" ")
-        ));
+        );
+        warnings.push(Diagnostic::warning(rules::ORPHAN, msg).on(router.key()));
     }
     Ok(found.into_iter().map(|(k, _)| k).collect())
 }
@@ -530,18 +567,23 @@ fn scan_inventory<'s>(
                         let pool: ModelPool = stored(&mut doc, crds.for_kind("ModelPool"), options, &mut warnings)?;
                         let release = options.flags.release;
                         if !release.has(Change::ModelPoolActivation) {
-                            warnings.push(format!(
-                                "{}: ModelPool {namespace}/{}: operator {release} has no ModelPools ({}); its members are routed as plain backends",
-                                doc.origin,
-                                pool.metadata.name.as_deref().unwrap_or(""),
+                            let msg = format!(
+                                "operator {release} has no ModelPools ({}); its members are routed as plain backends",
                                 entry(Change::ModelPoolActivation).arrival()
-                            ));
+                            );
+                            let pool_key = ObjectKey {
+                                api_version: GROUP_VERSION.to_string(),
+                                kind: "ModelPool".to_string(),
+                                namespace: namespace.clone(),
+                                name: pool.metadata.name.clone().unwrap_or_default(),
+                            };
+                            warnings.push(Diagnostic::warning(rules::RELEASE, msg).at(doc.origin.place()).on(pool_key));
                         }
                         inventory.add_pool(&namespace, pool);
                     }
                     None => {}
                 }
-                warnings.iter().for_each(|w| reporter.warn(w));
+                warnings.into_iter().for_each(|w| reporter.warn(w));
                 Ok(())
             })?;
             if holds_router {

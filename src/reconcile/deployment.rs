@@ -8,8 +8,8 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::tree::{get, map_at, remove, set_string_map, string_map};
-use crate::release::{Change, Release};
 use crate::kube::names::{APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION, SCRAPE_ANNOTATIONS};
+use crate::release::{Change, Release};
 use crate::render::PodMetadata;
 
 /// Reads an applied-key record as people and tools leave it: split on `,`,

@@ -13,9 +13,10 @@ pub mod tree;
 use anyhow::{bail, Result};
 use serde_json::Value;
 
+use crate::diagnostic::{rules, Diagnostic};
+use crate::kube::names::{CONFIG_HASH_ANNOTATION, CONFIG_KEY};
 use crate::kube::ObjectKey;
 use crate::live::LiveIndex;
-use crate::kube::names::{CONFIG_HASH_ANNOTATION, CONFIG_KEY};
 use crate::render::{owner_reference, RenderedRouter, RouterInput};
 pub use owner::controller_uid;
 use tree::{get, map_at, set_string_map, string_map};
@@ -50,7 +51,7 @@ pub fn reconcile_router(
     input: &RouterInput,
     rendered: &mut RenderedRouter,
     mut live: LiveIndex,
-    drift: &mut Vec<String>,
+    drift: &mut Vec<Diagnostic>,
 ) -> Result<Vec<Reconciled>> {
     let objects = std::mem::take(&mut rendered.objects);
     let mut out = Vec::with_capacity(objects.len());
@@ -72,12 +73,12 @@ fn update_object(
     key: &ObjectKey,
     live: &Value,
     desired: &Value,
-    drift: &mut Vec<String>,
+    drift: &mut Vec<Diagnostic>,
 ) -> Result<Value> {
     let mut merged = match key.kind.as_str() {
         "Deployment" => {
             if let Some(w) = deployment::selector_warning(live, desired) {
-                drift.push(format!("{key}: {w}"));
+                drift.push(Diagnostic::warning(rules::DRIFT, w).on(key.clone()));
             }
             deployment::update(live, desired, &rendered.pod_metadata, rendered.release)
         }
@@ -94,12 +95,18 @@ fn update_object(
             let (live_sel, want_sel) = (get(live, &["spec", "selector"]), get(desired, &["spec", "selector"]));
             if live_sel != want_sel {
                 let show = |v: Option<&Value>| v.map(Value::to_string).unwrap_or_else(|| "none".into());
-                drift.push(format!(
-                    "{key}: its selector {} is not the operator's {}, and the operator never updates it: the Service \
+                drift.push(
+                    Diagnostic::warning(
+                        rules::DRIFT,
+                        format!(
+                            "its selector {} is not the operator's {}, and the operator never updates it: the Service \
                      may not reach the proxy pods; delete the Service (the operator recreates it)",
-                    show(live_sel),
-                    show(want_sel)
-                ));
+                            show(live_sel),
+                            show(want_sel)
+                        ),
+                    )
+                    .on(key.clone()),
+                );
             }
             out
         }
@@ -141,8 +148,11 @@ fn update_object(
                 let name = |v: Option<&Value>, k: &str| {
                     v.and_then(|r| r.get(k)).and_then(Value::as_str).unwrap_or("?").to_string()
                 };
-                drift.push(format!(
-                    "{key}: its roleRef is {} {:?}, not the operator's {} {:?}; roleRef is immutable and the operator \
+                drift.push(
+                    Diagnostic::warning(
+                        rules::DRIFT,
+                        format!(
+                    "its roleRef is {} {:?}, not the operator's {} {:?}; roleRef is immutable and the operator \
                      updates only the subjects, so the proxy's ServiceAccount keeps what {} {:?} grants: delete the \
                      RoleBinding (the operator recreates it)",
                     name(live_ref, "kind"),
@@ -151,7 +161,10 @@ fn update_object(
                     name(want_ref, "name"),
                     name(live_ref, "kind"),
                     name(live_ref, "name"),
-                ));
+                ),
+                    )
+                    .on(key.clone()),
+                );
             }
             let mut out = live.clone();
             if let (Some(v), Value::Object(m)) = (desired.get(field), &mut out) {

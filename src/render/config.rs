@@ -10,11 +10,12 @@ use std::collections::BTreeMap;
 use anyhow::{bail, Context as _, Result};
 use sha2::{Digest, Sha256};
 
+use super::Inventory;
+use crate::diagnostic::{rules, Diagnostic};
 use crate::kube::gojson::{marshal_indent, GoJson};
 use crate::kube::names::sanitize_dns_name;
-use super::Inventory;
 use crate::model::duration::parse_go_duration;
-use crate::model::{ModelRouter, RouterBackend, RouterPolicy, RouterRule, DEFAULT_SWAP_BUDGET};
+use crate::model::{router_key, ModelRouter, RouterBackend, RouterPolicy, RouterRule, DEFAULT_SWAP_BUDGET};
 use crate::release::Change;
 
 /// The proxy config, as the proxy's `router.Config` declares it.
@@ -304,7 +305,7 @@ pub struct Compiled {
     pub has_pools: bool,
     /// Things the operator would only know on a cluster (a missing
     /// InferenceService assumed to exist, for one).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Lowercase hex SHA-256.
@@ -363,7 +364,7 @@ fn resolve_backend(
     namespace: &str,
     inventory: &Inventory,
     flags: &super::OperatorFlags,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Diagnostic>,
 ) -> Result<Backend> {
     let release = flags.release;
     let mut wire = Backend {
@@ -394,9 +395,8 @@ fn resolve_backend(
                 if flags.strict {
                     bail!("{msg}; add its YAML with -f, or drop --strict to assume it exists on port 8080");
                 }
-                warnings.push(format!(
-                    "ModelRouter {namespace}/{router_name}: {msg}; assuming it exists with the default port 8080"
-                ));
+                let msg = format!("{msg}; assuming it exists with the default port 8080");
+                warnings.push(Diagnostic::warning(rules::RENDER, msg).on(router_key(namespace, router_name)));
                 8080
             }
         };

@@ -2,8 +2,8 @@
 
 use serde_json::{json, Value};
 
-use crate::kube::names::{CONFIG_HASH_ANNOTATION, CONFIG_KEY};
 use super::{object, owned_metadata, Compiled, RouterInput};
+use crate::kube::names::{CONFIG_HASH_ANNOTATION, CONFIG_KEY};
 
 pub fn build(input: &RouterInput, compiled: &Compiled) -> Value {
     let mut metadata = owned_metadata(input);

@@ -7,12 +7,12 @@ use anyhow::{Context as _, Result};
 use k8s_openapi::api::core::v1::ResourceClaim;
 use serde_json::{json, Map, Value};
 
+use super::{fields, non_empty, object, owned_metadata, string_object, Compiled, OperatorFlags, RouterInput};
 use crate::kube::names::{
     resource_name, selector_labels, APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION,
     CONFIG_HASH_ANNOTATION, CONFIG_KEY, CONFIG_MOUNT_PATH, CONTAINER_NAME, METRICS_PORT, PROXY_PORT,
     SCRAPE_ANNOTATIONS,
 };
-use super::{fields, non_empty, object, owned_metadata, string_object, Compiled, OperatorFlags, RouterInput};
 use crate::model::duration::{format_go_duration, parse_go_duration};
 use crate::model::quantity::canonicalize_resource;
 use crate::model::{QuantityText, RouterProxySpec};

@@ -13,14 +13,15 @@ pub mod gateway;
 mod rbac;
 mod service;
 
-use crate::kube::names;
 use std::collections::BTreeMap;
 
 use anyhow::Result;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 use serde_json::{Map, Value};
 
-use crate::model::{InferenceService, ModelPool, ModelRouter, GROUP_VERSION};
+use crate::diagnostic::{rules, Diagnostic, Refusal};
+use crate::kube::{names, ObjectKey};
+use crate::model::{router_key, InferenceService, ModelPool, ModelRouter, GROUP_VERSION};
 use crate::release::Release;
 pub use config::Compiled;
 pub use deployment::{pod_metadata, record_value, PodMetadata, DEFAULT_IMAGE as DEFAULT_PROXY_IMAGE};
@@ -82,6 +83,13 @@ pub struct RouterInput {
     pub uid: Option<String>,
 }
 
+impl RouterInput {
+    /// The ModelRouter's identity, for findings about it.
+    pub fn key(&self) -> ObjectKey {
+        router_key(&self.namespace, &self.name)
+    }
+}
+
 /// What the operator writes for one ModelRouter.
 #[derive(Debug, Clone)]
 pub struct RenderedRouter {
@@ -91,7 +99,7 @@ pub struct RenderedRouter {
     /// ConfigMap, [ServiceAccount, Role, RoleBinding,] Deployment, Service.
     pub objects: Vec<Value>,
     /// What the operator would log, or what routerctl had to assume.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
     /// The release it was rendered as: its update path is that release's.
     pub release: Release,
 }
@@ -107,16 +115,17 @@ pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &Operato
     let mut warnings = compiled.warnings.clone();
     if let Some(msg) = default_image_note(input, flags) {
         if flags.strict {
-            anyhow::bail!("{msg}; set one of them (refused with --strict)");
+            let msg = format!("{msg}; set one of them (refused with --strict)");
+            return Err(Refusal::one(Diagnostic::error(rules::RENDER, msg).on(input.key())).into());
         }
-        warnings.push(msg);
+        warnings.push(Diagnostic::warning(rules::RENDER, msg).on(input.key()));
     }
     let requested = input.router.spec.proxy.as_ref().and_then(|p| p.replicas);
     if let Some(n) = requested.filter(|n| compiled.has_pools && *n > 1) {
-        warnings.push(format!(
-            "ModelRouter {}/{}: spec.proxy.replicas is {n}, but a router with pooled backends runs one replica (ModelPool activation needs a single proxy)",
-            input.namespace, input.name
-        ));
+        let msg = format!(
+            "spec.proxy.replicas is {n}, but a router with pooled backends runs one replica (ModelPool activation needs a single proxy)"
+        );
+        warnings.push(Diagnostic::warning(rules::RENDER, msg).on(input.key()));
     }
     let (deployment, pod_metadata) = deployment::build(input, &compiled, flags)?;
     objects.push(deployment);
@@ -134,9 +143,7 @@ fn default_image_note(input: &RouterInput, flags: &OperatorFlags) -> Option<Stri
         return None;
     }
     Some(format!(
-        "ModelRouter {}/{}: no spec.proxy.image and no --router-proxy-image (KRM: routerProxyImage), so the built-in default image {} is used",
-        input.namespace,
-        input.name,
+        "no spec.proxy.image and no --router-proxy-image (KRM: routerProxyImage), so the built-in default image {} is used",
         deployment::DEFAULT_IMAGE
     ))
 }

@@ -3,8 +3,8 @@
 
 use serde_json::{json, Value};
 
-use crate::kube::names::resource_name;
 use super::{object, owned_metadata, RouterInput};
+use crate::kube::names::resource_name;
 use crate::model::GROUP;
 
 const RBAC_API_VERSION: &str = "rbac.authorization.k8s.io/v1";

@@ -2,8 +2,8 @@
 
 use serde_json::{json, Value};
 
-use crate::kube::names::{selector_labels, PROXY_PORT};
 use super::{fields, object, owned_metadata, string_object, RouterInput};
+use crate::kube::names::{selector_labels, PROXY_PORT};
 
 pub fn build(input: &RouterInput) -> Value {
     let endpoint = input.router.spec.endpoint.as_ref();

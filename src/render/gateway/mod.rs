@@ -19,8 +19,8 @@ mod traffic_policy;
 use anyhow::Result;
 use serde_json::{json, Map, Value};
 
-use crate::kube::names::sanitize_dns_name;
 use super::{owner_reference, RouterInput};
+use crate::kube::names::sanitize_dns_name;
 use crate::release::{Change, Release};
 pub use resolve::{resolve_backends, IsvcFacts, Resolution, ResolvedBackend};
 

@@ -10,9 +10,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::IpAddr;
 
-use crate::model::ModelRouter;
-use crate::release::{Change, Release};
+use crate::diagnostic::{rules, Diagnostic};
 use crate::kube::names::sanitize_dns_name;
+use crate::model::{router_key, ModelRouter};
+use crate::release::{Change, Release};
 use crate::validate::operator::go_quote;
 use crate::validate::Finding;
 
@@ -43,7 +44,7 @@ pub struct ResolvedBackend {
 pub struct Resolution {
     pub backends: Vec<ResolvedBackend>,
     /// Assumptions made for want of cluster state.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
     /// What makes the operator's reconcile fail (tagged `ReconcileFailed`).
     pub errors: Vec<Finding>,
 }
@@ -63,7 +64,7 @@ pub fn resolve_backends(
     release: Release,
 ) -> Resolution {
     let mut out = Resolution::default();
-    let router = format!("ModelRouter {namespace}/{}", mr.metadata.name.as_deref().unwrap_or(""));
+    let router = router_key(namespace, mr.metadata.name.as_deref().unwrap_or(""));
     for (i, b) in mr.spec.backends.iter().enumerate() {
         if b.external.is_some() && !release.has(Change::GatewayExternalBackends) {
             // Before v0.9.14 (#1396) the reconcile stops at the first one.
@@ -122,10 +123,11 @@ pub fn resolve_backends(
                 continue;
             }
             None => {
-                out.warnings.push(format!(
-                    "{router}: backend {:?} references InferenceService {:?}, which is not in the inputs; assuming it exists with the default port 8080 and a ready replica",
+                let msg = format!(
+                    "backend {:?} references InferenceService {:?}, which is not in the inputs; assuming it exists with the default port 8080 and a ready replica",
                     b.name, isr.name
-                ));
+                );
+                out.warnings.push(Diagnostic::warning(rules::RENDER, msg).on(router.clone()));
                 IsvcFacts { port: 8080, ready: Some(true) }
             }
         };
@@ -144,10 +146,11 @@ pub fn resolve_backends(
             }
             None => {
                 if known.is_some() {
-                    out.warnings.push(format!(
-                        "{router}: InferenceService {:?} (backend {:?}) carries no status; assuming it has a ready replica, so the backend stays in the route (give the live InferenceService with --live to know)",
+                    let msg = format!(
+                        "InferenceService {:?} (backend {:?}) carries no status; assuming it has a ready replica, so the backend stays in the route (give the live InferenceService with --live to know)",
                         isr.name, b.name
-                    ));
+                    );
+                    out.warnings.push(Diagnostic::warning(rules::RENDER, msg).on(router.clone()));
                 }
                 true
             }

@@ -6,8 +6,8 @@ use serde_json::{json, Map, Value};
 
 use super::rules::{BackendRef, CompiledRule};
 use super::{object, route_name, AI_GATEWAY_API, GATEWAY_API_GROUP, MODEL_HEADER};
-use crate::model::duration::format_go_duration;
 use crate::kube::names::sanitize_dns_name;
+use crate::model::duration::format_go_duration;
 use crate::render::RouterInput;
 
 /// The route. With budgets, it also records each response's total tokens

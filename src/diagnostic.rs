@@ -1,0 +1,350 @@
+//! Findings as data: one `Diagnostic` type that every stage produces for a
+//! warning or a refusal, carried through the pipeline's results, and turned
+//! into text only at the edge (`report` for stderr in each
+//! `--message-format`, the KRM function for its `results`).
+//!
+//! A refusal that lists several findings under one heading (the schema's,
+//! the operator's) travels as a `Refusal` inside an `anyhow::Error`: its
+//! `Display` is the text people read, and `diagnostics_of` finds it again
+//! in an error's chain, so no front end parses a message back.
+
+use std::fmt;
+
+use crate::kube::ObjectKey;
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// The run fails: nothing is printed on stdout.
+    Error,
+    /// Accepted, but probably not meant; an error under `--strict` where the
+    /// stage says so.
+    Warning,
+    /// A fact worth knowing that is not a problem.
+    Note,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
+/// What kind of finding it is: a stable id for machines (SARIF's `ruleId`,
+/// the `rule` of `--message-format json`) and one line on what it means.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Rule {
+    pub id: &'static str,
+    pub summary: &'static str,
+}
+
+macro_rules! rules {
+    ($($name:ident = $id:literal, $summary:literal;)*) => {
+        $(pub const $name: &Rule = &Rule { id: $id, summary: $summary };)*
+        /// Every rule, for SARIF's rule table and its test.
+        pub const ALL: &[&Rule] = &[$($name),*];
+    };
+}
+
+/// The rules routerctl reports under.
+pub mod rules {
+    use super::Rule;
+
+    rules! {
+        ERROR = "error", "routerctl cannot go on (unreadable input, a failed kubectl, a refused flag)";
+        INPUT = "input", "the input cannot be read as YAML or JSON the way kubectl reads it";
+        SCHEMA = "schema", "the object does not fit its CRD schema: the API server refuses it";
+        UNKNOWN_FIELD = "schema-unknown-field", "a field the CRD schema does not know: the API server drops it";
+        NULL_DROPPED = "schema-null-dropped", "a null the API server drops (not nullable, no default)";
+        NEWER_FIELD = "release-newer-field", "a field of a newer operator release than the one rendered as";
+        RELEASE = "release", "the operator release or flags rendered as differ from the running operator's";
+        CRD = "crd", "the CRD given with --crd differs from the one routerctl was built for";
+        OPERATOR = "operator", "the operator refuses the ModelRouter (validateModelRouter, the gateway reconciler)";
+        RENDER = "render", "the operator renders this with an assumption or a limit worth knowing";
+        ENVOY = "envoy", "Envoy's CRDs refuse an object the operator would build";
+        OBJECT = "object", "the API server would refuse an object the operator writes";
+        DRIFT = "drift", "a live object drifted where the operator never repairs it";
+        ORPHAN = "orphan", "live objects of the other data plane are left behind";
+        COLLISION = "collision", "two routers write the same object";
+        KUBECTL = "kubectl", "what kubectl said about the live objects";
+        CLUSTER = "cluster", "what routerctl found out about the running operator";
+        EXTERNAL = "external-diff", "what the external diff program (KUBECTL_EXTERNAL_DIFF) wrote on stderr";
+        KRM = "krm", "the ResourceList or the KRM function's settings";
+        TEST = "test", "routerctl test: a coverage or expectation finding";
+    }
+}
+
+/// Where in the input a finding is.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Place {
+    /// The source as routerctl names it: a path, `stdin`, a list item.
+    pub file: String,
+    /// 1-based.
+    pub line: Option<usize>,
+    /// 1-based, in characters; only with `line`.
+    pub column: Option<usize>,
+    /// The document within the source (1-based), when the place is a whole
+    /// document rather than a field.
+    pub document: Option<usize>,
+    /// The item of a `List` the object came from (0-based).
+    pub item: Option<usize>,
+}
+
+impl Place {
+    /// A whole source.
+    pub fn file(file: impl Into<String>) -> Place {
+        Place { file: file.into(), line: None, column: None, document: None, item: None }
+    }
+
+    /// A field: its line and column.
+    pub fn at(file: impl Into<String>, line: usize, column: usize) -> Place {
+        Place { line: Some(line), column: Some(column), ..Place::file(file) }
+    }
+
+    /// A line.
+    pub fn line(file: impl Into<String>, line: usize) -> Place {
+        Place { line: Some(line), ..Place::file(file) }
+    }
+
+    /// Whether the place points at a field (a column), which then names the
+    /// object better than its identity does.
+    pub fn is_exact(&self) -> bool {
+        self.column.is_some()
+    }
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.document, self.line) {
+            (Some(document), Some(line)) => write!(f, "{}: document {document} (line {line})", self.file)?,
+            (Some(document), None) => write!(f, "{}: document {document}", self.file)?,
+            (None, Some(line)) => match self.column {
+                Some(column) => write!(f, "{}:{line}:{column}", self.file)?,
+                None => write!(f, "{}:{line}", self.file)?,
+            },
+            (None, None) => write!(f, "{}", self.file)?,
+        }
+        if let Some(i) = self.item {
+            write!(f, ", items[{i}]")?;
+        }
+        Ok(())
+    }
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub rule: &'static Rule,
+    pub place: Option<Place>,
+    /// The object it is about.
+    pub object: Option<ObjectKey>,
+    /// Dotted path with indices, e.g. `spec.rules[2].route.backends[0]`.
+    pub field: Option<String>,
+    pub message: String,
+    /// What to do about it, when the message does not say.
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(severity: Severity, rule: &'static Rule, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity, rule, place: None, object: None, field: None, message: message.into(), hint: None }
+    }
+
+    pub fn warning(rule: &'static Rule, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Warning, rule, message)
+    }
+
+    pub fn error(rule: &'static Rule, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Error, rule, message)
+    }
+
+    pub fn at(mut self, place: Place) -> Diagnostic {
+        self.place = Some(place);
+        self
+    }
+
+    pub fn on(mut self, object: ObjectKey) -> Diagnostic {
+        self.object = Some(object);
+        self
+    }
+
+    pub fn field(mut self, path: impl Into<String>) -> Diagnostic {
+        self.field = Some(path.into());
+        self
+    }
+
+    pub fn hint(mut self, hint: impl Into<String>) -> Diagnostic {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// The finding without its place: the object (unless the place already
+    /// points at the field), the field, the message and the hint.
+    pub fn body(&self) -> String {
+        let mut out = String::new();
+        if let Some(object) = self.object.as_ref().filter(|_| !self.place.as_ref().is_some_and(Place::is_exact)) {
+            out.push_str(&describe(object));
+            out.push_str(": ");
+        }
+        if let Some(field) = &self.field {
+            out.push_str(field);
+            out.push_str(": ");
+        }
+        out.push_str(&self.message);
+        if let Some(hint) = &self.hint {
+            out.push_str(" (");
+            out.push_str(hint);
+            out.push(')');
+        }
+        out
+    }
+}
+
+/// `Kind namespace/name`, or `Kind name` for a cluster-scoped object.
+pub fn describe(object: &ObjectKey) -> String {
+    if object.namespace.is_empty() {
+        format!("{} {}", object.kind, object.name)
+    } else {
+        format!("{} {}/{}", object.kind, object.namespace, object.name)
+    }
+}
+
+/// The text people read: `place: object: field: message (hint)`, each part
+/// when there is one. Editors and terminals jump to a leading
+/// `file:line:col`.
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(place) = &self.place {
+            write!(f, "{place}: ")?;
+        }
+        f.write_str(&self.body())
+    }
+}
+
+/// A refusal: a heading (the object and why it is refused as a whole) and
+/// the findings it lists, if any. The error of a stage that refuses; its
+/// `Display` is the message a person reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub heading: Diagnostic,
+    pub findings: Vec<Diagnostic>,
+}
+
+impl Refusal {
+    /// A refusal that is one finding.
+    pub fn one(diagnostic: Diagnostic) -> Refusal {
+        Refusal { heading: diagnostic, findings: Vec::new() }
+    }
+
+    /// Each finding on its own, as machines want them: the heading's
+    /// message leads each one's, and what a finding leaves out (its place,
+    /// its object) comes from the heading.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        if self.findings.is_empty() {
+            return vec![self.heading.clone()];
+        }
+        self.findings
+            .iter()
+            .map(|f| {
+                let mut d = f.clone();
+                d.severity = d.severity.min(self.heading.severity);
+                d.message = format!("{}: {}", self.heading.message, f.message);
+                if d.place.is_none() {
+                    d.place = self.heading.place.clone();
+                }
+                if d.object.is_none() {
+                    d.object = self.heading.object.clone();
+                }
+                d
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.heading)?;
+        if !self.findings.is_empty() {
+            f.write_str(":")?;
+            for finding in &self.findings {
+                write!(f, "\n  {finding}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// The findings an error carries: a `Refusal`'s anywhere in its chain, else
+/// the error's whole text as one finding.
+pub fn diagnostics_of(error: &anyhow::Error) -> Vec<Diagnostic> {
+    match error.chain().find_map(|e| e.downcast_ref::<Refusal>()) {
+        Some(refusal) => refusal.diagnostics(),
+        None => vec![Diagnostic::error(rules::ERROR, format!("{error:#}"))],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn router() -> ObjectKey {
+        ObjectKey {
+            api_version: "inference.llmkube.dev/v1alpha1".into(),
+            kind: "ModelRouter".into(),
+            namespace: "team".into(),
+            name: "r".into(),
+        }
+    }
+
+    #[test]
+    fn text_names_the_place_then_the_object_unless_the_place_is_a_field() {
+        let d = Diagnostic::warning(rules::UNKNOWN_FIELD, "unknown field").field("spec.x").on(router());
+        assert_eq!(d.to_string(), "ModelRouter team/r: spec.x: unknown field");
+        let d = d.at(Place::at("r.yaml", 3, 5)).hint("the API server drops unknown fields");
+        assert_eq!(d.to_string(), "r.yaml:3:5: spec.x: unknown field (the API server drops unknown fields)");
+        let whole = Place { document: Some(2), line: Some(7), item: Some(1), ..Place::file("r.yaml") };
+        assert_eq!(whole.to_string(), "r.yaml: document 2 (line 7), items[1]");
+        assert_eq!(Diagnostic::error(rules::ERROR, "m").at(whole).on(router()).body(), "ModelRouter team/r: m");
+    }
+
+    #[test]
+    fn a_refusal_reads_as_a_list_and_splits_into_findings() {
+        let heading = Diagnostic::error(rules::OPERATOR, "the operator refuses this ModelRouter")
+            .at(Place::file("r.yaml"))
+            .on(router());
+        let finding =
+            Diagnostic::error(rules::OPERATOR, "must not be empty").at(Place::at("r.yaml", 4, 3)).field("spec.rules");
+        let refusal = Refusal { heading, findings: vec![finding] };
+        assert_eq!(
+            refusal.to_string(),
+            "r.yaml: ModelRouter team/r: the operator refuses this ModelRouter:\n  r.yaml:4:3: spec.rules: must not be empty"
+        );
+        let split = refusal.diagnostics();
+        assert_eq!(split.len(), 1);
+        assert_eq!(split[0].message, "the operator refuses this ModelRouter: must not be empty");
+        assert_eq!(split[0].object, Some(router()), "the heading's object fills in");
+        assert_eq!(split[0].place, Some(Place::at("r.yaml", 4, 3)), "the finding's own place stays");
+
+        let error = anyhow::Error::new(refusal.clone()).context("while rendering");
+        assert_eq!(diagnostics_of(&error), split, "found through a context");
+        let plain = anyhow::anyhow!("no such file");
+        assert_eq!(diagnostics_of(&plain)[0].message, "no such file");
+        assert_eq!(diagnostics_of(&plain)[0].rule, rules::ERROR);
+    }
+
+    #[test]
+    fn rule_ids_are_unique() {
+        let mut ids: Vec<&str> = rules::ALL.iter().map(|r| r.id).collect();
+        ids.sort_unstable();
+        let before = ids.len();
+        ids.dedup();
+        assert_eq!(ids.len(), before);
+    }
+}
