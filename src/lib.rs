@@ -40,4 +40,5 @@ pub mod release;
 pub mod render;
 pub mod report;
 pub mod routing;
+pub mod schema;
 pub mod validate;

@@ -45,8 +45,8 @@ use crate::pipeline::{self, Options, RouterResult};
 use crate::release::Release;
 use crate::render::OperatorFlags;
 use crate::report::Reporter;
+use crate::schema::text::suggest;
 use crate::validate::metadata::dns1123_label_errors;
-use crate::validate::schema::suggest;
 
 /// What the function prints on stdout and whether it failed.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -25,8 +25,9 @@ use serde_json::Value;
 use crate::kube::kinds::GATEWAY_KINDS;
 use crate::model::GROUP;
 use crate::release::{Release, CHANGES, RELEASES};
-use crate::validate::cel_cost;
-use crate::validate::openapi::{apply_defaults, prune, Schema};
+use crate::schema::cost;
+use crate::schema::defaults::{apply_defaults, prune};
+use crate::schema::structural::Schema;
 
 /// The CRD routerctl reads defaults from.
 pub const CRD_NAME: &str = "modelrouters.inference.llmkube.dev";
@@ -328,7 +329,7 @@ impl CrdSchema {
             )
         })?;
         let compiled = Schema::compile(schema).map_err(|e| anyhow!("CustomResourceDefinition {crd_name}: {e}"))?;
-        let refused = cel_cost::check_schema(schema);
+        let refused = cost::check_schema(schema);
         if !refused.is_empty() {
             bail!(
                 "CustomResourceDefinition {crd_name}: the API server refuses this CRD for the cost of its CEL rules:\n  {}",

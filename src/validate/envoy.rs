@@ -15,9 +15,11 @@ use std::sync::OnceLock;
 use serde_json::Value;
 
 use super::crd::CrdSchema;
-use super::openapi::{check_rules, Schema, Walk};
 use super::{Finding, Severity};
 use crate::model::ModelRouter;
+use crate::schema::cel::check_rules;
+use crate::schema::structural::Schema;
+use crate::schema::walk::Walk;
 
 const SCHEMAS: &str = include_str!("schemas/envoy-gateway.yaml");
 

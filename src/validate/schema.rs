@@ -1,6 +1,6 @@
 //! The ModelRouter's own checks before rendering: its CRD's structural
 //! schema (the built-in one, or the cluster's from `--crd`) walked by
-//! `openapi`, the metadata rules the API server applies to every object,
+//! `schema::walk`, the metadata rules the API server applies to every object,
 //! and the label rules of the maps the operator copies into the proxy's pod
 //! template (the Deployment the operator writes would be refused with a bad
 //! key, so the router is refused here, where the field is).
@@ -21,11 +21,14 @@ use std::sync::OnceLock;
 
 use serde_json::{json, Value};
 
+use super::crd::{built_in, CrdSchema};
 use super::metadata;
-use super::openapi::{check_rules, found, Schema, Walk};
 use super::{Finding, Severity};
 use crate::input::child_path;
-use crate::validate::crd::{built_in, CrdSchema};
+use crate::schema::cel::check_rules;
+use crate::schema::structural::Schema;
+use crate::schema::text::{found, quote};
+use crate::schema::walk::Walk;
 
 pub use crate::input::yaml::DOCUMENT_PATH;
 
@@ -150,67 +153,6 @@ fn label_map(map: &serde_json::Map<String, Value>, keys: Keys, path: &str, findi
             findings.push(Finding::error(child_path(path, key), message));
         }
     }
-}
-
-/// Longest string shown whole in a message.
-const QUOTE_LIMIT: usize = 80;
-
-/// A string in double quotes with escapes; a long one is cut short and its
-/// length given.
-pub fn quote(s: &str) -> String {
-    let count = s.chars().count();
-    if count <= QUOTE_LIMIT {
-        return format!("{s:?}");
-    }
-    let head: String = s.chars().take(QUOTE_LIMIT / 2).collect();
-    format!("{head:?}... ({count} characters)")
-}
-
-/// The name in `known` closest to `unknown`, if any is close enough to be a
-/// likely typo: the "did you mean" of unknown-field warnings and enum errors
-/// (exposed for tests and other callers; see [`known_fields`] for the names
-/// the schema knows at a path).
-///
-/// A case-insensitive exact match wins; otherwise the nearest by
-/// (optimal-string-alignment) Damerau–Levenshtein distance, compared without
-/// case, within a third of the unknown name's length (at least 1, at most 3).
-/// Ties go to the earlier name in `known`.
-pub fn suggest(unknown: &str, known: &[&str]) -> Option<String> {
-    if let Some(same) = known.iter().find(|name| name.eq_ignore_ascii_case(unknown)) {
-        return Some((*same).to_string());
-    }
-    let unknown_lower = unknown.to_lowercase();
-    let limit = (unknown.chars().count() / 3).clamp(1, 3);
-    known
-        .iter()
-        .map(|name| (edit_distance(&unknown_lower, &name.to_lowercase()), *name))
-        .filter(|(distance, _)| *distance <= limit)
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, name)| name.to_string())
-}
-
-/// Optimal-string-alignment distance: insertions, deletions, substitutions
-/// and swaps of adjacent characters each cost one.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut before_previous = vec![0; b.len() + 1];
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        current[0] = i;
-        for j in 1..=b.len() {
-            let substitution = previous[j - 1] + usize::from(a[i - 1] != b[j - 1]);
-            let mut best = substitution.min(previous[j] + 1).min(current[j - 1] + 1);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                best = best.min(before_previous[j - 2] + 1);
-            }
-            current[j] = best;
-        }
-        std::mem::swap(&mut before_previous, &mut previous);
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous[b.len()]
 }
 
 #[cfg(test)]
@@ -758,17 +700,6 @@ status:
     }
 
     #[test]
-    fn edit_distances() {
-        assert_eq!(edit_distance("", ""), 0);
-        assert_eq!(edit_distance("abc", ""), 3);
-        assert_eq!(edit_distance("", "abc"), 3);
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("ab", "ba"), 1);
-        assert_eq!(edit_distance("reqeusts", "requests"), 1);
-        assert_eq!(edit_distance("ca", "abc"), 3);
-    }
-
-    #[test]
     fn label_and_annotation_syntax() {
         let doc = yaml(
             "metadata:\n  annotations:\n    Example.com/ok: x\n  labels:\n    bad key: v\n  name: r\nspec:\n  \
@@ -1067,11 +998,6 @@ status:
             let mut pruned = doc.clone();
             built_in().prune(&mut pruned);
             prop_assert_eq!(pruned != doc, warned, "findings: {:?}", findings.iter().map(ToString::to_string).collect::<Vec<_>>());
-        }
-
-        #[test]
-        fn arbitrary_strings_never_panic_in_suggestions(s in "\\PC{0,80}") {
-            let _ = suggest(&s, &["podLabels", "replicas"]);
         }
     }
 }

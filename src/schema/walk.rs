@@ -1,307 +1,27 @@
-//! A CRD's OpenAPI v3 structural schema, walked generically: the checks the
-//! API server makes before it stores a custom resource, and the defaults it
-//! applies, from one compiled tree.
+//! A value checked against a compiled structural schema, as the API server
+//! checks a custom resource before it stores it, each finding with its
+//! field path.
 //!
 //! Mirrors k8s.io/apiextensions-apiserver: `pkg/apiserver/validation`
 //! (type, enum, pattern, format, bounds, lengths, item counts, required,
 //! `x-kubernetes-int-or-string`, `anyOf`/`allOf`/`oneOf`/`not`),
-//! `pkg/apiserver/schema/pruning` (a field the schema does not know is
-//! dropped, unless `x-kubernetes-preserve-unknown-fields`),
-//! `pkg/apiserver/schema/defaulting` (defaults only inside objects that
-//! exist; a null that is not `nullable` counts as absent, and is dropped
-//! when the field has no default: `PruneNonNullableNullsWithoutDefaults`,
-//! which runs before defaulting) and
 //! `pkg/apiserver/schema/listtype` (`set` and `map` lists hold no
-//! duplicates). CEL rules (`x-kubernetes-validations`) are evaluated with
-//! kube-cel, which implements Kubernetes' CEL libraries.
+//! duplicates), and the pruning of null map values (`defaults`), said as a
+//! warning where the value is. The CEL rules are `cel`'s.
 //!
 //! Formats checked: `int32` and `int64` (their ranges). Other formats the
 //! API server knows (`date-time`, `uri`, ...) are not used by the CRDs
 //! routerctl reads and pass unchecked.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
-use regex::Regex;
 use serde_json::{Map, Value};
 
+use super::structural::{dropped_null, Schema};
+use super::text::{found, quote, suggest};
 use super::{Finding, Severity};
 use crate::input::yaml::display_path;
 use crate::input::{child_path, describe, item_path, push_child, push_index};
-
-/// One compiled schema node.
-#[derive(Debug, Clone, Default)]
-pub struct Schema {
-    /// `type`: object, array, string, integer, number, boolean (or none).
-    pub type_: Option<String>,
-    pub format: Option<String>,
-    pub enum_: Option<Vec<Value>>,
-    pub pattern: Option<(String, Regex)>,
-    pub minimum: Option<f64>,
-    pub maximum: Option<f64>,
-    pub exclusive_minimum: bool,
-    pub exclusive_maximum: bool,
-    pub min_length: Option<usize>,
-    pub max_length: Option<usize>,
-    pub min_items: Option<usize>,
-    pub max_items: Option<usize>,
-    pub min_properties: Option<usize>,
-    pub max_properties: Option<usize>,
-    pub required: Vec<String>,
-    /// In schema order (serde_json keeps keys sorted, as the CRD lists them).
-    pub properties: BTreeMap<String, Schema>,
-    pub additional_properties: Option<Box<Schema>>,
-    /// `additionalProperties: true` (with no schema): any value.
-    pub additional_any: bool,
-    pub items: Option<Box<Schema>>,
-    pub nullable: bool,
-    pub default: Option<Value>,
-    pub int_or_string: bool,
-    pub preserve_unknown_fields: bool,
-    pub list_type: Option<String>,
-    pub list_map_keys: Vec<String>,
-    pub any_of: Vec<Schema>,
-    pub all_of: Vec<Schema>,
-    pub one_of: Vec<Schema>,
-    pub not: Option<Box<Schema>>,
-    /// Whether this node or one below it carries `x-kubernetes-validations`.
-    pub has_rules: bool,
-    /// Whether a node below this one has a default (else defaulting can
-    /// skip the whole value).
-    pub defaults_below: bool,
-}
-
-impl Schema {
-    /// Compiles a `JSONSchemaProps` tree. A pattern that does not compile
-    /// is an error: the API server would refuse such a CRD.
-    pub fn compile(schema: &Value) -> Result<Schema, String> {
-        Self::compile_at(schema, "")
-    }
-
-    fn compile_at(schema: &Value, path: &str) -> Result<Schema, String> {
-        let Some(m) = schema.as_object() else { return Ok(Schema::default()) };
-        let str_of = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
-        let num = |k: &str| m.get(k).and_then(Value::as_f64);
-        let count = |k: &str| m.get(k).and_then(Value::as_u64).map(|n| n as usize);
-        let flag = |k: &str| m.get(k).and_then(Value::as_bool).unwrap_or(false);
-        let list = |k: &str| -> Result<Vec<Schema>, String> {
-            m.get(k)
-                .and_then(Value::as_array)
-                .map(|v| v.iter().map(|s| Self::compile_at(s, path)).collect())
-                .unwrap_or(Ok(Vec::new()))
-        };
-        let pattern = match str_of("pattern") {
-            Some(p) => {
-                let re = Regex::new(&p).map_err(|e| format!("{}: pattern {p:?} does not compile: {e}", shown(path)))?;
-                Some((p, re))
-            }
-            None => None,
-        };
-        let mut properties = BTreeMap::new();
-        if let Some(props) = m.get("properties").and_then(Value::as_object) {
-            for (k, v) in props {
-                properties.insert(k.clone(), Self::compile_at(v, &child_path(path, k))?);
-            }
-        }
-        let (additional_properties, additional_any) = match m.get("additionalProperties") {
-            Some(Value::Object(_)) => {
-                (Some(Box::new(Self::compile_at(&m["additionalProperties"], &child_path(path, "*"))?)), false)
-            }
-            Some(Value::Bool(b)) => (None, *b),
-            _ => (None, false),
-        };
-        let items = match m.get("items") {
-            Some(v @ Value::Object(_)) => Some(Box::new(Self::compile_at(v, &format!("{path}[*]"))?)),
-            _ => None,
-        };
-        let mut compiled = Schema {
-            type_: str_of("type"),
-            format: str_of("format"),
-            enum_: m.get("enum").and_then(Value::as_array).cloned(),
-            pattern,
-            minimum: num("minimum"),
-            maximum: num("maximum"),
-            exclusive_minimum: flag("exclusiveMinimum"),
-            exclusive_maximum: flag("exclusiveMaximum"),
-            min_length: count("minLength"),
-            max_length: count("maxLength"),
-            min_items: count("minItems"),
-            max_items: count("maxItems"),
-            min_properties: count("minProperties"),
-            max_properties: count("maxProperties"),
-            required: m
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|r| r.iter().filter_map(Value::as_str).map(str::to_string).collect())
-                .unwrap_or_default(),
-            properties,
-            additional_properties,
-            additional_any,
-            items,
-            nullable: flag("nullable"),
-            default: m.get("default").cloned(),
-            int_or_string: flag("x-kubernetes-int-or-string"),
-            preserve_unknown_fields: flag("x-kubernetes-preserve-unknown-fields"),
-            list_type: str_of("x-kubernetes-list-type"),
-            list_map_keys: m
-                .get("x-kubernetes-list-map-keys")
-                .and_then(Value::as_array)
-                .map(|r| r.iter().filter_map(Value::as_str).map(str::to_string).collect())
-                .unwrap_or_default(),
-            any_of: list("anyOf")?,
-            all_of: list("allOf")?,
-            one_of: list("oneOf")?,
-            not: match m.get("not") {
-                Some(v) => Some(Box::new(Self::compile_at(v, path)?)),
-                None => None,
-            },
-            has_rules: m.get("x-kubernetes-validations").and_then(Value::as_array).is_some_and(|r| !r.is_empty()),
-            defaults_below: false,
-        };
-        compiled.has_rules |= compiled.properties.values().any(|p| p.has_rules)
-            || compiled.additional_properties.as_ref().is_some_and(|p| p.has_rules)
-            || compiled.items.as_ref().is_some_and(|p| p.has_rules);
-        let defaults_in = |s: &Schema| s.default.is_some() || s.defaults_below;
-        compiled.defaults_below = compiled.properties.values().any(defaults_in)
-            || compiled.additional_properties.as_deref().is_some_and(defaults_in)
-            || compiled.items.as_deref().is_some_and(defaults_in);
-        Ok(compiled)
-    }
-
-    /// The node at a `a.b[].c` path (`[]` steps into list items).
-    pub fn at(&self, path: &str) -> Option<&Schema> {
-        let mut node = self;
-        for step in path.split('.') {
-            let (name, into_items) = match step.strip_suffix("[]") {
-                Some(name) => (name, true),
-                None => (step, false),
-            };
-            node = node.properties.get(name)?;
-            if into_items {
-                node = node.items.as_deref()?;
-            }
-        }
-        Some(node)
-    }
-
-    /// The field names an object node knows, for "did you mean".
-    pub fn field_names(&self) -> Vec<&str> {
-        self.properties.keys().map(String::as_str).collect()
-    }
-}
-
-fn shown(path: &str) -> &str {
-    if path.is_empty() {
-        "(schema root)"
-    } else {
-        path
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Defaults.
-
-/// `x` is null where the schema does not allow null.
-fn non_nullable_null(x: &Value, s: &Schema) -> bool {
-    x.is_null() && !s.nullable
-}
-
-/// A map value the API server drops before defaulting: null where the
-/// field is not nullable and has no default to take its place.
-fn dropped_null(x: &Value, s: &Schema) -> bool {
-    non_nullable_null(x, s) && s.default.is_none()
-}
-
-/// The API server's defaulting walk over `x` with schema `s`.
-pub fn apply_defaults(x: &mut Value, s: &Schema) {
-    if !s.defaults_below {
-        return;
-    }
-    match x {
-        Value::Object(m) => {
-            for (key, prop) in &s.properties {
-                let Some(default) = &prop.default else { continue };
-                if m.get(key).is_none_or(|v| non_nullable_null(v, prop)) {
-                    m.insert(key.clone(), default.clone());
-                }
-            }
-            for (key, v) in m.iter_mut() {
-                if let Some(prop) = s.properties.get(key) {
-                    apply_defaults(v, prop);
-                } else if let Some(extra) = s.additional_properties.as_deref() {
-                    if non_nullable_null(v, extra) {
-                        if let Some(default) = &extra.default {
-                            *v = default.clone();
-                        }
-                    }
-                    apply_defaults(v, extra);
-                }
-            }
-        }
-        Value::Array(items) => {
-            let Some(item_schema) = s.items.as_deref() else { return };
-            for v in items {
-                if non_nullable_null(v, item_schema) {
-                    if let Some(default) = &item_schema.default {
-                        *v = default.clone();
-                    }
-                }
-                apply_defaults(v, item_schema);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// The API server's pruning: every field the schema does not know is
-/// dropped (kept under `x-kubernetes-preserve-unknown-fields` or a schema
-/// for additional properties). `metadata` and `status` at the top are not
-/// the schema's.
-pub fn prune(x: &mut Value, s: &Schema) {
-    prune_at(x, s, true);
-}
-
-fn prune_at(x: &mut Value, s: &Schema, top: bool) {
-    match x {
-        Value::Object(m) => {
-            if s.preserve_unknown_fields && s.properties.is_empty() && s.additional_properties.is_none() {
-                return;
-            }
-            let keep_unknown = s.preserve_unknown_fields || s.additional_any || s.type_.is_none();
-            m.retain(|key, v| {
-                if top && (key == "metadata" || key == "status" || key == "apiVersion" || key == "kind") {
-                    return true;
-                }
-                match s.properties.get(key).or(s.additional_properties.as_deref()) {
-                    Some(field) => !dropped_null(v, field),
-                    None => keep_unknown,
-                }
-            });
-            for (key, v) in m.iter_mut() {
-                // As in the check: the top-level identity fields, metadata
-                // and status are not the schema's to prune inside.
-                if top && matches!(key.as_str(), "metadata" | "status" | "apiVersion" | "kind") {
-                    continue;
-                }
-                if let Some(prop) = s.properties.get(key) {
-                    prune_at(v, prop, false);
-                } else if let Some(extra) = s.additional_properties.as_deref() {
-                    prune_at(v, extra, false);
-                }
-            }
-        }
-        Value::Array(items) => {
-            if let Some(item_schema) = s.items.as_deref() {
-                for v in items {
-                    prune_at(v, item_schema, false);
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Checks.
 
 /// Rules a caller adds to the schema's: given a path and its value, their findings.
 pub type ExtraRules = dyn Fn(&str, &Value) -> Vec<Finding>;
@@ -473,7 +193,7 @@ impl<'w> Walk<'w> {
                 let mut message = format!("unsupported value {}; must be one of {}", shown(value), listed.join(", "));
                 if let Value::String(v) = value {
                     let names: Vec<&str> = options.iter().filter_map(Value::as_str).collect();
-                    if let Some(near) = super::schema::suggest(v, &names) {
+                    if let Some(near) = suggest(v, &names) {
                         message.push_str(&format!("; did you mean {near:?}?"));
                     }
                 }
@@ -559,7 +279,7 @@ impl<'w> Walk<'w> {
         // One buffer for every child's path, rather than one string each.
         let mut child = String::with_capacity(path.len() + 32);
         for (key, v) in map {
-            // ObjectMeta is the API server's own (see `metadata`), and a
+            // ObjectMeta is the API server's own (a caller checks it apart), and a
             // user's `status` never reaches the object through the status
             // subresource: neither is the CRD schema's business.
             if path.is_empty() && matches!(key.as_str(), "apiVersion" | "kind" | "metadata" | "status") {
@@ -583,7 +303,7 @@ impl<'w> Walk<'w> {
                 }
             } else if !s.additional_any && !s.preserve_unknown_fields && s.type_.as_deref() == Some("object") {
                 let known = s.field_names();
-                let message = match super::schema::suggest(key, &known) {
+                let message = match suggest(key, &known) {
                     Some(near) => format!("unknown field; did you mean {near}?"),
                     None if path.is_empty() || known.is_empty() => "unknown field".to_string(),
                     None => format!("unknown field; known fields here: {}", known.join(", ")),
@@ -633,31 +353,6 @@ impl<'w> Walk<'w> {
     }
 }
 
-/// Evaluates the schema's CEL rules (`x-kubernetes-validations`) on a
-/// whole object, as the API server does after the structural checks; rules
-/// that would run past the API server's cost budgets on this object are
-/// refused instead of run (`cel_cost`).
-pub fn check_rules(schema_json: &Value, object: &Value) -> Vec<Finding> {
-    let over_budget = super::cel_cost::check_object(schema_json, object);
-    if !over_budget.is_empty() {
-        return over_budget.into_iter().map(|f| Finding { path: shown_path(&f.path), ..f }).collect();
-    }
-    let validator = kube_cel::Validator::new();
-    match validator.validate(schema_json, object, None) {
-        Ok(()) => Vec::new(),
-        Err(errors) => errors
-            .into_vec()
-            .into_iter()
-            .map(|e| {
-                Finding::error(
-                    shown_path(&e.field_path).to_string(),
-                    format!("{} (x-kubernetes-validations rule)", e.message),
-                )
-            })
-            .collect(),
-    }
-}
-
 fn shown_path(path: &str) -> String {
     display_path(path).to_string()
 }
@@ -679,18 +374,6 @@ fn fmt_bound(b: f64) -> String {
     }
 }
 
-pub fn found(v: &Value) -> String {
-    match v {
-        Value::Bool(b) => format!("the boolean {b}"),
-        Value::Number(n) => format!("the number {n}"),
-        Value::String(s) => format!("a string {}", quote(s)),
-        Value::Array(a) if a.is_empty() => "an empty list".to_string(),
-        Value::Object(_) => "an object".to_string(),
-        Value::Null => "null".to_string(),
-        other => describe(other).to_string(),
-    }
-}
-
 fn reading(v: &Value) -> String {
     match v {
         Value::Bool(b) => b.to_string(),
@@ -698,10 +381,6 @@ fn reading(v: &Value) -> String {
         Value::Number(n) => format!("the integer {n}"),
         other => describe(other).to_string(),
     }
-}
-
-fn quote(s: &str) -> String {
-    super::schema::quote(s)
 }
 
 /// `key: "text"`, `"odd key": "text"` or `- "text"`: the line to write.
@@ -721,6 +400,7 @@ fn snippet(key: Option<&str>, text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::defaults::prune;
     use serde_json::json;
 
     fn schema(s: Value) -> Schema {
@@ -870,51 +550,5 @@ mod tests {
         assert_eq!(check(&not, json!("forbidden")), ["E x: matches a schema it must not match (not)"]);
         let all = schema(json!({"allOf": [{"minimum": 1}, {"maximum": 5}]}));
         assert_eq!(check(&all, json!(9)), ["E x: must be at most 5, found 9"]);
-    }
-
-    #[test]
-    fn defaults_only_inside_objects_that_exist() {
-        let s = schema(json!({"type": "object", "properties": {
-            "a": {"type": "object", "properties": {"b": {"type": "integer", "default": 5}}},
-            "c": {"type": "string", "default": "d"},
-            "n": {"type": "string", "nullable": true, "default": "e"}
-        }}));
-        let mut v = json!({"n": null});
-        apply_defaults(&mut v, &s);
-        assert_eq!(v, json!({"c": "d", "n": null}), "no `a` is created; a nullable null stays");
-        let mut v = json!({"a": {}, "c": "mine"});
-        apply_defaults(&mut v, &s);
-        assert_eq!(v, json!({"a": {"b": 5}, "c": "mine", "n": "e"}), "an absent field gets its default");
-    }
-
-    #[test]
-    fn pruning_drops_what_the_schema_does_not_know() {
-        let s = schema(json!({"type": "object", "properties": {
-            "apiVersion": {"type": "string"},
-            "spec": {"type": "object", "properties": {"keep": {"type": "string"},
-                "free": {"type": "object", "x-kubernetes-preserve-unknown-fields": true},
-                "map": {"type": "object", "additionalProperties": {"type": "object", "properties": {"k": {}}}}}}
-        }}));
-        let mut v = json!({"apiVersion": "v", "kind": "K", "metadata": {"name": "n", "odd": 1}, "extra": 1,
-            "spec": {"keep": "a", "drop": "b", "free": {"x": 1}, "map": {"m": {"k": 1, "gone": 2}}}});
-        prune(&mut v, &s);
-        assert_eq!(
-            v,
-            json!({"apiVersion": "v", "kind": "K", "metadata": {"name": "n", "odd": 1},
-                "spec": {"keep": "a", "free": {"x": 1}, "map": {"m": {"k": 1}}}})
-        );
-    }
-
-    #[test]
-    fn cel_rules() {
-        let s = json!({"type": "object", "properties": {"spec": {"type": "object",
-            "properties": {"replicas": {"type": "integer"}},
-            "x-kubernetes-validations": [{"rule": "self.replicas >= 2", "message": "at least two replicas"}]}}});
-        assert!(check_rules(&s, &json!({"spec": {"replicas": 2}})).is_empty());
-        let found = check_rules(&s, &json!({"spec": {"replicas": 1}}));
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].path, "spec");
-        assert!(found[0].message.starts_with("at least two replicas"), "{}", found[0].message);
-        assert!(Schema::compile(&s).expect("compiles").has_rules);
     }
 }

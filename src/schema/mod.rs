@@ -1,0 +1,58 @@
+//! A generic engine for the OpenAPI v3 structural schemas of
+//! CustomResourceDefinitions: what the API server does with a custom
+//! resource's schema before it stores an object, for any CRD.
+//!
+//! - `structural`: a schema compiled once from its `JSONSchemaProps` tree;
+//! - `walk`: a value checked against it, each finding with its field path;
+//! - `defaults`: the API server's pruning and defaulting;
+//! - `cel`: the schema's CEL rules (`x-kubernetes-validations`) evaluated,
+//!   after `cost`, the API server's CEL cost model and budgets;
+//! - `text`: how values and names are shown in findings ("did you mean").
+//!
+//! It knows Kubernetes' rules for CRDs and nothing of the resources routerctl
+//! renders: which CRDs to read, and the rules beyond the schema, are
+//! `validate`'s.
+
+pub mod cel;
+pub mod cost;
+pub mod defaults;
+pub mod structural;
+pub mod text;
+pub mod walk;
+
+use std::fmt;
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Refused by the API server or the operator: nothing is rendered.
+    Error,
+    /// Accepted but probably not meant (an unknown field the API server
+    /// prunes silently): a warning, an error under `--strict`.
+    Warning,
+}
+
+/// One problem with one field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub severity: Severity,
+    /// Dotted path with indices, e.g. `spec.rules[2].route.backends[0]`.
+    pub path: String,
+    pub message: String,
+}
+
+impl Finding {
+    pub fn error(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Finding { severity: Severity::Error, path: path.into(), message: message.into() }
+    }
+
+    pub fn warning(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Finding { severity: Severity::Warning, path: path.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
