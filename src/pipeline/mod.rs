@@ -33,7 +33,7 @@ use crate::render::gateway::route_name;
 use crate::render::gateway::GatewayRendered;
 use crate::render::{render_router, Inventory, OperatorFlags, RenderedRouter, RouterInput};
 use crate::report::Reporter;
-use crate::validate::crd::{ClusterCrds, CrdSchema};
+use crate::validate::crd::{compatibility_warning, ClusterCrds, CrdSchema};
 use crate::validate::Finding;
 use documents::{classify, router_input, stored};
 use gateway::reconcile_gateway_router;
@@ -139,7 +139,7 @@ pub fn run<T: Send>(
     }
     let crds = ClusterCrds::read(&files)?;
     if let (Some(crd), Some(path)) = (&crds.router, options.crd.first()) {
-        if let Some(w) = crd.compatibility_warning() {
+        if let Some(w) = compatibility_warning(crd) {
             reporter.warn(Diagnostic::warning(rules::CRD, w).at(Place::file(path.display().to_string())));
         }
     }

@@ -7,6 +7,7 @@
 //! - `defaults`: the API server's pruning and defaulting;
 //! - `cel`: the schema's CEL rules (`x-kubernetes-validations`) evaluated,
 //!   after `cost`, the API server's CEL cost model and budgets;
+//! - `crd`: a CustomResourceDefinition read for one version's schema;
 //! - `text`: how values and names are shown in findings ("did you mean").
 //!
 //! It knows Kubernetes' rules for CRDs and nothing of the resources routerctl
@@ -15,6 +16,7 @@
 
 pub mod cel;
 pub mod cost;
+pub mod crd;
 pub mod defaults;
 pub mod structural;
 pub mod text;
@@ -25,7 +27,8 @@ use std::fmt;
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
-    /// Refused by the API server or the operator: nothing is rendered.
+    /// Refused, by the API server or by a caller's own rules: nothing is
+    /// rendered.
     Error,
     /// Accepted but probably not meant (an unknown field the API server
     /// prunes silently): a warning, an error under `--strict`.
@@ -36,7 +39,7 @@ pub enum Severity {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     pub severity: Severity,
-    /// Dotted path with indices, e.g. `spec.rules[2].route.backends[0]`.
+    /// Dotted path with indices, e.g. `spec.containers[2].ports[0]`.
     pub path: String,
     pub message: String,
 }

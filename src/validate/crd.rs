@@ -1,33 +1,28 @@
-//! The ModelRouter CRD's schema routerctl judges input by: the one built in
-//! (the newest routerctl knows) or the cluster's own (`--crd FILE`), for
-//! clusters whose operator is older or newer than routerctl.
+//! The CRDs routerctl judges LLMKube's objects and the Gateway objects by:
+//! the ModelRouter schema built in (the newest routerctl knows), or that of
+//! an operator release (`for_release`), or the cluster's own given with
+//! `--crd` (ModelRouter, InferenceService, ModelPool, and Envoy's Gateway
+//! kinds), for clusters whose operator is older or newer than routerctl.
 //!
-//! The schema is compiled once (`validate::openapi`) and drives all three
-//! things the API server does with it before the operator sees an object:
-//! the checks (`validate::schema`), the pruning of fields it does not know,
-//! and the structural-schema defaults
-//! (k8s.io/apiextensions-apiserver, `pkg/apiserver/schema/defaulting`):
-//!
-//! - a property with a `default` that is absent — or null while the property
-//!   is not `nullable` — gets a copy of the default;
-//! - defaults apply only inside objects that exist: an absent parent is never
-//!   created to hold a default;
-//! - the walk goes through `properties`, `additionalProperties` (each value of
-//!   a map) and `items` (each element of an array), including into values a
-//!   default has just put in place;
-//! - an explicit value always wins.
+//! Reading a CRD, compiling its schema and the pruning and defaults it gives
+//! are the generic engine's (`schema::crd`, `schema::defaults`); what is
+//! LLMKube's here is which CRDs and versions are read, the fields each
+//! release's CRD lacks, and the warning when a cluster's ModelRouter CRD
+//! lacks the defaults routerctl's typed model applies.
 
 use std::sync::OnceLock;
 
-use anyhow::{anyhow, bail, Context as _, Result};
+use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 
 use crate::kube::kinds::GATEWAY_KINDS;
 use crate::model::GROUP;
 use crate::release::{Release, CHANGES, RELEASES};
-use crate::schema::cost;
-use crate::schema::defaults::{apply_defaults, prune};
+use crate::schema::crd::{crd_objects, found_objects, str_at};
 use crate::schema::structural::Schema;
+
+/// The type each CRD is read into.
+pub use crate::schema::crd::CrdSchema;
 
 /// The CRD routerctl reads defaults from.
 pub const CRD_NAME: &str = "modelrouters.inference.llmkube.dev";
@@ -59,46 +54,6 @@ const BUILT_IN_DEFAULTS: [(&str, &str); 10] = [
 /// The kinds whose CRDs routerctl reads.
 const KINDS: [&str; 3] = ["ModelRouter", "InferenceService", "ModelPool"];
 
-/// The objects of a CRD file (a `List`'s items in its place).
-fn crd_objects(name: &str, text: &str) -> Result<Vec<Value>> {
-    let mut objects = Vec::new();
-    for (_, _, value) in crate::input::parse_stream(name, text).context("not a YAML CRD")? {
-        match value {
-            Value::Null => {}
-            Value::Object(ref m) if crate::input::yaml::is_list(&value) => {
-                objects.extend(m["items"].as_array().into_iter().flatten().cloned());
-            }
-            other => objects.push(other),
-        }
-    }
-    Ok(objects)
-}
-
-fn str_at(obj: &Value, path: &[&str]) -> String {
-    path.iter().try_fold(obj, |v, k| v.get(k)).and_then(Value::as_str).unwrap_or("").to_string()
-}
-
-/// The objects found, in words, for "expected ..., found ...".
-fn found(objects: &[Value]) -> String {
-    let described: Vec<String> = objects
-        .iter()
-        .map(|obj| {
-            let kind = str_at(obj, &["kind"]);
-            let name = str_at(obj, &["metadata", "name"]);
-            match (kind.is_empty(), name.is_empty()) {
-                (true, _) => "an object without a kind".to_string(),
-                (false, true) => kind,
-                (false, false) => format!("{kind} {name}"),
-            }
-        })
-        .collect();
-    if described.is_empty() {
-        "nothing".to_string()
-    } else {
-        described.join(", ")
-    }
-}
-
 /// The cluster's CRDs given with `--crd`, by kind.
 #[derive(Debug, Clone, Default)]
 pub struct ClusterCrds {
@@ -117,7 +72,7 @@ impl ClusterCrds {
     pub fn read(files: &[(String, String)]) -> Result<ClusterCrds> {
         let mut crds = ClusterCrds::default();
         for (name, text) in files {
-            for crd in CrdSchema::read_all(name, text).with_context(|| name.clone())? {
+            for crd in read_all(name, text).with_context(|| name.clone())? {
                 if GATEWAY_KINDS.iter().any(|k| k.kind == crd.kind) {
                     if crds.envoy.iter().any(|e| e.kind == crd.kind) {
                         bail!("{name}: a second {} CRD; give each kind's CRD once", crd.kind);
@@ -147,26 +102,6 @@ impl ClusterCrds {
             "ModelPool" => self.pool.as_ref(),
             _ => None,
         }
-    }
-}
-
-/// One kind's CRD schema, for one version.
-#[derive(Debug, Clone)]
-pub struct CrdSchema {
-    /// The kind it defines.
-    pub kind: String,
-    /// The version whose schema is used: `v1alpha1` when the CRD serves it,
-    /// else the storage version, else the first served one.
-    pub version: String,
-    /// The compiled schema.
-    pub schema: Schema,
-    /// The schema as written, for its CEL rules.
-    pub schema_json: Value,
-}
-
-impl PartialEq for CrdSchema {
-    fn eq(&self, other: &Self) -> bool {
-        self.version == other.version && self.schema_json == other.schema_json
     }
 }
 
@@ -236,153 +171,96 @@ fn remove_field(schema: &mut Value, path: &str) {
     }
 }
 
-impl CrdSchema {
-    /// Reads the ModelRouter CRD from YAML (one object, a stream, or a
-    /// `List`, as the chart or `kubectl get crd
-    /// modelrouters.inference.llmkube.dev -o yaml` print it). An error unless
-    /// it holds the ModelRouter CRD with an `openAPIV3Schema`.
-    pub fn from_yaml(name: &str, text: &str) -> Result<CrdSchema> {
-        let objects = crd_objects(name, text)?;
-        let Some(crd) = objects.iter().find(|o| {
-            str_at(o, &["kind"]) == "CustomResourceDefinition" && str_at(o, &["metadata", "name"]) == CRD_NAME
-        }) else {
-            bail!("expected the ModelRouter CustomResourceDefinition ({CRD_NAME}), found {}", found(&objects));
-        };
-        let group = str_at(crd, &["spec", "group"]);
-        let kind = str_at(crd, &["spec", "names", "kind"]);
-        if group != GROUP || kind != "ModelRouter" {
-            bail!(
-                "CustomResourceDefinition {CRD_NAME} defines {kind:?} in group {group:?}, not ModelRouter in {GROUP}"
-            );
-        }
-        Self::from_crd(crd)
+/// Reads the ModelRouter CRD from YAML (one object, a stream, or a
+/// `List`, as the chart or `kubectl get crd
+/// modelrouters.inference.llmkube.dev -o yaml` print it). An error unless
+/// it holds the ModelRouter CRD with an `openAPIV3Schema`.
+pub fn read_router_crd(name: &str, text: &str) -> Result<CrdSchema> {
+    let objects = crd_objects(name, text)?;
+    let Some(crd) = objects
+        .iter()
+        .find(|o| str_at(o, &["kind"]) == "CustomResourceDefinition" && str_at(o, &["metadata", "name"]) == CRD_NAME)
+    else {
+        bail!("expected the ModelRouter CustomResourceDefinition ({CRD_NAME}), found {}", found_objects(&objects));
+    };
+    let group = str_at(crd, &["spec", "group"]);
+    let kind = str_at(crd, &["spec", "names", "kind"]);
+    if group != GROUP || kind != "ModelRouter" {
+        bail!("CustomResourceDefinition {CRD_NAME} defines {kind:?} in group {group:?}, not ModelRouter in {GROUP}");
     }
+    from_crd(crd)
+}
 
-    /// Every CRD routerctl reads in a file: LLMKube's (ModelRouter,
-    /// InferenceService, ModelPool) and the Envoy ones of the Gateway
-    /// objects; an error when it holds none.
-    pub fn read_all(name: &str, text: &str) -> Result<Vec<CrdSchema>> {
-        let objects = crd_objects(name, text)?;
-        let ours: Vec<&Value> = objects
-            .iter()
-            .filter(|o| {
-                let (group, kind) = (str_at(o, &["spec", "group"]), str_at(o, &["spec", "names", "kind"]));
-                str_at(o, &["kind"]) == "CustomResourceDefinition"
-                    && ((group == GROUP && KINDS.contains(&kind.as_str()))
-                        || GATEWAY_KINDS
-                            .iter()
-                            .any(|k| k.kind == kind && k.api_version.split('/').next() == Some(&group)))
-            })
-            .collect();
-        if ours.is_empty() {
-            let envoy: Vec<&str> = GATEWAY_KINDS.iter().map(|k| k.kind).collect();
-            bail!(
-                "expected a CustomResourceDefinition of {GROUP} ({}) or of Envoy's Gateway objects ({}), found {}",
-                KINDS.join(", "),
-                envoy.join(", "),
-                found(&objects)
-            );
-        }
-        ours.into_iter().map(Self::from_crd).collect()
+/// Every CRD routerctl reads in a file: LLMKube's (ModelRouter,
+/// InferenceService, ModelPool) and the Envoy ones of the Gateway
+/// objects; an error when it holds none.
+fn read_all(name: &str, text: &str) -> Result<Vec<CrdSchema>> {
+    let objects = crd_objects(name, text)?;
+    let ours: Vec<&Value> = objects
+        .iter()
+        .filter(|o| {
+            let (group, kind) = (str_at(o, &["spec", "group"]), str_at(o, &["spec", "names", "kind"]));
+            str_at(o, &["kind"]) == "CustomResourceDefinition"
+                && ((group == GROUP && KINDS.contains(&kind.as_str()))
+                    || GATEWAY_KINDS.iter().any(|k| k.kind == kind && k.api_version.split('/').next() == Some(&group)))
+        })
+        .collect();
+    if ours.is_empty() {
+        let envoy: Vec<&str> = GATEWAY_KINDS.iter().map(|k| k.kind).collect();
+        bail!(
+            "expected a CustomResourceDefinition of {GROUP} ({}) or of Envoy's Gateway objects ({}), found {}",
+            KINDS.join(", "),
+            envoy.join(", "),
+            found_objects(&objects)
+        );
     }
+    ours.into_iter().map(from_crd).collect()
+}
 
-    /// The schema of one CRD object, for the version routerctl reads.
-    fn from_crd(crd: &Value) -> Result<CrdSchema> {
-        let crd_name = str_at(crd, &["metadata", "name"]);
-        let kind = str_at(crd, &["spec", "names", "kind"]);
-        // An Envoy kind is read at the version the operator writes.
-        let wanted = GATEWAY_KINDS
-            .iter()
-            .find(|k| k.kind == kind)
-            .and_then(|k| k.api_version.split('/').nth(1))
-            .unwrap_or(BUILT_FOR_VERSION);
-        let spec = &crd["spec"];
-        let shared_schema = spec.get("validation").and_then(|v| v.get("openAPIV3Schema"));
-        let versions: Vec<&Value> = match spec.get("versions").and_then(Value::as_array) {
-            Some(vs) => vs.iter().collect(),
-            None => Vec::new(),
-        };
-        let (version, schema) = if versions.is_empty() {
-            // apiextensions.k8s.io/v1beta1: one `spec.version`, one shared schema.
-            let version = str_at(crd, &["spec", "version"]);
-            if version.is_empty() {
-                bail!("CustomResourceDefinition {crd_name} lists no versions");
-            }
-            (version, shared_schema)
-        } else {
-            let served = |v: &Value| v.get("served").and_then(Value::as_bool).unwrap_or(false);
-            let storage = |v: &Value| v.get("storage").and_then(Value::as_bool).unwrap_or(false);
-            let served_versions: Vec<&Value> = versions.iter().copied().filter(|v| served(v)).collect();
-            let chosen = served_versions
-                .iter()
-                .find(|v| str_at(v, &["name"]) == wanted)
-                .or_else(|| served_versions.iter().find(|v| storage(v)))
-                .or_else(|| served_versions.first())
-                .copied()
-                .ok_or_else(|| anyhow!("CustomResourceDefinition {crd_name} serves no version"))?;
-            let schema = chosen.get("schema").and_then(|s| s.get("openAPIV3Schema")).or(shared_schema);
-            (str_at(chosen, &["name"]), schema)
-        };
-        let schema = schema.filter(|s| s.is_object()).ok_or_else(|| {
-            anyhow!(
-                "CustomResourceDefinition {crd_name}: version {version:?} has no schema.openAPIV3Schema to take defaults from"
-            )
-        })?;
-        let compiled = Schema::compile(schema).map_err(|e| anyhow!("CustomResourceDefinition {crd_name}: {e}"))?;
-        let refused = cost::check_schema(schema);
-        if !refused.is_empty() {
-            bail!(
-                "CustomResourceDefinition {crd_name}: the API server refuses this CRD for the cost of its CEL rules:\n  {}",
-                refused.join("\n  ")
-            );
-        }
-        Ok(CrdSchema { kind, version, schema: compiled, schema_json: schema.clone() })
-    }
+/// The schema of one of the CRDs routerctl reads: an Envoy kind at the
+/// version the operator writes, LLMKube's at the one routerctl was built for
+/// (else the storage version, else the first served one).
+fn from_crd(crd: &Value) -> Result<CrdSchema> {
+    let kind = str_at(crd, &["spec", "names", "kind"]);
+    let wanted = GATEWAY_KINDS
+        .iter()
+        .find(|k| k.kind == kind)
+        .and_then(|k| k.api_version.split('/').nth(1))
+        .unwrap_or(BUILT_FOR_VERSION);
+    CrdSchema::from_crd(crd, wanted)
+}
 
-    /// Applies the defaults to a ModelRouter document (a JSON tree), in place.
-    pub fn apply(&self, doc: &mut serde_json::Value) {
-        apply_defaults(doc, &self.schema);
+/// A warning when a ModelRouter CRD given with `--crd` is for another
+/// version than routerctl was built for (v1alpha1), or lacks fields the
+/// built-in defaults know.
+pub fn compatibility_warning(crd: &CrdSchema) -> Option<String> {
+    let mut problems = Vec::new();
+    if crd.version != BUILT_FOR_VERSION {
+        problems
+            .push(format!("its schema is for version {}, routerctl was built for {BUILT_FOR_VERSION}", crd.version));
     }
-
-    /// Drops the fields the schema does not know, as the API server does
-    /// before it stores the object (and so before the operator sees it).
-    pub fn prune(&self, doc: &mut serde_json::Value) {
-        prune(doc, &self.schema);
+    let mut unknown = Vec::new();
+    let mut undefaulted = Vec::new();
+    for (path, value) in BUILT_IN_DEFAULTS {
+        match crd.schema.at(path) {
+            None => unknown.push(format!("{path} (built in: {value})")),
+            Some(node) if node.default.is_none() => undefaulted.push(format!("{path} (built in: {value})")),
+            Some(_) => {}
+        }
     }
-
-    /// A warning when the CRD's version differs from the one routerctl was
-    /// built for (v1alpha1), or it lacks fields the built-in defaults know.
-    pub fn compatibility_warning(&self) -> Option<String> {
-        let mut problems = Vec::new();
-        if self.version != BUILT_FOR_VERSION {
-            problems.push(format!(
-                "its schema is for version {}, routerctl was built for {BUILT_FOR_VERSION}",
-                self.version
-            ));
-        }
-        let mut unknown = Vec::new();
-        let mut undefaulted = Vec::new();
-        for (path, value) in BUILT_IN_DEFAULTS {
-            match self.schema.at(path) {
-                None => unknown.push(format!("{path} (built in: {value})")),
-                Some(node) if node.default.is_none() => undefaulted.push(format!("{path} (built in: {value})")),
-                Some(_) => {}
-            }
-        }
-        if !unknown.is_empty() {
-            problems.push(format!("it has no field {}", unknown.join(", ")));
-        }
-        if !undefaulted.is_empty() {
-            problems.push(format!("it sets no default for {}", undefaulted.join(", ")));
-        }
-        if problems.is_empty() {
-            return None;
-        }
-        Some(format!(
-            "the CRD {CRD_NAME} differs from the one routerctl was built for: {}; its defaults are used as they are, so those fields stay unset as that cluster's API server would leave them",
-            problems.join("; ")
-        ))
+    if !unknown.is_empty() {
+        problems.push(format!("it has no field {}", unknown.join(", ")));
     }
+    if !undefaulted.is_empty() {
+        problems.push(format!("it sets no default for {}", undefaulted.join(", ")));
+    }
+    if problems.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "the CRD {CRD_NAME} differs from the one routerctl was built for: {}; its defaults are used as they are, so those fields stay unset as that cluster's API server would leave them",
+        problems.join("; ")
+    ))
 }
 
 #[cfg(test)]
@@ -397,7 +275,7 @@ mod tests {
     }
 
     fn crd(name: &str) -> CrdSchema {
-        CrdSchema::from_yaml(name, &fixture(name)).expect("the fixture is a ModelRouter CRD")
+        read_router_crd(name, &fixture(name)).expect("the fixture is a ModelRouter CRD")
     }
 
     fn doc(yaml: &str) -> Value {
@@ -528,7 +406,7 @@ spec:
                 default: x
 "
         );
-        let crd = CrdSchema::from_yaml("crd.yaml", &text).expect("parses");
+        let crd = read_router_crd("crd.yaml", &text).expect("parses");
         let d = defaulted(
             &crd,
             "spec: {byName: {a: {}, b: {weight: 1}, c: null}, matrix: [[{}, {enabled: false}], []], maybe: null}",
@@ -541,33 +419,32 @@ spec:
 
     #[test]
     fn another_crd_or_another_object_is_an_error() {
-        let err = CrdSchema::from_yaml("inferenceservices.yaml", &fixture("inferenceservices.yaml")).unwrap_err();
+        let err = read_router_crd("inferenceservices.yaml", &fixture("inferenceservices.yaml")).unwrap_err();
         assert_eq!(
             err.to_string(),
             "expected the ModelRouter CustomResourceDefinition (modelrouters.inference.llmkube.dev), found CustomResourceDefinition inferenceservices.inference.llmkube.dev"
         );
-        let err =
-            CrdSchema::from_yaml("crd.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n").unwrap_err();
+        let err = read_router_crd("crd.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n").unwrap_err();
         assert!(err.to_string().ends_with("found ConfigMap x"), "{err}");
-        assert!(CrdSchema::from_yaml("crd.yaml", "").unwrap_err().to_string().ends_with("found nothing"));
-        assert!(CrdSchema::from_yaml("crd.yaml", "a: [1\n").unwrap_err().to_string().starts_with("not a YAML CRD"));
+        assert!(read_router_crd("crd.yaml", "").unwrap_err().to_string().ends_with("found nothing"));
+        assert!(read_router_crd("crd.yaml", "a: [1\n").unwrap_err().to_string().starts_with("not a YAML CRD"));
 
         let no_schema = fixture("modelrouters-builtin.yaml").replace("schema:", "notASchema:");
-        let err = CrdSchema::from_yaml("crd.yaml", &no_schema).unwrap_err();
+        let err = read_router_crd("crd.yaml", &no_schema).unwrap_err();
         assert!(err.to_string().contains("has no schema.openAPIV3Schema"), "{err}");
         let other_kind = fixture("modelrouters-builtin.yaml").replace("kind: ModelRouter", "kind: ModelRoute");
-        let err = CrdSchema::from_yaml("crd.yaml", &other_kind).unwrap_err();
+        let err = read_router_crd("crd.yaml", &other_kind).unwrap_err();
         assert!(err.to_string().contains("defines \"ModelRoute\""), "{err}");
     }
 
     #[test]
     fn the_crd_is_found_in_a_stream_or_a_list() {
         let stream = format!("{}\n---\n{}", fixture("inferenceservices.yaml"), fixture("modelrouters-modified.yaml"));
-        assert_eq!(CrdSchema::from_yaml("crd.yaml", &stream).expect("found"), crd("modelrouters-modified.yaml"));
+        assert_eq!(read_router_crd("crd.yaml", &stream).expect("found"), crd("modelrouters-modified.yaml"));
         let single: Value = crate::input::from_yaml_str(&fixture("modelrouters-modified.yaml")).expect("yaml");
         let list =
             serde_json::to_string(&json!({"apiVersion": "v1", "kind": "List", "items": [single]})).expect("json");
-        assert_eq!(CrdSchema::from_yaml("crd.yaml", &list).expect("found"), crd("modelrouters-modified.yaml"));
+        assert_eq!(read_router_crd("crd.yaml", &list).expect("found"), crd("modelrouters-modified.yaml"));
     }
 
     #[test]
@@ -576,27 +453,27 @@ spec:
             "  versions:\n",
             "  versions:\n  - name: v1beta1\n    served: true\n    storage: false\n    schema:\n      openAPIV3Schema: {type: object}\n",
         );
-        assert_eq!(CrdSchema::from_yaml("crd.yaml", &two).expect("parses").version, "v1alpha1");
+        assert_eq!(read_router_crd("crd.yaml", &two).expect("parses").version, "v1alpha1");
         let renamed = fixture("modelrouters-modified.yaml").replace("name: v1alpha1", "name: v1beta1");
-        let crd = CrdSchema::from_yaml("crd.yaml", &renamed).expect("parses");
+        let crd = read_router_crd("crd.yaml", &renamed).expect("parses");
         assert_eq!(crd.version, "v1beta1");
-        let warning = crd.compatibility_warning().expect("a warning");
+        let warning = compatibility_warning(&crd).expect("a warning");
         assert!(warning.contains("its schema is for version v1beta1, routerctl was built for v1alpha1"), "{warning}");
         let unserved = fixture("modelrouters-modified.yaml").replace("served: true", "served: false");
-        assert!(CrdSchema::from_yaml("crd.yaml", &unserved).unwrap_err().to_string().ends_with("serves no version"));
+        assert!(read_router_crd("crd.yaml", &unserved).unwrap_err().to_string().ends_with("serves no version"));
     }
 
     #[test]
     fn compatibility_warnings_name_what_is_missing() {
-        assert_eq!(crd("modelrouters-builtin.yaml").compatibility_warning(), None);
-        let warning = crd("modelrouters-modified.yaml").compatibility_warning().expect("a warning");
+        assert_eq!(compatibility_warning(&crd("modelrouters-builtin.yaml")), None);
+        let warning = compatibility_warning(&crd("modelrouters-modified.yaml")).expect("a warning");
         assert_eq!(
             warning,
             "the CRD modelrouters.inference.llmkube.dev differs from the one routerctl was built for: it has no field spec.policy.classification.mode (built in: header-only), spec.policy.auditLog.sink (built in: stdout), spec.policy.budgets[].windowSeconds (built in: 3600); its defaults are used as they are, so those fields stay unset as that cluster's API server would leave them"
         );
         let undefaulted = fixture("modelrouters-builtin.yaml").replace("default: 8080", "minimum: 1");
         let warning =
-            CrdSchema::from_yaml("crd.yaml", &undefaulted).expect("parses").compatibility_warning().expect("a warning");
+            compatibility_warning(&read_router_crd("crd.yaml", &undefaulted).expect("parses")).expect("a warning");
         assert!(warning.contains("it sets no default for spec.endpoint.port (built in: 8080)"), "{warning}");
     }
 
@@ -669,7 +546,7 @@ mod built_in_schema_tests {
     fn the_built_in_schema_defaults_what_routerctl_knows() {
         let crd = built_in();
         assert_eq!(crd.version, BUILT_FOR_VERSION);
-        assert_eq!(crd.compatibility_warning(), None, "it is the schema the built-in defaults describe");
+        assert_eq!(compatibility_warning(crd), None, "it is the schema the built-in defaults describe");
         assert!(crd.schema.at("spec.proxy.podLabels").is_some());
     }
 }

@@ -14,10 +14,10 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-use super::crd::CrdSchema;
 use super::{Finding, Severity};
 use crate::model::ModelRouter;
 use crate::schema::cel::check_rules;
+use crate::schema::crd::CrdSchema;
 use crate::schema::structural::Schema;
 use crate::schema::walk::Walk;
 
