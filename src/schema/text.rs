@@ -98,7 +98,7 @@ mod tests {
     proptest! {
         #[test]
         fn arbitrary_strings_never_panic_in_suggestions(s in "\\PC{0,80}") {
-            let _ = suggest(&s, &["podLabels", "replicas"]);
+            let _ = suggest(&s, &["labels", "replicas"]);
         }
     }
 }

@@ -447,11 +447,11 @@ mod tests {
 
     #[test]
     fn enum_keyword() {
-        let s = schema(json!({"type": "string", "enum": ["Static", "BackendNameMatch"]}));
+        let s = schema(json!({"type": "string", "enum": ["Static", "Dynamic"]}));
         assert!(check(&s, json!("Static")).is_empty());
         assert_eq!(
             check(&s, json!("static")),
-            ["E x: unsupported value \"static\"; must be one of \"Static\", \"BackendNameMatch\"; did you mean \"Static\"?"]
+            ["E x: unsupported value \"static\"; must be one of \"Static\", \"Dynamic\"; did you mean \"Static\"?"]
         );
     }
 
