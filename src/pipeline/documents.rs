@@ -13,9 +13,9 @@ use crate::model::{router_key, ModelRouter, GROUP, GROUP_VERSION};
 use crate::render::RouterInput;
 use crate::schema::text::{found, quote, suggest};
 use crate::validate::crd::{for_release, CrdSchema};
+use crate::validate::custom_resource::check_against;
 use crate::validate::gateway::validate_gateway_router;
 use crate::validate::operator::validate_model_router;
-use crate::validate::schema::check_against;
 use crate::validate::{Finding, Severity};
 
 /// A stage's finding about a document as a diagnostic placed at its

@@ -5,11 +5,11 @@
 //! the gateway reconciler's rules). Every finding names its field path.
 
 pub mod crd;
+pub mod custom_resource;
 pub mod envoy;
 pub mod gateway;
 pub mod metadata;
 pub mod operator;
 pub mod resources;
-pub mod schema;
 
 pub use crate::schema::{Finding, Severity};

@@ -1,9 +1,11 @@
-//! The ModelRouter's own checks before rendering: its CRD's structural
-//! schema (the built-in one, or the cluster's from `--crd`) walked by
-//! `schema::walk`, the metadata rules the API server applies to every object,
-//! and the label rules of the maps the operator copies into the proxy's pod
-//! template (the Deployment the operator writes would be refused with a bad
-//! key, so the router is refused here, where the field is).
+//! An LLMKube custom resource checked as the API server checks it before
+//! it stores it: its CRD's structural schema (for a ModelRouter the built-in
+//! one, or the cluster's from `--crd`) walked by the engine (`schema::walk`,
+//! then the CEL rules, `schema::cel`), the metadata rules the API server
+//! applies to every object, and the label rules of the maps the operator
+//! copies into the proxy's pod template (the Deployment the operator writes
+//! would be refused with a bad key, so the router is refused here, where the
+//! field is).
 //!
 //! What is refused ([`Severity::Error`]): whatever the schema refuses (types,
 //! required fields, enums, patterns, bounds and formats, item counts,
@@ -21,11 +23,12 @@ use std::sync::OnceLock;
 
 use serde_json::{json, Value};
 
-use super::crd::{built_in, CrdSchema};
+use super::crd::built_in;
 use super::metadata;
 use super::{Finding, Severity};
 use crate::input::child_path;
 use crate::schema::cel::check_rules;
+use crate::schema::crd::CrdSchema;
 use crate::schema::structural::Schema;
 use crate::schema::text::{found, quote};
 use crate::schema::walk::Walk;
