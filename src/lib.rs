@@ -2,9 +2,10 @@
 //!
 //! The stages, in the order data flows: `input` reads manifests into
 //! positioned documents, `model` types and defaults the custom resources,
-//! `validate` refuses what the API server or the operator would, `render`
-//! builds the objects the operator would write, `reconcile` merges them with
-//! the `live` objects, and `diff`, `explain` and `output` present the result.
+//! `validate` refuses what the API server or the operator would (with
+//! `schema`, a generic engine for CRD schemas), `render` builds the objects
+//! the operator would write, `reconcile` merges them with the `live`
+//! objects, and `diff`, `explain` and `output` present the result.
 //! `pipeline` drives them one ModelRouter at a time; `commands` turns each
 //! command's arguments into a pipeline run and its result into output.
 //! ARCHITECTURE.md at the top of the repository has the map.
