@@ -233,12 +233,25 @@ impl fmt::Display for Diagnostic {
 pub struct Refusal {
     pub heading: Diagnostic,
     pub findings: Vec<Diagnostic>,
+    /// The object the findings are about when it is not the heading's (the
+    /// heading names the router, the findings a rendered object's fields).
+    pub about: Option<ObjectKey>,
 }
 
 impl Refusal {
+    pub fn new(heading: Diagnostic, findings: Vec<Diagnostic>) -> Refusal {
+        Refusal { heading, findings, about: None }
+    }
+
     /// A refusal that is one finding.
     pub fn one(diagnostic: Diagnostic) -> Refusal {
-        Refusal { heading: diagnostic, findings: Vec::new() }
+        Refusal::new(diagnostic, Vec::new())
+    }
+
+    /// The findings are about `object`.
+    pub fn about(mut self, object: ObjectKey) -> Refusal {
+        self.about = Some(object);
+        self
     }
 
     /// Each finding on its own, as machines want them: the heading's
@@ -258,7 +271,7 @@ impl Refusal {
                     d.place = self.heading.place.clone();
                 }
                 if d.object.is_none() {
-                    d.object = self.heading.object.clone();
+                    d.object = self.about.clone().or_else(|| self.heading.object.clone());
                 }
                 d
             })
@@ -281,13 +294,64 @@ impl fmt::Display for Refusal {
 
 impl std::error::Error for Refusal {}
 
+/// An error with the place and object it is about, for the findings made
+/// of it; its text is the error's own, unchanged (the text names the place
+/// already where it matters to a person).
+#[derive(Debug)]
+pub struct Located {
+    pub place: Place,
+    pub object: Option<ObjectKey>,
+    pub error: anyhow::Error,
+}
+
+impl Located {
+    pub fn wrap(error: anyhow::Error, place: Place, object: Option<ObjectKey>) -> anyhow::Error {
+        anyhow::Error::new(Located { place, object, error })
+    }
+}
+
+impl fmt::Display for Located {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#}", self.error)
+    }
+}
+
+// No `source`: the wrapped error's text is this one's already.
+impl std::error::Error for Located {}
+
 /// The findings an error carries: a `Refusal`'s anywhere in its chain, else
-/// the error's whole text as one finding.
+/// the error's whole text as one finding; what they leave out (a place, an
+/// object) comes from a `Located` around them.
 pub fn diagnostics_of(error: &anyhow::Error) -> Vec<Diagnostic> {
+    if let Some(located) = error.chain().find_map(|e| e.downcast_ref::<Located>()) {
+        if !located.error.chain().any(|e| e.is::<Refusal>() || e.is::<Located>()) {
+            return vec![located_fallback(&located.error, &located.place, located.object.as_ref())];
+        }
+        let mut diagnostics = diagnostics_of(&located.error);
+        for d in &mut diagnostics {
+            if d.place.is_none() {
+                d.place = Some(located.place.clone());
+            }
+            if d.object.is_none() {
+                d.object.clone_from(&located.object);
+            }
+        }
+        return diagnostics;
+    }
     match error.chain().find_map(|e| e.downcast_ref::<Refusal>()) {
         Some(refusal) => refusal.diagnostics(),
         None => vec![Diagnostic::error(rules::ERROR, format!("{error:#}"))],
     }
+}
+
+/// An error that is no `Refusal` and carries its place in its text (the
+/// contexts around it say where): with `place`, only its root cause is
+/// the message, so that a finding does not name its place twice.
+fn located_fallback(error: &anyhow::Error, place: &Place, object: Option<&ObjectKey>) -> Diagnostic {
+    let message = error.root_cause().to_string();
+    let mut d = Diagnostic::error(rules::ERROR, message).at(place.clone());
+    d.object = object.cloned();
+    d
 }
 
 #[cfg(test)]
@@ -321,7 +385,7 @@ mod tests {
             .on(router());
         let finding =
             Diagnostic::error(rules::OPERATOR, "must not be empty").at(Place::at("r.yaml", 4, 3)).field("spec.rules");
-        let refusal = Refusal { heading, findings: vec![finding] };
+        let refusal = Refusal::new(heading, vec![finding]);
         assert_eq!(
             refusal.to_string(),
             "r.yaml: ModelRouter team/r: the operator refuses this ModelRouter:\n  r.yaml:4:3: spec.rules: must not be empty"
@@ -334,6 +398,10 @@ mod tests {
 
         let error = anyhow::Error::new(refusal.clone()).context("while rendering");
         assert_eq!(diagnostics_of(&error), split, "found through a context");
+        let located = Located::wrap(anyhow::anyhow!("r.yaml: refused"), Place::file("r.yaml"), Some(router()));
+        assert_eq!(located.to_string(), "r.yaml: refused", "the text is the error's own");
+        let found = diagnostics_of(&located.context("rendering"));
+        assert_eq!((found[0].place.clone(), found[0].object.clone()), (Some(Place::file("r.yaml")), Some(router())));
         let plain = anyhow::anyhow!("no such file");
         assert_eq!(diagnostics_of(&plain)[0].message, "no such file");
         assert_eq!(diagnostics_of(&plain)[0].rule, rules::ERROR);

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
-use crate::diagnostic::Place;
+use crate::diagnostic::{rules, Diagnostic, Place, Refusal};
 
 pub use yaml::{child_path, item_path, push_child, push_index, Positions, Spot};
 
@@ -570,7 +570,10 @@ impl DocumentText<'_> {
         match value {
             Value::Null => return Ok(()),
             Value::Object(_) => {}
-            other => bail!("{origin}: expected a Kubernetes object (a mapping), found {}", describe(&other)),
+            other => {
+                let message = format!("expected a Kubernetes object (a mapping), found {}", describe(&other));
+                return Err(Refusal::one(Diagnostic::error(rules::INPUT, message).at(origin.place())).into());
+            }
         }
         if !yaml::is_list(&value) {
             return f(Document { origin, value, placement, path_prefix: String::new() });
@@ -650,10 +653,11 @@ pub fn from_yaml_str<T: serde::de::DeserializeOwned>(text: &str) -> Result<T> {
 
 /// A reading error with the source, the document and its own position.
 pub fn read_error(source: &str, document: Option<usize>, e: &yaml::ReadError) -> anyhow::Error {
-    match document {
-        Some(n) => anyhow!("{source}:{}:{}: document {n}: {}", e.line, e.column, e.message),
-        None => anyhow!("{source}:{}:{}: {}", e.line, e.column, e.message),
-    }
+    let message = match document {
+        Some(n) => format!("document {n}: {}", e.message),
+        None => e.message.clone(),
+    };
+    Refusal::one(Diagnostic::error(rules::INPUT, message).at(Place::at(source, e.line, e.column))).into()
 }
 
 /// A JSON value's kind, in words, for messages.

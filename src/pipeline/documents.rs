@@ -3,7 +3,7 @@
 //! defaults, and for a ModelRouter the operator's own refusals. Every error
 //! points at the field's `file:line:col`.
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::Result;
 use serde_json::Value;
 
 use super::Options;
@@ -28,6 +28,11 @@ pub(super) fn located(doc: &Document, rule: &'static Rule, finding: &Finding) ->
     Diagnostic::new(severity, rule, finding.message.as_str()).at(doc.place(&finding.path)).field(finding.path.as_str())
 }
 
+/// An error about the field at `path`, placed at its `file:line:col`.
+fn refused_at(doc: &Document, path: &str, rule: &'static Rule, message: String) -> anyhow::Error {
+    Refusal::one(Diagnostic::error(rule, message).at(doc.place(path))).into()
+}
+
 /// Which of routerctl's kinds a document is, with its namespace; `None` for
 /// documents routerctl ignores (Secrets, KServe's InferenceService, ...).
 pub(super) fn classify(doc: &Document, options: &Options) -> Result<Option<(&'static str, String)>> {
@@ -40,18 +45,16 @@ pub(super) fn classify(doc: &Document, options: &Options) -> Result<Option<(&'st
             // LLMKube has other kinds (Model, ...); a near miss of ours is a typo.
             if group == GROUP {
                 if let Some(near) = suggest(other, &["ModelRouter", "InferenceService", "ModelPool"]) {
-                    bail!("{}: LLMKube has no kind {other:?}; did you mean {near}?", doc.locate("kind"));
+                    let message = format!("LLMKube has no kind {other:?}; did you mean {near}?");
+                    return Err(refused_at(doc, "kind", rules::INPUT, message));
                 }
             }
             return Ok(None);
         }
     };
     if doc.api_version() != GROUP_VERSION {
-        bail!(
-            "{}: {kind} has apiVersion {:?}; routerctl reads {GROUP_VERSION}",
-            doc.locate("apiVersion"),
-            doc.api_version()
-        );
+        let message = format!("{kind} has apiVersion {:?}; routerctl reads {GROUP_VERSION}", doc.api_version());
+        return Err(refused_at(doc, "apiVersion", rules::INPUT, message));
     }
     if kind != "ModelRouter" {
         object_name(doc)?;
@@ -89,7 +92,7 @@ pub(super) fn router_input(
             .at(doc.origin.place())
             .on(router_key(&namespace, &name));
         let findings = findings.iter().map(|f| located(&doc, rules::OPERATOR, f)).collect();
-        return Err(Refusal { heading, findings }.into());
+        return Err(Refusal::new(heading, findings).into());
     }
     let uid = router.metadata.uid.clone().filter(|u| !u.is_empty());
     Ok((doc.origin.place(), RouterInput { router, name, namespace, uid }))
@@ -149,7 +152,7 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
             .map(|e| located(doc, rules::SCHEMA, e))
             .chain(unknown.iter().zip(&newer).map(|(w, newer)| located(doc, rule_of(w, *newer), w)))
             .collect();
-        return Err(Refusal { heading, findings }.into());
+        return Err(Refusal::new(heading, findings).into());
     }
     if options.flags.strict && !unknown.is_empty() {
         let what = if unknown.iter().all(|w| w.message.starts_with("null,")) {
@@ -160,7 +163,7 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
         let heading = Diagnostic::error(rules::SCHEMA, format!("{kind} {name} has {what} (refused with --strict)"))
             .at(doc.origin.place());
         let findings = unknown.iter().zip(&newer).map(|(w, newer)| located(doc, rule_of(w, *newer), w)).collect();
-        return Err(Refusal { heading, findings }.into());
+        return Err(Refusal::new(heading, findings).into());
     }
     for (w, newer) in unknown.iter().zip(newer) {
         let mut d = located(doc, rule_of(w, newer), w);
@@ -188,14 +191,13 @@ fn object_name(doc: &Document) -> Result<String> {
                 Some(text) => format!("; quote it: name: {}", quote(text)),
                 None => String::new(),
             };
-            bail!(
-                "{}: {} metadata.name: must be a string, found {}{hint}",
-                doc.locate("metadata.name"),
-                doc.kind(),
-                found(other)
-            )
+            let message = format!("{} metadata.name: must be a string, found {}{hint}", doc.kind(), found(other));
+            Err(refused_at(doc, "metadata.name", rules::SCHEMA, message))
         }
-        _ => bail!("{}: {} has no metadata.name; every object needs one", doc.locate("metadata.name"), doc.kind()),
+        _ => {
+            let message = format!("{} has no metadata.name; every object needs one", doc.kind());
+            Err(refused_at(doc, "metadata.name", rules::SCHEMA, message))
+        }
     }
 }
 
@@ -203,12 +205,11 @@ fn object_name(doc: &Document) -> Result<String> {
 /// names a namespace other than an explicit `-n` is an error, as in kubectl.
 fn namespace_of(doc: &Document, flag: Option<&str>) -> Result<String> {
     match (doc.metadata_str("namespace").filter(|n| !n.is_empty()), flag) {
-        (Some(own), Some(flag)) if own != flag => bail!(
-            "{}: {} {:?} is in namespace {own:?}, which does not match -n {flag:?}",
-            doc.locate("metadata.namespace"),
-            doc.kind(),
-            doc.metadata_str("name").unwrap_or("")
-        ),
+        (Some(own), Some(flag)) if own != flag => {
+            let name = doc.metadata_str("name").unwrap_or("");
+            let message = format!("{} {name:?} is in namespace {own:?}, which does not match -n {flag:?}", doc.kind());
+            Err(refused_at(doc, "metadata.namespace", rules::INPUT, message))
+        }
         (Some(own), _) => Ok(own.to_string()),
         (None, Some(flag)) => Ok(flag.to_string()),
         (None, None) => Ok("default".to_string()),
@@ -226,6 +227,7 @@ fn typed_value<T: serde::de::DeserializeOwned>(doc: &Document, kind: &str, value
     }
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
-        anyhow!("{}: {kind} {path}: {}", doc.locate(&path), crate::model::serde_in_words(&e.inner().to_string()))
+        let message = format!("{kind} {path}: {}", crate::model::serde_in_words(&e.inner().to_string()));
+        refused_at(doc, &path, rules::SCHEMA, message)
     })
 }

@@ -50,7 +50,7 @@ pub fn reconcile_gateway_router(
             .iter()
             .map(|f| Diagnostic::error(rules::OPERATOR, f.message.as_str()).field(f.path.as_str()))
             .collect();
-        return Err(Refusal { heading, findings }.into());
+        return Err(Refusal::new(heading, findings).into());
     }
     let mut warnings = resolution.warnings;
     let mut rendered = render_gateway(router, &resolution.backends, release).with_context(|| context.to_string())?;
@@ -86,7 +86,7 @@ pub fn reconcile_gateway_router(
         )
         .at(origin.clone())
         .on(router.key());
-        return Err(Refusal { heading, findings: refused }.into());
+        return Err(Refusal::new(heading, refused).into());
     }
     if !rendered.ejected.is_empty() {
         let msg = format!(

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context as _, Result};
 
-use crate::diagnostic::{diagnostics_of, rules, Diagnostic, Place, Refusal, Severity};
+use crate::diagnostic::{diagnostics_of, rules, Diagnostic, Located, Place, Refusal, Severity};
 use crate::input::{document_texts, DocumentText, Source};
 use crate::kube::kinds::{Kind, GATEWAY_KINDS, PROXY_KINDS};
 use crate::kube::names::{resource_name, sanitize_dns_name};
@@ -34,7 +34,6 @@ use crate::render::gateway::GatewayRendered;
 use crate::render::{render_router, Inventory, OperatorFlags, RenderedRouter, RouterInput};
 use crate::report::Reporter;
 use crate::validate::crd::{compatibility_warning, ClusterCrds, CrdSchema};
-use crate::validate::Finding;
 use documents::{classify, router_input, stored};
 use gateway::reconcile_gateway_router;
 
@@ -228,9 +227,11 @@ impl<T> Pass2<'_, T> {
         let read = text.read(|doc| {
             let Some(("ModelRouter", namespace)) = classify(&doc, self.options)? else { return Ok(()) };
             let mut warnings = Vec::new();
+            let place = doc.origin.place();
             let input = router_input(doc, namespace, self.options, self.crd, &mut warnings);
             steps.extend(warnings.drain(..).map(Step::Warning));
-            let (origin, router) = input?;
+            let (origin, router) = input.map_err(|e| Located::wrap(e, place, None))?;
+            let key = router.key();
             let label = format!("{}/{}", router.namespace, router.name);
             let namespace = router.namespace.clone();
             steps.push(Step::Claim(Claim::of(&origin, &router)));
@@ -244,12 +245,13 @@ impl<T> Pass2<'_, T> {
                 &mut warnings,
             );
             steps.push(Step::Notes(namespace));
-            let result = result?;
+            let result = result.map_err(|e| Located::wrap(e, origin.clone(), Some(key.clone())))?;
             // A router the API server would refuse ends the run; its
             // warnings would only bury the error.
             steps.extend(warnings.into_iter().map(Step::Warning));
             let objects = result.items.len();
-            steps.push(Step::Done { router: label, objects, kept: (self.finish)(result)? });
+            let kept = (self.finish)(result).map_err(|e| Located::wrap(e, origin, Some(key)))?;
+            steps.push(Step::Done { router: label, objects, kept });
             Ok(())
         });
         if let Err(error) = read {
@@ -372,7 +374,7 @@ fn reconcile_one(
     let context = format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
     if router.router.spec.data_plane.as_deref() == Some("Gateway") {
         let outcome = reconcile_gateway_router(origin, &context, &mut router, inventory, live, flags, envoy)?;
-        check_items(&context, &outcome.items)?;
+        check_items(origin, &router, &outcome.items)?;
         warnings.extend(outcome.warnings);
         let orphans = orphans(&router, live, ("router-proxy", &PROXY_KINDS), &[resource_name(&router.name)], warnings)?;
         return Ok(RouterResult {
@@ -393,7 +395,7 @@ fn reconcile_one(
     let router_warnings = rendered.warnings.clone();
     let mut drift = Vec::new();
     let items = reconcile_router(&router, &mut rendered, owned, &mut drift).with_context(|| context.clone())?;
-    check_items(&context, &items)?;
+    check_items(origin, &router, &items)?;
     if flags.strict && !drift.is_empty() {
         let heading = Diagnostic::error(
             rules::DRIFT,
@@ -402,7 +404,7 @@ fn reconcile_one(
         .at(origin.clone())
         .on(router.key());
         let findings = drift.iter().map(|d| Diagnostic { severity: Severity::Error, ..d.clone() }).collect();
-        return Err(Refusal { heading, findings }.into());
+        return Err(Refusal::new(heading, findings).into());
     }
     warnings.extend(router_warnings);
     warnings.extend(drift.iter().cloned());
@@ -458,11 +460,15 @@ fn orphans(
 }
 
 /// Checks what is about to be printed.
-fn check_items(context: &str, items: &[Reconciled]) -> Result<()> {
+fn check_items(origin: &Place, router: &RouterInput, items: &[Reconciled]) -> Result<()> {
     for item in items {
         let findings = check_object(&item.merged);
         if !findings.is_empty() {
-            bail!("{context}: {}: the API server would refuse the result:\n{}", item.key, bullet_list(&findings));
+            let message = format!("{}: the API server would refuse the result", item.key);
+            let heading = Diagnostic::error(rules::OBJECT, message).at(origin.clone()).on(router.key());
+            let findings =
+                findings.iter().map(|f| Diagnostic::error(rules::OBJECT, f.message.as_str()).field(f.path.as_str()));
+            return Err(Refusal::new(heading, findings.collect()).about(item.key.clone()).into());
         }
     }
     Ok(())
@@ -482,13 +488,14 @@ fn owned_live_objects(router: &RouterInput, live: &dyn LiveObjects) -> Result<(L
                 match &uid {
                     // Two ModelRouters of one name (deleted and recreated)
                     // cannot both own the objects: one reference is stale.
-                    Some((first, first_key)) if *first != this => bail!(
-                        "ModelRouter {}/{}: the live objects disagree on its uid: {first_key} names {first}, {key} \
-                         names {this} (the ModelRouter was deleted and recreated?); the operator refuses the one \
-                         another uid controls: delete the stale object",
-                        router.namespace,
-                        router.name
-                    ),
+                    Some((first, first_key)) if *first != this => {
+                        let message = format!(
+                            "the live objects disagree on its uid: {first_key} names {first}, {key} names {this} (the \
+                             ModelRouter was deleted and recreated?); the operator refuses the one another uid \
+                             controls: delete the stale object"
+                        );
+                        return Err(Refusal::one(Diagnostic::error(rules::DRIFT, message).on(router.key())).into());
+                    }
                     Some(_) => {}
                     None => uid = Some((this, key.clone())),
                 }
@@ -520,11 +527,6 @@ fn expect_planes(options: &Options, router_texts: &[DocumentText], live: &dyn Li
     for (namespace, planes) in planes {
         live.expect(&namespace, planes);
     }
-}
-
-/// Findings one per line, indented under the message that introduces them.
-fn bullet_list<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> String {
-    findings.into_iter().map(|f| format!("  {f}")).collect::<Vec<_>>().join("\n")
 }
 
 /// Pass 1: the InferenceServices and ModelPools of the inputs, after
