@@ -8,7 +8,10 @@
 //! objects, and `diff`, `explain` and `output` present the result.
 //! `pipeline` drives them one ModelRouter at a time; `commands` turns each
 //! command's arguments into a pipeline run and its result into output.
-//! ARCHITECTURE.md at the top of the repository has the map.
+//! Under them all, `kube` is the Kubernetes vocabulary every stage speaks
+//! and `diagnostic` the findings every stage reports, which `report` writes
+//! in each `--message-format`. ARCHITECTURE.md at the top of the repository
+//! has the map.
 
 /// A 256-entry table of `test` over every byte value, built at compile
 /// time (byte scanners look bytes up rather than test them one by one).

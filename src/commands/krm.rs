@@ -808,6 +808,57 @@ mod tests {
         );
     }
 
+    /// One pipeline run for all items: a collision between two routers'
+    /// objects is found (each router alone renders fine), and a refused
+    /// router does not hide the others' findings. Each result's field and
+    /// file are pinned: the fixture's annotations give the file and index,
+    /// the findings the field.
+    #[test]
+    fn one_run_for_all_routers_finds_collisions_and_every_finding() {
+        let outcome = run(&fixture("many-routers.yaml"));
+        assert!(outcome.failed);
+        let out = parse_output(&outcome);
+        assert_eq!(out["items"].as_array().map(Vec::len), Some(4), "nothing appended");
+        let results = out["results"].as_array().expect("results");
+        let pinned: Vec<(&str, &str, &str, &str, u64)> = results
+            .iter()
+            .map(|r| {
+                (
+                    r["severity"].as_str().unwrap_or(""),
+                    r["resourceRef"]["name"].as_str().unwrap_or(""),
+                    r["field"]["path"].as_str().unwrap_or(""),
+                    r["file"]["path"].as_str().unwrap_or(""),
+                    r["file"]["index"].as_u64().unwrap_or(99),
+                )
+            })
+            .collect();
+        assert_eq!(
+            pinned,
+            [
+                ("error", "a-b", "metadata.name", "routers/team.yaml", 1),
+                ("error", "leaky", "spec.rules[0].failClosed", "routers/leaky.yaml", 0),
+                ("error", "leaky", "spec.rules[0].route.backends", "routers/leaky.yaml", 0),
+                ("warning", "warned", "spec.proxy.podLabel", "routers/team.yaml", 2),
+            ]
+        );
+        let message = |i: usize| results[i]["message"].as_str().unwrap_or("");
+        assert!(
+            message(0).starts_with("its objects are named \"a-b-router-proxy\", as are those of ModelRouter ml/a.b"),
+            "{}",
+            message(0)
+        );
+        assert!(message(1).starts_with("the operator refuses this ModelRouter: "), "{}", message(1));
+        assert!(message(3).starts_with("unknown field"), "{}", message(3));
+        assert!(message(3).ends_with("(the API server drops unknown fields)"), "{}", message(3));
+        // kustomize reads stderr only: each error once, named by its file.
+        let stderr = stderr(&outcome);
+        assert_eq!(stderr.lines().count(), 3, "{stderr}");
+        assert!(
+            stderr.starts_with("error: routers/team.yaml: ModelRouter ml/a-b: metadata.name: its objects"),
+            "{stderr}"
+        );
+    }
+
     /// Every testdata file, as the input and as the items of a list: results,
     /// never a panic.
     #[test]
