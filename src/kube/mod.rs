@@ -1,12 +1,14 @@
 //! Kubernetes vocabulary every stage speaks: an object's identity (group,
 //! version, kind, namespace, name), reading its metadata out of a JSON
 //! tree, the kinds each data plane writes (`kinds`), the names and keys the
-//! operator puts on its objects (`names`) and the JSON bytes Go's
-//! `encoding/json` writes (`gojson`). It sits at the bottom: it imports
+//! operator puts on its objects (`names`), the JSON bytes Go's
+//! `encoding/json` writes (`gojson`) and how Go quotes a string in a
+//! message (`goquote`). It sits at the bottom: it imports
 //! nothing of routerctl, so no stage has to reach into a sibling stage for
 //! these words.
 
 pub mod gojson;
+pub mod goquote;
 pub mod kinds;
 pub mod names;
 

@@ -10,6 +10,23 @@ use super::router::ModelRouter;
 /// ModelPool `spec.swapBudget` default.
 pub const DEFAULT_SWAP_BUDGET: &str = "300s";
 
+/// Classification mode in which a dataClassification match compiles to a
+/// header match.
+pub const HEADER_ONLY: &str = "header-only";
+/// The classification header when the router names none.
+pub const DEFAULT_CLASSIFICATION_HEADER: &str = "x-llmkube-classification";
+
+/// The classification mode, `header-only` when the router sets none.
+pub fn classification_mode(mr: &ModelRouter) -> &str {
+    mr.spec
+        .policy
+        .as_ref()
+        .and_then(|p| p.classification.as_ref())
+        .and_then(|c| c.mode.as_deref())
+        .filter(|m| !m.is_empty())
+        .unwrap_or(HEADER_ONLY)
+}
+
 fn default_str(slot: &mut Option<String>, value: &str) {
     if slot.is_none() {
         *slot = Some(value.to_string());

@@ -10,7 +10,9 @@ pub mod duration;
 pub mod quantity;
 mod router;
 
-pub use defaults::{apply_router_defaults, DEFAULT_SWAP_BUDGET};
+pub use defaults::{
+    apply_router_defaults, classification_mode, DEFAULT_CLASSIFICATION_HEADER, DEFAULT_SWAP_BUDGET, HEADER_ONLY,
+};
 pub use router::*;
 
 use serde::Deserialize;

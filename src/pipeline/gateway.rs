@@ -45,12 +45,7 @@ pub fn reconcile_gateway_router(
         let heading = Diagnostic::error(rules::OPERATOR, "the operator's gateway reconcile fails for this ModelRouter")
             .at(origin.clone())
             .on(router.key());
-        let findings = resolution
-            .errors
-            .iter()
-            .map(|f| Diagnostic::error(rules::OPERATOR, f.message.as_str()).field(f.path.as_str()))
-            .collect();
-        return Err(Refusal::new(heading, findings).into());
+        return Err(Refusal::new(heading, resolution.errors).into());
     }
     let mut warnings = resolution.warnings;
     let mut rendered = render_gateway(router, &resolution.backends, release).with_context(|| context.to_string())?;

@@ -15,7 +15,9 @@ use crate::diagnostic::{rules, Diagnostic};
 use crate::kube::gojson::{marshal_indent, GoJson};
 use crate::kube::names::sanitize_dns_name;
 use crate::model::duration::parse_go_duration;
-use crate::model::{router_key, ModelRouter, RouterBackend, RouterPolicy, RouterRule, DEFAULT_SWAP_BUDGET};
+use crate::model::{
+    router_key, ModelRouter, RouterBackend, RouterPolicy, RouterRule, DEFAULT_SWAP_BUDGET, HEADER_ONLY,
+};
 use crate::release::Change;
 
 /// The proxy config, as the proxy's `router.Config` declares it.
@@ -493,11 +495,10 @@ fn translate_rule(i: usize, r: &RouterRule) -> Result<Rule> {
 
 /// Budgets and auth are enforced elsewhere and are not part of the config.
 fn translate_policy(p: Option<&RouterPolicy>) -> Policy {
-    let mut out =
-        Policy { classification_mode: "header-only".into(), audit_sink: "stdout".into(), ..Policy::default() };
+    let mut out = Policy { classification_mode: HEADER_ONLY.into(), audit_sink: "stdout".into(), ..Policy::default() };
     let Some(p) = p else { return out };
     if let Some(c) = &p.classification {
-        out.classification_mode = c.mode.clone().filter(|m| !m.is_empty()).unwrap_or_else(|| "header-only".into());
+        out.classification_mode = c.mode.clone().filter(|m| !m.is_empty()).unwrap_or_else(|| HEADER_ONLY.into());
         out.classification_header_key = c.header_key.clone().unwrap_or_default();
         out.sensitive_classifications = c.sensitive_classifications.clone().unwrap_or_default();
     }

@@ -12,15 +12,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::operator::go_quote;
 use super::Finding;
-use crate::model::{ModelRouter, RuleMatch};
+use crate::kube::goquote::go_quote;
+use crate::model::{classification_mode, ModelRouter, RuleMatch, HEADER_ONLY};
 
-/// Classification mode in which a dataClassification match compiles to a
-/// header match.
-pub const HEADER_ONLY: &str = "header-only";
-/// The classification header when the router names none.
-pub const DEFAULT_CLASSIFICATION_HEADER: &str = "x-llmkube-classification";
 /// Classifications treated as sensitive when the router lists none.
 const DEFAULT_SENSITIVE: [&str; 2] = ["pii", "phi"];
 
@@ -54,17 +49,6 @@ pub fn validate_gateway_router(mr: &ModelRouter) -> Vec<Finding> {
     }
     unsafe_sensitive_routes(mr, &mut findings);
     findings
-}
-
-/// The classification mode, `header-only` when the router sets none.
-pub fn classification_mode(mr: &ModelRouter) -> &str {
-    mr.spec
-        .policy
-        .as_ref()
-        .and_then(|p| p.classification.as_ref())
-        .and_then(|c| c.mode.as_deref())
-        .filter(|m| !m.is_empty())
-        .unwrap_or(HEADER_ONLY)
 }
 
 /// The match fields of `m` the gateway cannot express, sorted as the

@@ -11,11 +11,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::IpAddr;
 
 use crate::diagnostic::{rules, Diagnostic};
+use crate::kube::goquote::go_quote;
 use crate::kube::names::sanitize_dns_name;
 use crate::model::{router_key, ModelRouter};
 use crate::release::{Change, Release};
-use crate::validate::operator::go_quote;
-use crate::validate::Finding;
 
 /// What routerctl knows of one InferenceService from its inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,11 +45,11 @@ pub struct Resolution {
     /// Assumptions made for want of cluster state.
     pub warnings: Vec<Diagnostic>,
     /// What makes the operator's reconcile fail (tagged `ReconcileFailed`).
-    pub errors: Vec<Finding>,
+    pub errors: Vec<Diagnostic>,
 }
 
-fn failure(path: String, message: String) -> Finding {
-    Finding::error(path, format!("ReconcileFailed: {message}"))
+fn failure(path: String, message: String) -> Diagnostic {
+    Diagnostic::error(rules::OPERATOR, format!("ReconcileFailed: {message}")).field(path)
 }
 
 /// Resolves the backends of `mr` in `namespace`; `facts` holds the
@@ -134,14 +133,12 @@ pub fn resolve_backends(
         let healthy = match facts.ready {
             Some(ready) => ready,
             None if strict => {
-                out.errors.push(Finding::error(
-                    path,
-                    format!(
-                        "InferenceService {:?} carries no status, so whether backend {:?} is ejected from the route as unready cannot be known \
-                         (refused with --strict; give the live InferenceService with --live, or drop --strict to assume it is ready)",
-                        isr.name, b.name
-                    ),
-                ));
+                let message = format!(
+                    "InferenceService {:?} carries no status, so whether backend {:?} is ejected from the route as unready cannot be known \
+                     (refused with --strict; give the live InferenceService with --live, or drop --strict to assume it is ready)",
+                    isr.name, b.name
+                );
+                out.errors.push(Diagnostic::error(rules::RENDER, message).field(path));
                 continue;
             }
             None => {

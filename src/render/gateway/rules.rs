@@ -10,8 +10,7 @@ use anyhow::{anyhow, bail, Result};
 
 use super::resolve::ResolvedBackend;
 use crate::model::duration::parse_go_duration;
-use crate::model::{ModelRouter, RuleRoute};
-use crate::validate::gateway::{classification_mode, DEFAULT_CLASSIFICATION_HEADER, HEADER_ONLY};
+use crate::model::{classification_mode, ModelRouter, RuleRoute, DEFAULT_CLASSIFICATION_HEADER, HEADER_ONLY};
 
 /// One compiled route rule.
 #[derive(Debug, Clone, Default, PartialEq)]
