@@ -24,10 +24,11 @@
 //! one to `mod`. `mod x;` and `pub mod x;` only declare a module and are no
 //! edge. Anything else `mod.rs` imports from a module in it is an edge
 //! `mod -> x`, a re-export `pub use x::Y` and `self::x::f()` as much as a
-//! call. The folder test refuses a circle between a folder's modules
-//! (`crd -> openapi -> schema -> crd`); a circle through `mod` (a `mod.rs`
-//! holding what its modules share and calling into them) is the module tree
-//! itself and is allowed.
+//! call: `mod.rs` is one file and one node, so when it both holds items its
+//! modules use and uses them, that is a circle, as it would be between two
+//! top-level modules. What a folder's modules share lives in a module of
+//! its own (`render::input`, `commands::outcome`), and `mod.rs` declares,
+//! re-exports and hands work to them.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -440,18 +441,12 @@ fn describe(graph: &Graph, circles: &[Vec<String>]) -> Vec<String> {
         .collect()
 }
 
-/// Every circle between the modules of a folder, as `folder/: a -> b
-/// (file), b -> a (file)`. A circle through the folder's own `mod.rs` is
-/// not one of them: a parent that holds what its modules share and hands
-/// work to them is the module tree itself, not a tangle (see the doc
-/// comment atop); two modules of a folder that need each other are.
+/// Every circle inside a folder, as `folder/: a -> b (file), b -> a (file)`.
 fn folder_circles(sources: &[Source]) -> Vec<String> {
     folder_graphs(sources)
         .iter()
         .flat_map(|(folder, graph)| {
-            let between_modules: Vec<Vec<String>> =
-                circles(graph).into_iter().filter(|c| !c.iter().any(|node| node == "mod")).collect();
-            describe(graph, &between_modules).into_iter().map(move |circle| format!("{}/: {circle}", folder.join("/")))
+            describe(graph, &circles(graph)).into_iter().map(move |circle| format!("{}/: {circle}", folder.join("/")))
         })
         .collect()
 }
@@ -634,11 +629,11 @@ fn the_scan_sees_folder_circles_grouped_imports_and_super_paths() {
     );
     assert_eq!(graph["render"].keys().collect::<Vec<_>>(), ["validate"], "`super::super::super` from a nested folder");
 
-    // The `mod -> names -> mod` circle above is the module tree: not refused.
     assert_eq!(
         folder_circles(&sources),
         [
             "render/: gateway -> names (render/gateway/route.rs), names -> gateway (render/names.rs)",
+            "render/: mod -> names (render/mod.rs), names -> mod (render/names.rs)",
             "report/: a -> b (report/a.rs), b -> a (report/b.rs)",
         ]
     );

@@ -6,7 +6,8 @@ use std::io::{Read, Write};
 
 use anyhow::{Context as _, Result};
 
-use super::{stream, text_outcome, LiveInput, Outcome, Terminal};
+use super::outcome::{text_outcome, Outcome, Terminal};
+use super::stream::{stream, LiveInput};
 use crate::cli::{ColorChoice, DiffArgs, DiffFormat};
 use crate::diagnostic::Diagnostic;
 use crate::diff::external::ExternalDiff;

@@ -6,7 +6,8 @@ use std::io::Read;
 use anyhow::Result;
 use serde_json::Value;
 
-use super::{stream, text_outcome, LiveInput, Outcome};
+use super::outcome::{text_outcome, Outcome};
+use super::stream::{stream, LiveInput};
 use crate::cli::{ExplainArgs, ExplainFormat};
 use crate::explain::explain;
 use crate::explain::gateway::{explain_gateway, RouterExplanation};

@@ -34,7 +34,7 @@ use std::io::Read;
 use anyhow::{anyhow, bail, Result};
 use serde_json::{json, Map, Value};
 
-use super::{text_outcome, Outcome};
+use super::outcome::{text_outcome, Outcome};
 use crate::diagnostic::{self, describe, diagnostics_of, rules, Diagnostic, Place, Rule};
 use crate::input::{self, Source};
 use crate::kube::{annotation, group_of, meta_str, str_at, ObjectKey};

@@ -5,7 +5,8 @@ use std::io::Read;
 
 use anyhow::{Context as _, Result};
 
-use super::{apply_ready, stream, LiveInput, Outcome};
+use super::outcome::Outcome;
+use super::stream::{apply_ready, stream, LiveInput};
 use crate::cli::RenderArgs;
 use crate::output::spool::Spool;
 use crate::output::{Format, Printer};

@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::{json, Value};
 
-use super::{stream_as, LiveInput, Outcome};
+use super::outcome::Outcome;
+use super::stream::{stream_as, LiveInput};
 use crate::cli::{CommonArgs, PlaneChoice, ReportFormat, RouteArgs, TestArgs};
 use crate::diagnostic::{rules, Diagnostic};
 use crate::input::{documents, read_sources};

@@ -5,7 +5,7 @@
 use anyhow::Result;
 use serde_json::{json, Value};
 
-use super::{text_outcome, Outcome};
+use super::outcome::{text_outcome, Outcome};
 use crate::cli::VersionFormat;
 use crate::kube::gojson::{marshal_indent, GoJson};
 use crate::kube::kinds::{GATEWAY_KINDS, PROXY_KINDS};

@@ -12,8 +12,7 @@
 
 use serde::de::IgnoredAny;
 
-use super::line_column;
-use super::yaml::{ReadError, MAX_OBJECT_BYTES, MAX_OBJECT_NODES};
+use super::yaml::{line_column, ReadError, MAX_OBJECT_BYTES, MAX_OBJECT_NODES};
 
 /// How far into a stream kubectl looks for the `{` (the buffer
 /// YAMLOrJSONDecoder is given by kubectl's resource builder).

@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{rules, Diagnostic, Place, Refusal};
 
-pub use yaml::{child_path, item_path, push_child, push_index, Positions, Spot};
+pub use yaml::{child_path, item_path, line_column, push_child, push_index, Positions, Spot};
 
 /// The name stdin goes by in messages.
 pub const STDIN_NAME: &str = "<stdin>";
@@ -340,14 +340,6 @@ fn yaml_1_1_line_breaks(text: String) -> String {
 fn yaml_printable(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}')
         || c >= '\u{10000}'
-}
-
-/// 1-based line and column (in characters) of a byte offset.
-pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line, before[line_start..].chars().count() + 1)
 }
 
 /// Whether a line (without its line break) separates documents for

@@ -55,6 +55,14 @@ pub struct ReadError {
     pub message: String,
 }
 
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
+}
+
 /// Where a field was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Spot {

@@ -20,9 +20,9 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Result};
 use serde_json::Value;
 
+use super::files::LiveStore;
+use super::objects::LiveObjects;
 use super::run::{failure, request_timeout_arg, run_kubectl};
-use super::LiveObjects;
-use super::LiveStore;
 use crate::kube::kinds::Planes;
 use crate::kube::ObjectKey;
 

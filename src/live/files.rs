@@ -19,7 +19,7 @@ use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
 use super::json_stream::{Cut, JsonScan};
-use super::LiveObjects;
+use super::objects::LiveObjects;
 use crate::input::json::starts_json;
 use crate::input::{
     describe, expand_paths, is_document_marker, parse_value, quick_identity, InputPath, Origin, Source, MAX_DOCUMENTS,

@@ -72,7 +72,7 @@ pub fn apply_router_defaults(mr: &mut ModelRouter) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{EndpointSpec, RouterBackend, RouterRule};
+    use crate::model::router::{EndpointSpec, RouterBackend, RouterRule};
 
     fn router(yaml: &str) -> ModelRouter {
         crate::input::from_yaml_str(yaml).expect("test fixture parses")

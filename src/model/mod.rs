@@ -7,30 +7,17 @@
 
 mod defaults;
 pub mod duration;
+mod object;
 pub mod quantity;
 mod router;
+mod serving;
 
 pub use defaults::{
     apply_router_defaults, classification_mode, DEFAULT_CLASSIFICATION_HEADER, DEFAULT_SWAP_BUDGET, HEADER_ONLY,
 };
+pub use object::{router_key, LocalRef, Metadata, GROUP, GROUP_VERSION};
 pub use router::*;
-
-use serde::Deserialize;
-
-/// The API group every LLMKube custom resource lives in.
-pub const GROUP: &str = "inference.llmkube.dev";
-/// The only served version of that group.
-pub const GROUP_VERSION: &str = "inference.llmkube.dev/v1alpha1";
-
-/// The identity of the ModelRouter `name` in `namespace`.
-pub fn router_key(namespace: &str, name: &str) -> crate::kube::ObjectKey {
-    crate::kube::ObjectKey {
-        api_version: GROUP_VERSION.to_string(),
-        kind: "ModelRouter".to_string(),
-        namespace: namespace.to_string(),
-        name: name.to_string(),
-    }
-}
+pub use serving::*;
 
 /// A serde error about a document's field, in the words of the rest of
 /// routerctl's messages (`must be an integer, found the string "3"`);
@@ -89,101 +76,6 @@ pub fn serde_in_words(message: &str) -> String {
         }
     }
     message.to_string()
-}
-
-/// The part of `metadata` routerctl needs from a custom resource.
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct Metadata {
-    #[serde(default)]
-    pub name: Option<String>,
-    #[serde(default)]
-    pub namespace: Option<String>,
-    #[serde(default)]
-    pub uid: Option<String>,
-}
-
-/// A `{name: ...}` reference to an object in the same namespace
-/// (corev1.LocalObjectReference). The CRDs default `name` to "".
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
-pub struct LocalRef {
-    #[serde(default)]
-    pub name: String,
-}
-
-/// An InferenceService, reduced to what a router backend resolves against.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-pub struct InferenceService {
-    #[serde(default)]
-    pub metadata: Metadata,
-    #[serde(default)]
-    pub spec: InferenceServiceSpec,
-    /// Present only when the document was read from a cluster.
-    #[serde(default)]
-    pub status: Option<InferenceServiceStatus>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct InferenceServiceStatus {
-    /// Omitted by the API when zero (Go's omitempty).
-    #[serde(default)]
-    pub ready_replicas: Option<i32>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
-pub struct InferenceServiceSpec {
-    #[serde(default)]
-    pub endpoint: Option<InferenceServiceEndpoint>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
-pub struct InferenceServiceEndpoint {
-    #[serde(default)]
-    pub port: Option<i32>,
-}
-
-impl InferenceService {
-    /// The port the operator dials: `spec.endpoint.port` when positive, else
-    /// 8080 (the CRD default, and the operator's own fallback).
-    pub fn port(&self) -> i32 {
-        match self.spec.endpoint.as_ref().and_then(|e| e.port) {
-            Some(p) if p > 0 => p,
-            _ => 8080,
-        }
-    }
-
-    /// Whether the InferenceService has a ready replica, as its status says;
-    /// `None` when the document carries no status at all.
-    pub fn ready(&self) -> Option<bool> {
-        self.status.as_ref().map(|s| s.ready_replicas.unwrap_or(0) > 0)
-    }
-}
-
-/// A ModelPool, reduced to its membership and swap budget.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-pub struct ModelPool {
-    #[serde(default)]
-    pub metadata: Metadata,
-    #[serde(default)]
-    pub spec: ModelPoolSpec,
-}
-
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct ModelPoolSpec {
-    #[serde(default)]
-    pub members: Vec<ModelPoolMember>,
-    /// A Go duration string; the CRD defaults it to `300s`.
-    #[serde(default)]
-    pub swap_budget: Option<String>,
-}
-
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct ModelPoolMember {
-    #[serde(default)]
-    pub inference_service_ref: LocalRef,
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::{LocalRef, Metadata};
+use super::object::{LocalRef, Metadata};
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 pub struct ModelRouter {

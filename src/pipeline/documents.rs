@@ -6,7 +6,7 @@
 use anyhow::Result;
 use serde_json::Value;
 
-use super::Options;
+use super::options::Options;
 use crate::diagnostic::{self, rules, Diagnostic, Place, Refusal, Rule};
 use crate::input::Document;
 use crate::model::{router_key, ModelRouter, GROUP, GROUP_VERSION};

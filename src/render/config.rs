@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use anyhow::{bail, Context as _, Result};
 use sha2::{Digest, Sha256};
 
-use super::Inventory;
+use super::input::{Inventory, OperatorFlags};
 use crate::diagnostic::{rules, Diagnostic};
 use crate::kube::gojson::{marshal_indent, GoJson};
 use crate::kube::names::sanitize_dns_name;
@@ -319,12 +319,7 @@ pub fn config_hash(json: &str) -> String {
 
 /// Compiles a defaulted, namespaced ModelRouter as the operator's
 /// `compileRouterConfig` does, resolving backends against `inventory`.
-pub fn compile(
-    mr: &ModelRouter,
-    namespace: &str,
-    inventory: &Inventory,
-    flags: &super::OperatorFlags,
-) -> Result<Compiled> {
+pub fn compile(mr: &ModelRouter, namespace: &str, inventory: &Inventory, flags: &OperatorFlags) -> Result<Compiled> {
     let spec = &mr.spec;
     let router_name = mr.metadata.name.as_deref().unwrap_or_default();
     let mut warnings = Vec::new();
@@ -365,7 +360,7 @@ fn resolve_backend(
     router_name: &str,
     namespace: &str,
     inventory: &Inventory,
-    flags: &super::OperatorFlags,
+    flags: &OperatorFlags,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<Backend> {
     let release = flags.release;

@@ -2,7 +2,9 @@
 
 use serde_json::{json, Value};
 
-use super::{object, owned_metadata, Compiled, RouterInput};
+use super::config::Compiled;
+use super::input::RouterInput;
+use super::object::{object, owned_metadata};
 use crate::kube::names::{CONFIG_HASH_ANNOTATION, CONFIG_KEY};
 
 pub fn build(input: &RouterInput, compiled: &Compiled) -> Value {

@@ -7,7 +7,9 @@ use anyhow::{Context as _, Result};
 use k8s_openapi::api::core::v1::ResourceClaim;
 use serde_json::{json, Map, Value};
 
-use super::{fields, non_empty, object, owned_metadata, string_object, Compiled, OperatorFlags, RouterInput};
+use super::config::Compiled;
+use super::input::{OperatorFlags, RouterInput};
+use super::object::{fields, non_empty, object, owned_metadata, string_object};
 use crate::kube::names::{
     resource_name, selector_labels, APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION,
     CONFIG_HASH_ANNOTATION, CONFIG_KEY, CONFIG_MOUNT_PATH, CONTAINER_NAME, METRICS_PORT, PROXY_PORT,

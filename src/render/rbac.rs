@@ -3,7 +3,8 @@
 
 use serde_json::{json, Value};
 
-use super::{object, owned_metadata, RouterInput};
+use super::input::RouterInput;
+use super::object::{object, owned_metadata};
 use crate::kube::names::resource_name;
 use crate::model::GROUP;
 

@@ -2,7 +2,8 @@
 
 use serde_json::{json, Value};
 
-use super::{fields, object, owned_metadata, string_object, RouterInput};
+use super::input::RouterInput;
+use super::object::{fields, object, owned_metadata, string_object};
 use crate::kube::names::{selector_labels, PROXY_PORT};
 
 pub fn build(input: &RouterInput) -> Value {

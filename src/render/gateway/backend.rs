@@ -3,8 +3,8 @@
 
 use serde_json::{json, Value};
 
+use super::object::{object, AI_GATEWAY_API, ENVOY_GATEWAY_API, ENVOY_GATEWAY_GROUP};
 use super::resolve::ResolvedBackend;
-use super::{object, AI_GATEWAY_API, ENVOY_GATEWAY_API, ENVOY_GATEWAY_GROUP};
 use crate::kube::names::sanitize_dns_name;
 use crate::render::RouterInput;
 

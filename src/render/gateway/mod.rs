@@ -10,6 +10,7 @@
 //! controller reference and `spec`, as the operator creates them.
 
 mod backend;
+mod object;
 pub mod resolve;
 mod route;
 pub mod rules;
@@ -17,25 +18,12 @@ mod security_policy;
 mod traffic_policy;
 
 use anyhow::Result;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
-use super::{owner_reference, RouterInput};
-use crate::kube::names::sanitize_dns_name;
 use crate::release::{Change, Release};
+use crate::render::input::RouterInput;
+pub use object::{route_name, AI_GATEWAY_API, ENVOY_GATEWAY_API, MODEL_HEADER};
 pub use resolve::{resolve_backends, IsvcFacts, Resolution, ResolvedBackend};
-
-/// API version of Backend, BackendTrafficPolicy and SecurityPolicy.
-pub const ENVOY_GATEWAY_API: &str = "gateway.envoyproxy.io/v1alpha1";
-/// API version of AIServiceBackend and AIGatewayRoute.
-pub const AI_GATEWAY_API: &str = "aigateway.envoyproxy.io/v1beta1";
-/// The group of the Backend an AIServiceBackend points at.
-const ENVOY_GATEWAY_GROUP: &str = "gateway.envoyproxy.io";
-/// The Gateway API group: parent Gateway and policy target HTTPRoute.
-const GATEWAY_API_GROUP: &str = "gateway.networking.k8s.io";
-/// The header the AI gateway copies the request's model into.
-pub const MODEL_HEADER: &str = "x-ai-eg-model";
-/// Where a verified team claim lands, and what team budgets key on.
-const DEFAULT_TEAM_HEADER: &str = "x-llmkube-team";
 
 /// What the gateway reconciler writes for one ModelRouter.
 #[derive(Debug, Clone)]
@@ -77,35 +65,4 @@ pub fn render_gateway(input: &RouterInput, backends: &[ResolvedBackend], release
     objects.push(route::ai_gateway_route(input, &compiled, !budgets.is_empty())?);
     objects.push(traffic_policy::backend_traffic_policy(input, budgets, release)?);
     Ok(GatewayRendered { objects, ejected })
-}
-
-/// The name of the route, and of the policies that target its HTTPRoute.
-pub fn route_name(router_name: &str) -> String {
-    sanitize_dns_name(router_name)
-}
-
-/// An object as the operator creates it: identity, controller reference
-/// (when the ModelRouter's uid is known) and `spec`.
-fn object(input: &RouterInput, api_version: &str, kind: &str, name: String, spec: Value) -> Value {
-    let mut metadata = Map::new();
-    metadata.insert("name".into(), Value::String(name));
-    metadata.insert("namespace".into(), Value::String(input.namespace.clone()));
-    if let Some(uid) = input.uid.as_deref() {
-        let r = owner_reference(&input.name, uid);
-        let reference = json!({
-            "apiVersion": r.api_version,
-            "kind": r.kind,
-            "name": r.name,
-            "uid": r.uid,
-            "controller": r.controller,
-            "blockOwnerDeletion": r.block_owner_deletion,
-        });
-        metadata.insert("ownerReferences".into(), Value::Array(vec![reference]));
-    }
-    json!({"apiVersion": api_version, "kind": kind, "metadata": metadata, "spec": spec})
-}
-
-/// A reference from a policy to the route's HTTPRoute.
-fn http_route_target(input: &RouterInput) -> Value {
-    json!([{"group": GATEWAY_API_GROUP, "kind": "HTTPRoute", "name": route_name(&input.name)}])
 }

@@ -4,8 +4,8 @@
 use anyhow::{anyhow, Result};
 use serde_json::{json, Map, Value};
 
+use super::object::{object, route_name, AI_GATEWAY_API, GATEWAY_API_GROUP, MODEL_HEADER};
 use super::rules::{BackendRef, CompiledRule};
-use super::{object, route_name, AI_GATEWAY_API, GATEWAY_API_GROUP, MODEL_HEADER};
 use crate::kube::names::sanitize_dns_name;
 use crate::model::duration::format_go_duration;
 use crate::render::RouterInput;

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{http_route_target, object, route_name, DEFAULT_TEAM_HEADER, ENVOY_GATEWAY_API, MODEL_HEADER};
+use super::object::{http_route_target, object, route_name, DEFAULT_TEAM_HEADER, ENVOY_GATEWAY_API, MODEL_HEADER};
 use crate::model::{JwtAuthSpec, TeamModelAllowlist};
 use crate::render::RouterInput;
 

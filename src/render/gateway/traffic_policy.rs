@@ -7,7 +7,7 @@
 use anyhow::{anyhow, Result};
 use serde_json::{json, Value};
 
-use super::{http_route_target, object, route_name, DEFAULT_TEAM_HEADER, ENVOY_GATEWAY_API};
+use super::object::{http_route_target, object, route_name, DEFAULT_TEAM_HEADER, ENVOY_GATEWAY_API};
 use crate::model::duration::{format_go_duration, parse_go_duration};
 use crate::model::BudgetSpec;
 use crate::release::{Change, Release};

@@ -1,0 +1,252 @@
+//! Everything between a command's flags and the pipeline: reading the `-f`
+//! inputs, where the live objects come from (files, or the cluster and the
+//! operator found there, settled against the flags), the pipeline's
+//! `Options` from the common flags, and streaming each router's result.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use anyhow::{bail, Result};
+use serde_json::Value;
+
+use crate::cli::{ClusterArgs, CommonArgs};
+use crate::diagnostic::{rules, Diagnostic};
+use crate::input::read_sources;
+use crate::live::operator::{self, describe_several, Detection, OPERATOR_SELECTOR};
+use crate::live::{ClusterLive, KubectlOptions, LiveObjects, LiveStore};
+use crate::model::duration::parse_go_duration;
+use crate::pipeline::{Options, RouterResult};
+use crate::reconcile::server_fields::strip;
+use crate::release::{Change, Release};
+use crate::render::OperatorFlags;
+use crate::report::Reporter;
+use crate::validate::metadata::dns1123_label_errors;
+
+/// Where a command's live objects come from.
+#[derive(Clone, Copy)]
+pub(super) enum LiveInput<'a> {
+    Files(&'a [PathBuf]),
+    Cluster(&'a ClusterArgs),
+}
+
+impl<'a> LiveInput<'a> {
+    /// For `render` and `explain`: files (maybe none), or the cluster with
+    /// --live-from-cluster; kubectl's flags mean nothing without it.
+    pub(super) fn choose(files: &'a [PathBuf], from_cluster: bool, cluster: &'a ClusterArgs) -> Result<LiveInput<'a>> {
+        if from_cluster {
+            return Ok(LiveInput::Cluster(cluster));
+        }
+        if cluster.context.is_some() || cluster.kubeconfig.is_some() {
+            bail!(
+                "--context and --kubeconfig choose the cluster the live objects are read from; add --live-from-cluster"
+            );
+        }
+        Ok(LiveInput::Files(files))
+    }
+}
+
+pub(super) fn apply_ready(mut obj: Value) -> Value {
+    strip(&mut obj);
+    obj
+}
+
+/// Reads the inputs of a command and streams every router's result through
+/// `finish` (on the pipeline's threads) to `sink` (in input order).
+pub(super) fn stream<T: Send>(
+    common: &CommonArgs,
+    live: LiveInput,
+    stdin: &mut dyn Read,
+    reporter: &mut Reporter,
+    finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
+    sink: &mut dyn FnMut(T) -> Result<()>,
+) -> Result<()> {
+    stream_as(common, live, stdin, reporter, None, finish, sink)
+}
+
+/// [`stream`], every router rendered as `data_plane` when given.
+pub(super) fn stream_as<T: Send>(
+    common: &CommonArgs,
+    live: LiveInput,
+    stdin: &mut dyn Read,
+    reporter: &mut Reporter,
+    data_plane: Option<&str>,
+    finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
+    sink: &mut dyn FnMut(T) -> Result<()>,
+) -> Result<()> {
+    let mut stdin_used = false;
+    if let Some(namespace) = &common.namespace {
+        let errors = dns1123_label_errors(namespace);
+        if !errors.is_empty() {
+            bail!("-n {namespace:?}: not a namespace name: {}", errors.join("; "));
+        }
+    }
+    let mut options = options(common);
+    options.data_plane = data_plane.map(str::to_string);
+    if let LiveInput::Cluster(cluster) = live {
+        let detection = operator::detect(&kubectl_options(cluster)?);
+        settle_operator(&mut options, common, detection, reporter)?;
+    }
+    let release = options.flags.release;
+    if options.flags.emit_scrape_annotations && !release.has(Change::PodMetadata) {
+        reporter.warn(Diagnostic::warning(
+            rules::RELEASE,
+            format!(
+                "--emit-scrape-annotations: operator {release} puts scrape annotations on InferenceService pods only \
+             (from v0.9.14), never on router proxies; none are rendered"
+            ),
+        ));
+    }
+    let files = crate::input::recursive::expand(&common.files, common.recursive)?;
+    let router_sources = read_sources(&files, stdin, &mut stdin_used)?;
+    let live: Box<dyn LiveObjects> = match live {
+        LiveInput::Files(paths) => {
+            let paths = crate::input::recursive::expand(paths, common.recursive)?;
+            Box::new(LiveStore::from_paths(&paths, stdin, &mut stdin_used, options.default_namespace())?)
+        }
+        LiveInput::Cluster(cluster) => Box::new(ClusterLive::new(kubectl_options(cluster)?)),
+    };
+    crate::pipeline::run(&options, &router_sources, live.as_ref(), reporter, finish, sink)
+}
+
+/// kubectl's flags from ours. An empty one is refused: kubectl would take
+/// `--context=` for the current context, silently, and the run would read
+/// another cluster than the one named.
+fn kubectl_options(cluster: &ClusterArgs) -> Result<KubectlOptions> {
+    if cluster.context.as_deref() == Some("") {
+        bail!("--context is empty (an unset variable?); name a kubeconfig context, or leave the flag out for the current one");
+    }
+    if cluster.kubeconfig.as_ref().is_some_and(|p| p.as_os_str().is_empty()) {
+        bail!("--kubeconfig is empty (an unset variable?); name a kubeconfig file, or leave the flag out for kubectl's own");
+    }
+    let nanos = parse_go_duration(&cluster.request_timeout).ok().filter(|n| *n > 0).ok_or_else(|| {
+        anyhow::anyhow!(
+            "--request-timeout {:?}: not a positive duration; write it like 30s or 2m",
+            cluster.request_timeout
+        )
+    })?;
+    let request_timeout = std::time::Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
+    Ok(KubectlOptions { context: cluster.context.clone(), kubeconfig: cluster.kubeconfig.clone(), request_timeout })
+}
+
+/// Cluster mode renders as the operator that runs there: its release and
+/// its flags, each unless the command line gives one (which wins, and is
+/// reported when it differs). What was found, or why nothing was, goes to
+/// stderr; a release routerctl does not know is an error with --strict, and
+/// so are several operators (which one reconciles is not known) unless
+/// --operator-version settles the release.
+fn settle_operator(
+    options: &mut Options,
+    common: &CommonArgs,
+    detection: Detection,
+    reporter: &mut Reporter,
+) -> Result<()> {
+    let default = Release::default();
+    let op = match detection {
+        Detection::Found(op) => op,
+        Detection::NotFound => {
+            reporter.warn(Diagnostic::warning(
+                rules::RELEASE,
+                format!(
+                    "found no LLMKube operator in the cluster (no Deployment labelled {OPERATOR_SELECTOR} runs an \
+                 llmkube-controller image); rendering as {} with the operator flags given here",
+                    options.flags.release
+                ),
+            ));
+            return Ok(());
+        }
+        Detection::Failed(message) => {
+            reporter.warn(Diagnostic::warning(
+                rules::RELEASE,
+                format!(
+                    "could not look for the LLMKube operator ({}); rendering as {} with the operator flags given here",
+                    message.lines().next().unwrap_or(""),
+                    options.flags.release
+                ),
+            ));
+            return Ok(());
+        }
+        Detection::Several(found) => {
+            let names = describe_several(&found);
+            if common.operator_version.is_none() {
+                bail!(
+                    "found {} LLMKube operators: {names}; which one reconciles these ModelRouters cannot be known: \
+                     give --operator-version and the operator's flags (--router-proxy-image, --default-litellm-url, \
+                     --emit-scrape-annotations)",
+                    found.len()
+                );
+            }
+            reporter.warn(Diagnostic::warning(rules::RELEASE, format!(
+                "found {} LLMKube operators: {names}; rendering as --operator-version {} with the operator flags given here",
+                found.len(),
+                options.flags.release
+            )));
+            return Ok(());
+        }
+    };
+    reporter.note(&op.describe());
+    let flags = &mut options.flags;
+    match (common.operator_version, op.release) {
+        (Some(given), Some(found)) if given != found => reporter.warn(Diagnostic::warning(
+            rules::RELEASE,
+            format!("--operator-version {given} is used, but operator {} is {found}", op.id()),
+        )),
+        (Some(_), _) => {}
+        (None, Some(found)) => flags.release = found,
+        (None, None) => {
+            let message = format!(
+                "operator {} runs {}, whose tag names no LLMKube release routerctl knows (a digest, a custom \
+                 build); give --operator-version",
+                op.id(),
+                op.image
+            );
+            if common.strict {
+                bail!("{message} (refused with --strict)");
+            }
+            reporter.warn(Diagnostic::warning(rules::RELEASE, format!("{message}; rendering as {default}")));
+        }
+    }
+    let strings = [
+        ("--router-proxy-image", &mut flags.router_proxy_image, &op.router_proxy_image),
+        ("--default-litellm-url", &mut flags.default_litellm_url, &op.default_litellm_url),
+    ];
+    for (name, given, found) in strings {
+        match (given.as_deref(), found) {
+            (None, found) => given.clone_from(found),
+            (Some(g), Some(f)) if g != f => reporter.warn(Diagnostic::warning(
+                rules::RELEASE,
+                format!("{name} {g} is used, but operator {} runs with {name}={f}", op.id()),
+            )),
+            (Some(g), None) => reporter.warn(Diagnostic::warning(
+                rules::RELEASE,
+                format!("{name} {g} is used, but operator {} runs without {name}", op.id()),
+            )),
+            _ => {}
+        }
+    }
+    if common.emit_scrape_annotations && !op.emit_scrape_annotations {
+        reporter.warn(Diagnostic::warning(
+            rules::RELEASE,
+            format!("--emit-scrape-annotations is used, but operator {} runs without it", op.id()),
+        ));
+    }
+    flags.emit_scrape_annotations |= op.emit_scrape_annotations;
+    Ok(())
+}
+
+/// The pipeline's settings from the flags every command shares.
+pub(super) fn options(common: &CommonArgs) -> Options {
+    Options {
+        namespace: common.namespace.clone(),
+        crd: common.crd.clone(),
+        flags: OperatorFlags {
+            router_proxy_image: common.router_proxy_image.clone(),
+            default_litellm_url: common.default_litellm_url.clone(),
+            emit_scrape_annotations: common.emit_scrape_annotations,
+            strict: common.strict,
+            release: common.operator_version.unwrap_or_default(),
+        },
+        jobs: common.jobs,
+        data_plane: None,
+        keep_going: false,
+    }
+}
