@@ -148,11 +148,23 @@ pub struct Diagnostic {
     pub message: String,
     /// What to do about it, when the message does not say.
     pub hint: Option<String>,
+    /// The refusal it is one finding of, in words (`the operator refuses
+    /// this ModelRouter`), when it was split out of one.
+    pub context: Option<String>,
 }
 
 impl Diagnostic {
     pub fn new(severity: Severity, rule: &'static Rule, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity, rule, place: None, object: None, field: None, message: message.into(), hint: None }
+        Diagnostic {
+            severity,
+            rule,
+            place: None,
+            object: None,
+            field: None,
+            message: message.into(),
+            hint: None,
+            context: None,
+        }
     }
 
     pub fn warning(rule: &'static Rule, message: impl Into<String>) -> Diagnostic {
@@ -184,11 +196,16 @@ impl Diagnostic {
     }
 
     /// The finding without its place: the object (unless the place already
-    /// points at the field), the field, the message and the hint.
+    /// points at the field), the refusal it belongs to, the field, the
+    /// message and the hint.
     pub fn body(&self) -> String {
         let mut out = String::new();
         if let Some(object) = self.object.as_ref().filter(|_| !self.place.as_ref().is_some_and(Place::is_exact)) {
             out.push_str(&describe(object));
+            out.push_str(": ");
+        }
+        if let Some(context) = &self.context {
+            out.push_str(context);
             out.push_str(": ");
         }
         if let Some(field) = &self.field {
@@ -255,8 +272,8 @@ impl Refusal {
     }
 
     /// Each finding on its own, as machines want them: the heading's
-    /// message leads each one's, and what a finding leaves out (its place,
-    /// its object) comes from the heading.
+    /// message is each one's context, and what a finding leaves out (its
+    /// place, its object) comes from the heading.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         if self.findings.is_empty() {
             return vec![self.heading.clone()];
@@ -266,7 +283,7 @@ impl Refusal {
             .map(|f| {
                 let mut d = f.clone();
                 d.severity = d.severity.min(self.heading.severity);
-                d.message = format!("{}: {}", self.heading.message, f.message);
+                d.context = Some(self.heading.message.clone());
                 if d.place.is_none() {
                     d.place = self.heading.place.clone();
                 }
@@ -392,7 +409,13 @@ mod tests {
         );
         let split = refusal.diagnostics();
         assert_eq!(split.len(), 1);
-        assert_eq!(split[0].message, "the operator refuses this ModelRouter: must not be empty");
+        assert_eq!(split[0].message, "must not be empty");
+        assert_eq!(split[0].context.as_deref(), Some("the operator refuses this ModelRouter"));
+        assert_eq!(
+            split[0].to_string(),
+            "r.yaml:4:3: the operator refuses this ModelRouter: spec.rules: must not be empty",
+            "a finding on its own reads as what was refused, then the field"
+        );
         assert_eq!(split[0].object, Some(router()), "the heading's object fills in");
         assert_eq!(split[0].place, Some(Place::at("r.yaml", 4, 3)), "the finding's own place stays");
 

@@ -229,6 +229,9 @@ pub fn json_line(d: &Diagnostic) -> Value {
     if let Some(hint) = &d.hint {
         m.insert("hint".into(), json!(hint));
     }
+    if let Some(context) = &d.context {
+        m.insert("context".into(), json!(context));
+    }
     // What `human` prints, for a reader that shows findings as text.
     m.insert("rendered".into(), json!(d.to_string()));
     Value::Object(m)

@@ -306,6 +306,10 @@ fn body(finding: &Value) -> String {
         };
         out.push_str(&format!("{} {name}: ", str_of(&o["kind"])));
     }
+    // A finding split out of a refusal: what was refused, then the field.
+    if let Some(context) = finding.get("context") {
+        out.push_str(&format!("{}: ", str_of(context)));
+    }
     if let Some(field) = finding.get("field") {
         out.push_str(&format!("{}: ", str_of(field)));
     }
@@ -414,8 +418,9 @@ fn github_workflow_commands_read_back_as_the_json_findings() {
 // json lines
 
 /// The keys `--message-format json` documents.
-const JSON_KEYS: [&str; 12] = [
-    "severity", "rule", "message", "file", "line", "column", "document", "item", "object", "field", "hint", "rendered",
+const JSON_KEYS: [&str; 13] = [
+    "severity", "rule", "message", "file", "line", "column", "document", "item", "object", "field", "hint", "context",
+    "rendered",
 ];
 
 fn check_json_lines(run: &Run) {
@@ -466,8 +471,9 @@ fn json_lines_are_objects_that_render_as_the_human_lines() {
     }
 
     // A refusal is one error in `human`: a heading, then its findings, one
-    // a line, indented. In `json` each finding is a line of its own whose
-    // message is the heading's message, `: `, then the finding's.
+    // a line, indented. In `json` each finding is a line of its own: its
+    // message is the listed finding's, its context the heading's message,
+    // and it renders as the listed line with the context after the place.
     let refusal = scenario("refusal");
     let human: Vec<&str> = refusal.of("human").stderr.lines().collect();
     let json = json_findings(refusal.of("json"));
@@ -476,14 +482,16 @@ fn json_lines_are_objects_that_render_as_the_human_lines() {
     assert_eq!(listed.len(), json.len(), "one json line per listed finding");
     for (line, finding) in listed.iter().zip(&json) {
         let line = line.strip_prefix("  ").unwrap_or_else(|| panic!("a listed finding is indented: {line:?}"));
-        let (message, rendered) = (str_of(&finding["message"]), str_of(&finding["rendered"]));
-        // Split the message where the heading's message ends.
-        let split = message
-            .match_indices(": ")
-            .map(|(i, _)| (&message[..i], &message[i + 2..]))
-            .find(|(heading_message, own)| heading.ends_with(&format!(" {heading_message}:")) && line.ends_with(own));
-        let (_, own) = split.unwrap_or_else(|| panic!("{message:?} is not the heading's, then {line:?}'s"));
-        let place_and_field = &line[..line.len() - own.len()];
-        assert_eq!(rendered, format!("{place_and_field}{message}"), "{line}");
+        let context = str_of(&finding["context"]);
+        assert!(heading.ends_with(&format!(" {context}:")), "{heading:?} ends with the context {context:?}");
+        let place = format!(
+            "{}:{}:{}",
+            str_of(&finding["file"]),
+            finding["line"].as_u64().expect("a line"),
+            finding["column"].as_u64().expect("a column")
+        );
+        let own = format!("{}: {}", str_of(&finding["field"]), str_of(&finding["message"]));
+        assert_eq!(*line, format!("{place}: {own}"), "the listed line is the place, the field and the message");
+        assert_eq!(str_of(&finding["rendered"]), format!("{place}: {context}: {own}"));
     }
 }

@@ -129,13 +129,20 @@ impl Finding {
         let subject = item.map_or(Subject::Nothing, Subject::Item);
         let mut message = String::new();
         let mut field = d.field.clone();
-        if let Some(object) = d.object.as_ref().filter(|_| item.is_none() || by_object != item) {
+        let foreign = d.object.as_ref().filter(|_| item.is_none() || by_object != item);
+        if let Some(object) = foreign {
             message.push_str(&describe(object));
             message.push_str(": ");
-            if let Some(field) = field.take() {
-                message.push_str(&field);
-                message.push_str(": ");
-            }
+        }
+        // The refusal leads, as in every result: `the operator refuses this
+        // ModelRouter: ...`.
+        if let Some(context) = &d.context {
+            message.push_str(context);
+            message.push_str(": ");
+        }
+        if let Some(field) = field.take_if(|_| foreign.is_some()) {
+            message.push_str(&field);
+            message.push_str(": ");
         }
         message.push_str(&d.message);
         if let Some(hint) = &d.hint {

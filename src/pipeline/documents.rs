@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::options::Options;
 use crate::diagnostic::{self, rules, Diagnostic, Place, Refusal, Rule};
 use crate::input::Document;
+use crate::kube::ObjectKey;
 use crate::model::{router_key, ModelRouter, GROUP, GROUP_VERSION};
 use crate::render::RouterInput;
 use crate::schema::text::{found, quote, suggest};
@@ -118,6 +119,18 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
         Some(n) if !n.is_empty() => format!("{n:?}"),
         _ => "(without a name)".to_string(),
     };
+    // Who the findings are about: their places point into the document, so
+    // only machines read this.
+    let object = ObjectKey {
+        api_version: doc.api_version().to_string(),
+        kind: kind.clone(),
+        namespace: doc
+            .metadata_str("namespace")
+            .filter(|n| !n.is_empty())
+            .unwrap_or(options.default_namespace())
+            .to_string(),
+        name: doc.metadata_str("name").unwrap_or("").to_string(),
+    };
     let written = |path: &str| doc.plain_text(path).map(str::to_string);
     let (errors, mut unknown): (Vec<_>, Vec<_>) =
         check_against(&doc.value, schema, &written).into_iter().partition(|f| f.severity == Severity::Error);
@@ -152,7 +165,7 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
             .map(|e| located(doc, rules::SCHEMA, e))
             .chain(unknown.iter().zip(&newer).map(|(w, newer)| located(doc, rule_of(w, *newer), w)))
             .collect();
-        return Err(Refusal::new(heading, findings).into());
+        return Err(Refusal::new(heading, findings).about(object).into());
     }
     if options.flags.strict && !unknown.is_empty() {
         let what = if unknown.iter().all(|w| w.message.starts_with("null,")) {
@@ -163,10 +176,10 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
         let heading = Diagnostic::error(rules::SCHEMA, format!("{kind} {name} has {what} (refused with --strict)"))
             .at(doc.origin.place());
         let findings = unknown.iter().zip(&newer).map(|(w, newer)| located(doc, rule_of(w, *newer), w)).collect();
-        return Err(Refusal::new(heading, findings).into());
+        return Err(Refusal::new(heading, findings).about(object).into());
     }
     for (w, newer) in unknown.iter().zip(newer) {
-        let mut d = located(doc, rule_of(w, newer), w);
+        let mut d = located(doc, rule_of(w, newer), w).on(object.clone());
         if !newer && w.message.starts_with("unknown field") {
             d = d.hint("the API server drops unknown fields");
         }
