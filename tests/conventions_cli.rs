@@ -183,6 +183,7 @@ fn the_default_image_is_never_silent() {
     assert_eq!(strict.code, 2);
     assert_eq!(strict.stdout, "");
     assert!(strict.stderr.contains("refused with --strict"), "{}", strict.stderr);
+    assert_eq!(strict.stderr.matches("ModelRouter ml/coding-router:").count(), 1, "named once: {}", strict.stderr);
     let set =
         routerctl(&["render", "-f", ROUTER, "--strict", "--router-proxy-image", "registry.example.com/p:1"], None);
     assert_eq!((set.code, set.stderr.as_str()), (0, ""));

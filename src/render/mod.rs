@@ -51,7 +51,8 @@ pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &Operato
     if let Some(msg) = default_image_note(input, flags) {
         if flags.strict {
             let msg = format!("{msg}; set one of them (refused with --strict)");
-            return Err(Refusal::one(Diagnostic::error(rules::RENDER, msg).on(input.key())).into());
+            // The pipeline's context names the router already.
+            return Err(Refusal::one(Diagnostic::error(rules::RENDER, msg)).into());
         }
         warnings.push(Diagnostic::warning(rules::RENDER, msg).on(input.key()));
     }
