@@ -7,7 +7,7 @@ use anyhow::Result;
 use serde_json::Value;
 
 use super::options::Options;
-use crate::diagnostic::{self, rules, Diagnostic, Place, Refusal, Rule};
+use crate::diagnostic::{rules, Diagnostic, Place, Refusal, Rule};
 use crate::input::Document;
 use crate::kube::ObjectKey;
 use crate::model::{router_key, ModelRouter, GROUP, GROUP_VERSION};
@@ -22,11 +22,9 @@ use crate::validate::{Finding, Severity};
 /// A stage's finding about a document as a diagnostic placed at its
 /// field's `file:line:col` (editors and terminals jump there).
 pub(super) fn located(doc: &Document, rule: &'static Rule, finding: &Finding) -> Diagnostic {
-    let severity = match finding.severity {
-        Severity::Error => diagnostic::Severity::Error,
-        Severity::Warning => diagnostic::Severity::Warning,
-    };
-    Diagnostic::new(severity, rule, finding.message.as_str()).at(doc.place(&finding.path)).field(finding.path.as_str())
+    Diagnostic::new(finding.severity, rule, finding.message.as_str())
+        .at(doc.place(&finding.path))
+        .field(finding.path.as_str())
 }
 
 /// An error about the field at `path`, placed at its `file:line:col`.

@@ -24,16 +24,11 @@ pub mod walk;
 
 use std::fmt;
 
-/// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Severity {
-    /// Refused, by the API server or by a caller's own rules: nothing is
-    /// rendered.
-    Error,
-    /// Accepted but probably not meant (an unknown field the API server
-    /// prunes silently): a warning, an error under `--strict`.
-    Warning,
-}
+/// How bad a finding is: an error (refused, by the API server or by a
+/// caller's own rules) or a warning (accepted but probably not meant, as an
+/// unknown field the API server prunes silently); the engine makes no
+/// notes.
+pub use crate::diagnostic::Severity;
 
 /// One problem with one field.
 #[derive(Debug, Clone, PartialEq, Eq)]

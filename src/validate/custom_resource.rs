@@ -176,6 +176,7 @@ mod tests {
                 let mark = match finding.severity {
                     Severity::Error => "E",
                     Severity::Warning => "W",
+                    Severity::Note => "N",
                 };
                 format!("{mark} {finding}")
             })
