@@ -155,6 +155,11 @@ impl<'a> Reporter<'a> {
         };
     }
 
+    /// The format findings are written in.
+    pub fn format(&self) -> MessageFormat {
+        self.format
+    }
+
     /// Whether `-q` asked for silence.
     pub fn is_quiet(&self) -> bool {
         self.quiet

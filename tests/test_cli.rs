@@ -75,6 +75,22 @@ fn a_failing_case_says_what_was_expected_and_what_the_router_does() {
     assert_eq!(down.code, 0, "{}", down.stdout);
 }
 
+/// In CI a failing case is also a finding at its place, so that GitHub
+/// annotates the case; people read the report, so `human` adds nothing.
+#[test]
+fn a_failing_case_is_a_finding_at_its_place_for_ci() {
+    let input = case("{rule: complex-to-cloud}", "");
+    let human = test(&["-f", ROUTER, "-t", "-"], Some(&input));
+    assert_eq!((human.code, human.stderr.as_str()), (1, ""));
+    let github = test(&["--message-format", "github", "-f", ROUTER, "-t", "-"], Some(&input));
+    assert_eq!((github.code, github.stdout.as_str()), (1, human.stdout.as_str()), "the report is the same");
+    assert_eq!(
+        github.stderr,
+        "::error file=<stdin>,line=4,col=3,title=routerctl test::case \"pii\" fails for ml/coding-router (Proxy): \
+         rule: expected complex-to-cloud, got pii-stays-local; the router does pii-stays-local → [local-qwen]\n"
+    );
+}
+
 #[test]
 fn bad_test_files_are_refused_with_their_place() {
     let typo = test(&["-f", ROUTER, "-t", "-"], Some(&case("{backend: [x]}", "")));

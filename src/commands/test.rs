@@ -18,7 +18,7 @@ use crate::input::{documents, read_sources};
 use crate::kube::names::sanitize_dns_name;
 use crate::output::spool::Spool;
 use crate::pipeline::{Rendered, RouterResult};
-use crate::report::Reporter;
+use crate::report::{MessageFormat, Reporter};
 use crate::routing::gateway::{self, RouteRule};
 use crate::routing::proxy::{self, ProxyConfig};
 use crate::routing::suite::{self, Case, TestFile};
@@ -280,6 +280,21 @@ pub(super) fn run(args: &TestArgs, stdin: &mut dyn Read, reporter: &mut Reporter
     if let Some(min) = below {
         reporter.warn(Diagnostic::warning(rules::TEST, format!("coverage under --min-coverage {min}%")));
     }
+    // People read the failures in the report; CI reads them as findings at
+    // their case, to annotate it.
+    if reporter.format() != MessageFormat::Human {
+        for r in ran.iter().filter(|r| !r.mismatches.is_empty()) {
+            let message = format!(
+                "case {:?} fails for {} ({}): {}; the router does {}",
+                r.case.name,
+                r.router,
+                r.plane,
+                r.mismatches.join("; "),
+                outcome(&r.decision)
+            );
+            reporter.error(Diagnostic::error(rules::TEST, message).at(r.case.at.clone()));
+        }
+    }
     let code = i32::from(failed > 0 || below.is_some());
     Ok(Outcome { stdout: out, code, notes: String::new() })
 }
@@ -422,7 +437,7 @@ fn json_report(ran: &[Ran], coverage: &[Coverage], disagreements: &[(&Ran, &Ran)
                 "router": r.router,
                 "plane": r.plane,
                 "name": r.case.name,
-                "at": r.case.at,
+                "at": r.case.at.to_string(),
                 "passed": r.mismatches.is_empty(),
                 "mismatches": r.mismatches,
                 "decision": decision_json(&r.decision),
@@ -435,7 +450,7 @@ fn json_report(ran: &[Ran], coverage: &[Coverage], disagreements: &[(&Ran, &Ran)
         .collect();
     let differ: Vec<Value> = disagreements
         .iter()
-        .map(|(p, g)| json!({"name": p.case.name, "at": p.case.at, "proxy": decision_json(&p.decision), "gateway": decision_json(&g.decision)}))
+        .map(|(p, g)| json!({"name": p.case.name, "at": p.case.at.to_string(), "proxy": decision_json(&p.decision), "gateway": decision_json(&g.decision)}))
         .collect();
     serde_json::to_string_pretty(&json!({"cases": cases, "coverage": coverage, "disagreements": differ}))
         .unwrap_or_default()

@@ -20,6 +20,7 @@ use anyhow::{anyhow, bail, Result};
 use serde::Deserialize;
 
 use super::{Decision, Request};
+use crate::diagnostic::Place;
 use crate::input::Document;
 
 pub const API_VERSION: &str = "routerctl.llmkube.dev/v1alpha1";
@@ -99,7 +100,7 @@ pub struct Expect {
 pub struct Case {
     pub name: String,
     /// `file:line:col` of the case.
-    pub at: String,
+    pub at: Place,
     pub request: Request,
     pub unhealthy: Vec<String>,
     pub expect: Expect,
@@ -145,7 +146,7 @@ pub fn read(doc: &Document) -> Result<TestFile> {
         .into_iter()
         .enumerate()
         .map(|(i, c)| Case {
-            at: doc.locate(&format!("tests[{i}]")),
+            at: doc.place(&format!("tests[{i}]")),
             name: c.name,
             request: Request { model: c.request.model, headers: c.request.headers.into_iter().collect() },
             unhealthy: c.unhealthy,
@@ -215,7 +216,7 @@ mod tests {
         .expect("reads");
         assert_eq!(file.router.as_deref(), Some("ml/r"));
         let case = &file.cases[0];
-        assert_eq!((case.name.as_str(), case.at.as_str()), ("a", "t.yaml:5:3"));
+        assert_eq!((case.name.as_str(), case.at.to_string().as_str()), ("a", "t.yaml:5:3"));
         assert_eq!(case.request.headers, [("x-team".to_string(), "a".to_string())]);
         assert_eq!(case.expect, Expect { rule: Some("r1".into()), status: Some(503), ..Expect::default() });
     }
