@@ -3,8 +3,8 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use clap::{CommandFactory, FromArgMatches, Parser};
-use routerctl::cli::Cli;
+use clap::{CommandFactory, FromArgMatches, ValueEnum};
+use routerctl::cli::{Cli, MessageChoice};
 use routerctl::commands::Terminal;
 
 #[global_allocator]
@@ -25,14 +25,18 @@ fn main() -> ExitCode {
     }
     // kubectl runs `kubectl-routerctl` for `kubectl routerctl`; usage and
     // errors then name the command the user typed.
-    let cli = if stem == "kubectl-routerctl" {
-        let mut command = Cli::command().bin_name("kubectl routerctl");
-        let matches = command.try_get_matches_from_mut(args).unwrap_or_else(|e| e.exit());
-        Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.format(&mut command).exit())
-    } else {
-        Cli::parse_from(args)
-    };
+    let mut command = Cli::command();
+    if stem == "kubectl-routerctl" {
+        command = command.bin_name("kubectl routerctl");
+    }
+    let parsed = command
+        .try_get_matches_from_mut(args.iter())
+        .and_then(|matches| Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command)));
     let mut stderr = std::io::stderr();
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e, &args, &mut stderr),
+    };
     let terminal = Terminal {
         stdout_is_tty: std::io::stdout().is_terminal(),
         stderr_is_tty: std::io::stderr().is_terminal(),
@@ -55,6 +59,33 @@ fn main() -> ExitCode {
         // The error is written already, in the --message-format asked for.
         None => ExitCode::from(2),
     }
+}
+
+/// A command line clap refuses: as clap writes it (help and `--version`
+/// too, on stdout), unless `--message-format` asks CI for a finding.
+fn usage_error(e: &clap::Error, args: &[std::ffi::OsString], stderr: &mut dyn Write) -> ExitCode {
+    use clap::error::ErrorKind;
+    let format = message_format(args).filter(|f| *f != MessageChoice::Human);
+    let shown = matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+        || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand;
+    let Some(format) = format.filter(|_| !shown) else { e.exit() };
+    let mut reporter = routerctl::report::Reporter::new(stderr, false, false, false).with_format(format.into());
+    let text = e.render().to_string();
+    reporter.failed(&anyhow::anyhow!("{}", text.strip_prefix("error: ").unwrap_or(&text).trim_end()));
+    reporter.finish();
+    ExitCode::from(2)
+}
+
+/// `--message-format`'s value, read off the raw arguments when clap could
+/// not read them.
+fn message_format(args: &[std::ffi::OsString]) -> Option<MessageChoice> {
+    let args: Vec<&str> = args.iter().filter_map(|a| a.to_str()).collect();
+    let value = args.iter().enumerate().find_map(|(i, a)| match a.strip_prefix("--message-format") {
+        Some("") => args.get(i + 1).copied(),
+        Some(rest) => rest.strip_prefix('='),
+        None => None,
+    })?;
+    MessageChoice::from_str(value, true).ok()
 }
 
 /// SIGINT and SIGTERM stop the kubectl runs under way with their process

@@ -495,3 +495,26 @@ fn json_lines_are_objects_that_render_as_the_human_lines() {
         assert_eq!(str_of(&finding["rendered"]), format!("{place}: {context}: {own}"));
     }
 }
+
+/// A command line clap refuses is a finding too when CI asks for one;
+/// people get clap's own message, and `--help` stays help.
+#[test]
+fn a_refused_command_line_is_a_finding_in_the_machine_formats() {
+    let human = routerctl_env(&["render", "--bogus"], None, &[]);
+    assert_eq!(human.code, 2);
+    assert!(human.stderr.starts_with("error: unexpected argument '--bogus' found"), "{}", human.stderr);
+    for args in
+        [&["--message-format", "json", "render", "--bogus"][..], &["render", "--message-format=json", "--bogus"]]
+    {
+        let run = routerctl_env(args, None, &[]);
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{args:?}");
+        let finding: Value = serde_json::from_str(run.stderr.trim_end()).expect("one json line");
+        assert_eq!(finding["severity"], "error");
+        assert_eq!(finding["rule"], "error");
+        let message = finding["message"].as_str().expect("a message");
+        assert!(message.starts_with("unexpected argument '--bogus' found"), "{message}");
+    }
+    let help = routerctl_env(&["--message-format", "json", "render", "--help"], None, &[]);
+    assert_eq!(help.code, 0);
+    assert!(help.stdout.contains("Usage: routerctl render"), "{}", help.stdout);
+}
