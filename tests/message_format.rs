@@ -41,6 +41,8 @@ const SEVERAL_RULES: &[&str] = &["render", "-f", "testdata/formats/unknown-field
 
 /// A finding with neither a place nor an object.
 const NO_SUCH_FILE: &[&str] = &["render", "-f", "testdata/formats/no-such-file.yaml"];
+/// A refusal of the flags, which points into no file.
+const FLAG_REFUSED: &[&str] = &["render", "-f", "testdata/render/sample.yaml", "--context", "x"];
 
 /// One command run once in each format.
 struct Runs {
@@ -202,12 +204,19 @@ fn every_sarif_log_fits_the_sarif_2_1_0_schema_and_a_broken_one_does_not() {
     let missing = routerctl_env(&[NO_SUCH_FILE, &["--message-format", "sarif"]].concat(), None, &[]);
     assert_eq!(missing.code, 2, "{}", missing.stderr);
     let missing_log = sarif_log(&missing);
-    assert_eq!(missing_log["runs"][0]["results"][0].get("locations"), None, "{}", missing.stderr);
+    let physical = &missing_log["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    assert_eq!(physical["artifactLocation"]["uri"], "testdata/formats/no-such-file.yaml", "{}", missing.stderr);
+    assert_eq!(physical.get("region"), None, "a whole file has no region: {}", missing.stderr);
+    let flag = routerctl_env(&[FLAG_REFUSED, &["--message-format", "sarif"]].concat(), None, &[]);
+    assert_eq!(flag.code, 2, "{}", flag.stderr);
+    let flag_log = sarif_log(&flag);
+    assert_eq!(flag_log["runs"][0]["results"][0].get("locations"), None, "{}", flag.stderr);
 
     let mut logs: Vec<(String, Value)> =
         scenarios().iter().map(|runs| (runs.command("sarif"), sarif_log(runs.of("sarif")))).collect();
     logs.push(("several rules".into(), several_log));
     logs.push(("no such file".into(), missing_log));
+    logs.push(("a refused flag".into(), flag_log));
     for (name, log) in &logs {
         assert_eq!(schema_errors(&validator, log), Vec::<String>::new(), "{name}: {log:#}");
     }

@@ -244,12 +244,16 @@ fn read_limited_sized(name: &str, reader: &mut dyn Read, limit: u64, expected: u
     // One byte more than expected: the read must see the end of the file.
     let capacity = usize::try_from(expected.min(limit) + 1).unwrap_or(0);
     let mut bytes = Vec::with_capacity(capacity);
-    reader.take(limit + 1).read_to_end(&mut bytes).map_err(|e| anyhow!("{name}: cannot read: {e}"))?;
+    reader
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| refused_input(name, None, format!("cannot read: {e}")))?;
     if bytes.len() as u64 > limit {
-        bail!(
-            "{name}: larger than {} MiB; routerctl reads manifests, not bulk data (split it into several files)",
+        let message = format!(
+            "larger than {} MiB; routerctl reads manifests, not bulk data (split it into several files)",
             limit / (1024 * 1024)
         );
+        return Err(refused_input(name, None, message));
     }
     Ok(bytes)
 }
@@ -268,10 +272,20 @@ fn directory_files(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// An input that cannot be read, at its source (and line and column).
+fn refused_input(name: &str, at: Option<(usize, usize)>, message: String) -> anyhow::Error {
+    let place = match at {
+        Some((line, column)) => Place::at(name, line, column),
+        None => Place::file(name),
+    };
+    Refusal::one(Diagnostic::error(rules::INPUT, message).at(place)).into()
+}
+
 /// Reads one file as a source (size-bounded, decoded as kubectl would).
 pub fn read_file(path: &Path) -> Result<Source> {
     let name = path.display().to_string();
-    let mut file = std::fs::File::open(path).map_err(|e| anyhow!("{name}: cannot read file: {e}"))?;
+    let mut file =
+        std::fs::File::open(path).map_err(|e| refused_input(&name, None, format!("cannot read file: {e}")))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     let bytes = read_limited_sized(&name, &mut file, MAX_SOURCE_BYTES, size)?;
     Ok(Source { text: decode(&name, bytes)?, name })
@@ -285,19 +299,19 @@ pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String> {
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         bytes.drain(..3);
     } else if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-        bail!(
-            "{name}: UTF-16 text; routerctl reads UTF-8 manifests (convert it, e.g. with `iconv -f UTF-16 -t UTF-8`)"
-        );
+        let message = "UTF-16 text; routerctl reads UTF-8 manifests (convert it, e.g. with `iconv -f UTF-16 -t UTF-8`)";
+        return Err(refused_input(name, None, message.to_string()));
     }
     let text = match String::from_utf8(bytes) {
         Ok(text) => text,
         Err(e) => {
             let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
             let (line, column) = line_column(&String::from_utf8_lossy(valid), valid.len());
-            bail!(
-                "{name}:{line}:{column}: not UTF-8 text (invalid byte 0x{:02X}); routerctl reads YAML or JSON manifests",
+            let message = format!(
+                "not UTF-8 text (invalid byte 0x{:02X}); routerctl reads YAML or JSON manifests",
                 e.as_bytes()[valid.len()]
             );
+            return Err(refused_input(name, Some((line, column)), message));
         }
     };
     // Most manifests are ASCII: one pass over the bytes settles it.
@@ -306,10 +320,11 @@ pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String> {
     }
     if let Some((offset, c)) = text.char_indices().find(|(_, c)| !yaml_printable(*c)) {
         let (line, column) = line_column(&text, offset);
-        bail!(
-            "{name}:{line}:{column}: the character U+{:04X} is not allowed in YAML (control characters other than tab and line breaks are refused, by kubectl too); write it as an escape in a double-quoted string",
+        let message = format!(
+            "the character U+{:04X} is not allowed in YAML (control characters other than tab and line breaks are refused, by kubectl too); write it as an escape in a double-quoted string",
             u32::from(c)
         );
+        return Err(refused_input(name, Some((line, column)), message));
     }
     Ok(yaml_1_1_line_breaks(text))
 }
