@@ -253,11 +253,14 @@ pub struct Refusal {
     /// The object the findings are about when it is not the heading's (the
     /// heading names the router, the findings a rendered object's fields).
     pub about: Option<ObjectKey>,
+    /// The findings' context when it is not the heading's message (which
+    /// may name `about` already).
+    pub context: Option<String>,
 }
 
 impl Refusal {
     pub fn new(heading: Diagnostic, findings: Vec<Diagnostic>) -> Refusal {
-        Refusal { heading, findings, about: None }
+        Refusal { heading, findings, about: None, context: None }
     }
 
     /// A refusal that is one finding.
@@ -268,6 +271,12 @@ impl Refusal {
     /// The findings are about `object`.
     pub fn about(mut self, object: ObjectKey) -> Refusal {
         self.about = Some(object);
+        self
+    }
+
+    /// The findings' context, in place of the heading's message.
+    pub fn context(mut self, context: impl Into<String>) -> Refusal {
+        self.context = Some(context.into());
         self
     }
 
@@ -283,7 +292,7 @@ impl Refusal {
             .map(|f| {
                 let mut d = f.clone();
                 d.severity = d.severity.min(self.heading.severity);
-                d.context = Some(self.heading.message.clone());
+                d.context = Some(self.context.clone().unwrap_or_else(|| self.heading.message.clone()));
                 if d.place.is_none() {
                     d.place = self.heading.place.clone();
                 }
@@ -361,11 +370,29 @@ pub fn diagnostics_of(error: &anyhow::Error) -> Vec<Diagnostic> {
     }
 }
 
-/// An error that is no `Refusal` and carries its place in its text (the
-/// contexts around it say where): with `place`, only its root cause is
-/// the message, so that a finding does not name its place twice.
+/// An error that is no `Refusal`, as one finding at `place`. Its text is
+/// the chain of contexts `{e:#}` prints; the outer ones that only say where
+/// (`<place>: ModelRouter ns/name`, added by the pipeline) are what `place`
+/// and `object` hold now, so they are left out of the message, and every
+/// context after them (a field, what was being done) is kept.
 fn located_fallback(error: &anyhow::Error, place: &Place, object: Option<&ObjectKey>) -> Diagnostic {
-    let message = error.root_cause().to_string();
+    let at = place.to_string();
+    let subject = object.map(describe);
+    let mut layers: Vec<String> = Vec::new();
+    for layer in error.chain().map(ToString::to_string) {
+        if layers.is_empty() {
+            if let Some(rest) = layer.strip_prefix(at.as_str()) {
+                let rest = rest.strip_prefix(": ").unwrap_or(rest);
+                if rest.is_empty() || Some(rest) == subject.as_deref() {
+                    continue;
+                }
+                layers.push(rest.to_string());
+                continue;
+            }
+        }
+        layers.push(layer);
+    }
+    let message = if layers.is_empty() { error.root_cause().to_string() } else { layers.join(": ") };
     let mut d = Diagnostic::error(rules::ERROR, message).at(place.clone());
     d.object = object.cloned();
     d
@@ -425,6 +452,13 @@ mod tests {
         assert_eq!(located.to_string(), "r.yaml: refused", "the text is the error's own");
         let found = diagnostics_of(&located.context("rendering"));
         assert_eq!((found[0].place.clone(), found[0].object.clone()), (Some(Place::file("r.yaml")), Some(router())));
+        assert_eq!(found[0].message, "refused", "the place is said once");
+        // The pipeline's context says where and who; what follows it stays.
+        let inner = anyhow::anyhow!("invalid duration \"abc\"")
+            .context("spec.proxy.quarantineDuration: not a Go duration")
+            .context("r.yaml: ModelRouter team/r");
+        let found = diagnostics_of(&Located::wrap(inner, Place::file("r.yaml"), Some(router())));
+        assert_eq!(found[0].message, "spec.proxy.quarantineDuration: not a Go duration: invalid duration \"abc\"");
         let plain = anyhow::anyhow!("no such file");
         assert_eq!(diagnostics_of(&plain)[0].message, "no such file");
         assert_eq!(diagnostics_of(&plain)[0].rule, rules::ERROR);

@@ -79,13 +79,15 @@ fn usage_error(e: &clap::Error, args: &[std::ffi::OsString], stderr: &mut dyn Wr
 /// `--message-format`'s value, read off the raw arguments when clap could
 /// not read them.
 fn message_format(args: &[std::ffi::OsString]) -> Option<MessageChoice> {
-    let args: Vec<&str> = args.iter().filter_map(|a| a.to_str()).collect();
+    // Up to `--`, after which nothing is a flag; the value's case as clap
+    // takes it.
+    let args: Vec<&str> = args.iter().filter_map(|a| a.to_str()).take_while(|a| *a != "--").collect();
     let value = args.iter().enumerate().find_map(|(i, a)| match a.strip_prefix("--message-format") {
         Some("") => args.get(i + 1).copied(),
         Some(rest) => rest.strip_prefix('='),
         None => None,
     })?;
-    MessageChoice::from_str(value, true).ok()
+    MessageChoice::from_str(value, false).ok()
 }
 
 /// SIGINT and SIGTERM stop the kubectl runs under way with their process

@@ -16,7 +16,7 @@ use crate::diff::{compare, diff_compared, Comparison, Palette};
 use crate::kube::ObjectKey;
 use crate::output::spool::Spool;
 use crate::pipeline::RouterResult;
-use crate::report::Reporter;
+use crate::report::{MessageFormat, Reporter};
 
 /// One router compared: its plan, and its diffs printed or its
 /// comparisons kept for the external program.
@@ -91,7 +91,9 @@ pub(super) fn run(
         return text_outcome(&report_json(&plans), changed);
     }
     // The plan closes the diff on a terminal; pipes get the diff alone.
-    let notes = if terminal.stderr_is_tty && !reporter.is_quiet() {
+    // stderr holds only findings in the machine formats.
+    let human = reporter.format() == MessageFormat::Human;
+    let notes = if terminal.stderr_is_tty && !reporter.is_quiet() && human {
         plans.iter().map(|p| p.summary() + "\n").collect()
     } else {
         String::new()

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
-use crate::diagnostic::{rules, Diagnostic, Place, Refusal};
+use crate::diagnostic::{rules, Diagnostic, Located, Place, Refusal};
 
 pub use yaml::{child_path, item_path, line_column, push_child, push_index, Positions, Spot};
 
@@ -494,12 +494,16 @@ pub struct DocumentText<'a> {
     json: bool,
 }
 
+fn too_many_documents(name: &str) -> anyhow::Error {
+    refused_input(name, None, format!("more than {MAX_DOCUMENTS} documents; split the input into several files"))
+}
+
 /// The non-empty documents of a source, split as kubectl splits a stream.
 pub fn document_texts(source: &Source) -> Result<Vec<DocumentText<'_>>> {
     if json::is_json_stream(&source.text) {
         let values = json::split(&source.text).map_err(|(n, e)| read_error(&source.name, Some(n), &e))?;
         if values.len() > MAX_DOCUMENTS {
-            bail!("{}: more than {MAX_DOCUMENTS} documents; split the input into several files", source.name);
+            return Err(too_many_documents(&source.name));
         }
         return Ok(values
             .into_iter()
@@ -514,7 +518,7 @@ pub fn document_texts(source: &Source) -> Result<Vec<DocumentText<'_>>> {
             continue;
         }
         if texts.len() == MAX_DOCUMENTS {
-            bail!("{}: more than {MAX_DOCUMENTS} documents; split the input into several files", source.name);
+            return Err(too_many_documents(&source.name));
         }
         texts.push(DocumentText {
             source: &source.name,
@@ -594,9 +598,14 @@ impl DocumentText<'_> {
             let origin = Origin { item: Some(i), ..origin.clone() };
             let path_prefix = item_path("items", i);
             if !item.is_object() {
-                let at =
-                    placement.positions().get(&path_prefix).map(|s| format!(" (line {})", s.line)).unwrap_or_default();
-                bail!("{origin}{at}: expected a Kubernetes object, found {}", describe(&item));
+                let line = placement.positions().get(&path_prefix).map(|s| s.line);
+                let at = line.map(|line| format!(" (line {line})")).unwrap_or_default();
+                let error = anyhow!("{origin}{at}: expected a Kubernetes object, found {}", describe(&item));
+                return Err(Located::wrap(
+                    error,
+                    Place::line(origin.source.as_str(), line.unwrap_or(origin.line)),
+                    None,
+                ));
             }
             f(Document { origin, value: item, placement: Arc::clone(&placement), path_prefix })?;
         }

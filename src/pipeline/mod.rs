@@ -129,9 +129,13 @@ pub fn run<T: Send>(
                 diagnostics_of(&error).into_iter().for_each(|d| reporter.error(d));
                 Ok(())
             };
+            // A refused router's later warnings would only bury its error,
+            // as they do when a reconcile fails; the next router of a List
+            // starts after its `Done`.
             let mut refused = false;
             for step in steps {
                 match step {
+                    Step::Warning(_) if refused => {}
                     Step::Warning(w) => reporter.warn(w),
                     Step::Claim(claim) => {
                         if let Err(error) = object_names.claim(claim) {
@@ -139,7 +143,7 @@ pub fn run<T: Send>(
                             refused = true;
                         }
                     }
-                    Step::Done { .. } if refused => {}
+                    Step::Done { .. } if refused => refused = false,
                     // kubectl's own warnings, next to the first router whose
                     // read drew them.
                     Step::Notes(namespace) => {
@@ -277,13 +281,15 @@ impl ObjectNames {
         // the earlier, and the two renders contradict each other.
         let identity = (claim.namespace.clone(), claim.router.clone());
         if let Some(first) = self.routers.get(&identity) {
-            bail!(
+            let error = anyhow::anyhow!(
                 "{}: ModelRouter {}/{} is given twice, here and at {first}; applied together, the later replaces the \
                  earlier: remove one of them",
                 claim.origin,
                 identity.0,
                 identity.1
             );
+            // Placed for the findings; the sentence names the router itself.
+            return Err(Located::wrap(error, claim.origin, None));
         }
         self.routers.insert(identity, claim.origin.clone());
         for (what, field, object) in claim.objects {
@@ -431,7 +437,8 @@ fn check_items(origin: &Place, router: &RouterInput, items: &[Reconciled]) -> Re
             let heading = Diagnostic::error(rules::OBJECT, message).at(origin.clone()).on(router.key());
             let findings =
                 findings.iter().map(|f| Diagnostic::error(rules::OBJECT, f.message.as_str()).field(f.path.as_str()));
-            return Err(Refusal::new(heading, findings.collect()).about(item.key.clone()).into());
+            let refusal = Refusal::new(heading, findings.collect()).about(item.key.clone());
+            return Err(refusal.context("the API server would refuse the result").into());
         }
     }
     Ok(())
