@@ -287,11 +287,17 @@ impl Refusal {
         if self.findings.is_empty() {
             return vec![self.heading.clone()];
         }
+        // Findings that ride along with the errors that refuse (unknown
+        // fields listed with a schema error) keep their own severity; when
+        // none is an error, they are what is refused (`--strict`).
+        let ride_along = self.findings.iter().any(|f| f.severity == Severity::Error);
         self.findings
             .iter()
             .map(|f| {
                 let mut d = f.clone();
-                d.severity = d.severity.min(self.heading.severity);
+                if !ride_along {
+                    d.severity = d.severity.min(self.heading.severity);
+                }
                 d.context = Some(self.context.clone().unwrap_or_else(|| self.heading.message.clone()));
                 if d.place.is_none() {
                     d.place = self.heading.place.clone();
@@ -445,6 +451,13 @@ mod tests {
         );
         assert_eq!(split[0].object, Some(router()), "the heading's object fills in");
         assert_eq!(split[0].place, Some(Place::at("r.yaml", 4, 3)), "the finding's own place stays");
+
+        let unknown = Diagnostic::warning(rules::UNKNOWN_FIELD, "unknown field").field("spec.x");
+        let strict = Refusal::new(refusal.heading.clone(), vec![unknown.clone()]);
+        assert_eq!(strict.diagnostics()[0].severity, Severity::Error, "what --strict refuses is an error");
+        let with_errors = Refusal::new(refusal.heading.clone(), vec![refusal.findings[0].clone(), unknown]);
+        let severities: Vec<Severity> = with_errors.diagnostics().iter().map(|d| d.severity).collect();
+        assert_eq!(severities, [Severity::Error, Severity::Warning], "a warning listed with an error stays one");
 
         let error = anyhow::Error::new(refusal.clone()).context("while rendering");
         assert_eq!(diagnostics_of(&error), split, "found through a context");
