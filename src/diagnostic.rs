@@ -6,7 +6,9 @@
 //! A refusal that lists several findings under one heading (the schema's,
 //! the operator's) travels as a `Refusal` inside an `anyhow::Error`: its
 //! `Display` is the text people read, and `diagnostics_of` finds it again
-//! in an error's chain, so no front end parses a message back.
+//! in an error's chain, so no front end parses a message back. Any other
+//! error of a router has an `At` context around it, which says where in
+//! words for people and as a place and an object for the findings.
 
 use std::fmt;
 
@@ -326,82 +328,59 @@ impl fmt::Display for Refusal {
 
 impl std::error::Error for Refusal {}
 
-/// An error with the place and object it is about, for the findings made
-/// of it; its text is the error's own, unchanged (the text names the place
-/// already where it matters to a person).
-#[derive(Debug)]
-pub struct Located {
+/// Where an error of a router happened, put around it as its context
+/// (`.context(At::router(..))`): people read `<place>: ModelRouter
+/// ns/name: <error>`, and the findings made of the error get the place and
+/// the object from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct At {
     pub place: Place,
     pub object: Option<ObjectKey>,
-    pub error: anyhow::Error,
 }
 
-impl Located {
-    pub fn wrap(error: anyhow::Error, place: Place, object: Option<ObjectKey>) -> anyhow::Error {
-        anyhow::Error::new(Located { place, object, error })
+impl At {
+    pub fn new(place: Place, object: Option<ObjectKey>) -> At {
+        At { place, object }
     }
 }
 
-impl fmt::Display for Located {
+impl fmt::Display for At {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:#}", self.error)
+        write!(f, "{}", self.place)?;
+        match &self.object {
+            Some(object) => write!(f, ": {}", describe(object)),
+            None => Ok(()),
+        }
     }
 }
 
-// No `source`: the wrapped error's text is this one's already.
-impl std::error::Error for Located {}
-
-/// The findings an error carries: a `Refusal`'s anywhere in its chain, else
-/// the error's whole text as one finding; what they leave out (a place, an
-/// object) comes from a `Located` around them.
+/// The findings an error carries: a `Refusal`'s anywhere in its chain,
+/// else its text as one finding (without the `At` layer, which says where
+/// in words). What they leave out, a place and an object, comes from the
+/// nearest `At` around them.
 pub fn diagnostics_of(error: &anyhow::Error) -> Vec<Diagnostic> {
-    if let Some(located) = error.chain().find_map(|e| e.downcast_ref::<Located>()) {
-        if !located.error.chain().any(|e| e.is::<Refusal>() || e.is::<Located>()) {
-            return vec![located_fallback(&located.error, &located.place, located.object.as_ref())];
+    // anyhow finds a context of this type at any depth of the chain.
+    let at = error.downcast_ref::<At>();
+    let mut diagnostics = match error.chain().find_map(|e| e.downcast_ref::<Refusal>()) {
+        Some(refusal) => refusal.diagnostics(),
+        None => {
+            let said = at.map(ToString::to_string);
+            let layers: Vec<String> =
+                error.chain().map(ToString::to_string).filter(|layer| Some(layer) != said.as_ref()).collect();
+            vec![Diagnostic::error(rules::ERROR, layers.join(": "))]
         }
-        let mut diagnostics = diagnostics_of(&located.error);
+    };
+    if let Some(at) = at {
         for d in &mut diagnostics {
             if d.place.is_none() {
-                d.place = Some(located.place.clone());
+                d.place = Some(at.place.clone());
             }
             if d.object.is_none() {
-                d.object.clone_from(&located.object);
+                d.object.clone_from(&at.object);
             }
         }
-        return diagnostics;
     }
-    match error.chain().find_map(|e| e.downcast_ref::<Refusal>()) {
-        Some(refusal) => refusal.diagnostics(),
-        None => vec![Diagnostic::error(rules::ERROR, format!("{error:#}"))],
-    }
-}
-
-/// An error that is no `Refusal`, as one finding at `place`. Its text is
-/// the chain of contexts `{e:#}` prints; the outer ones that only say where
-/// (`<place>: ModelRouter ns/name`, added by the pipeline) are what `place`
-/// and `object` hold now, so they are left out of the message, and every
-/// context after them (a field, what was being done) is kept.
-fn located_fallback(error: &anyhow::Error, place: &Place, object: Option<&ObjectKey>) -> Diagnostic {
-    let at = place.to_string();
-    let subject = object.map(describe);
-    let mut layers: Vec<String> = Vec::new();
-    for layer in error.chain().map(ToString::to_string) {
-        if layers.is_empty() {
-            if let Some(rest) = layer.strip_prefix(at.as_str()) {
-                let rest = rest.strip_prefix(": ").unwrap_or(rest);
-                if rest.is_empty() || Some(rest) == subject.as_deref() {
-                    continue;
-                }
-                layers.push(rest.to_string());
-                continue;
-            }
-        }
-        layers.push(layer);
-    }
-    let message = if layers.is_empty() { error.root_cause().to_string() } else { layers.join(": ") };
-    let mut d = Diagnostic::error(rules::ERROR, message).at(place.clone());
-    d.object = object.cloned();
-    d
+    diagnostics
 }
 
 #[cfg(test)]
@@ -461,17 +440,26 @@ mod tests {
 
         let error = anyhow::Error::new(refusal.clone()).context("while rendering");
         assert_eq!(diagnostics_of(&error), split, "found through a context");
-        let located = Located::wrap(anyhow::anyhow!("r.yaml: refused"), Place::file("r.yaml"), Some(router()));
-        assert_eq!(located.to_string(), "r.yaml: refused", "the text is the error's own");
-        let found = diagnostics_of(&located.context("rendering"));
-        assert_eq!((found[0].place.clone(), found[0].object.clone()), (Some(Place::file("r.yaml")), Some(router())));
-        assert_eq!(found[0].message, "refused", "the place is said once");
-        // The pipeline's context says where and who; what follows it stays.
+        let at = At::new(Place::file("r.yaml"), Some(router()));
+        assert_eq!(at.to_string(), "r.yaml: ModelRouter team/r");
+        // The pipeline's context says where and who; what is inside it stays.
         let inner = anyhow::anyhow!("invalid duration \"abc\"")
             .context("spec.proxy.quarantineDuration: not a Go duration")
-            .context("r.yaml: ModelRouter team/r");
-        let found = diagnostics_of(&Located::wrap(inner, Place::file("r.yaml"), Some(router())));
-        assert_eq!(found[0].message, "spec.proxy.quarantineDuration: not a Go duration: invalid duration \"abc\"");
+            .context(at.clone())
+            .context("rendering");
+        assert_eq!(
+            format!("{inner:#}"),
+            "rendering: r.yaml: ModelRouter team/r: spec.proxy.quarantineDuration: not a Go duration: invalid duration \"abc\""
+        );
+        let found = diagnostics_of(&inner);
+        assert_eq!((found[0].place.clone(), found[0].object.clone()), (Some(Place::file("r.yaml")), Some(router())));
+        assert_eq!(
+            found[0].message, "rendering: spec.proxy.quarantineDuration: not a Go duration: invalid duration \"abc\"",
+            "the place is said once"
+        );
+        let refused = anyhow::Error::new(Refusal::one(Diagnostic::error(rules::RENDER, "no image"))).context(at);
+        let found = diagnostics_of(&refused);
+        assert_eq!((found[0].message.as_str(), found[0].place.clone()), ("no image", Some(Place::file("r.yaml"))));
         let plain = anyhow::anyhow!("no such file");
         assert_eq!(diagnostics_of(&plain)[0].message, "no such file");
         assert_eq!(diagnostics_of(&plain)[0].rule, rules::ERROR);

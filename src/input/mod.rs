@@ -20,7 +20,7 @@ use std::sync::Arc;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
-use crate::diagnostic::{rules, Diagnostic, Located, Place, Refusal};
+use crate::diagnostic::{rules, Diagnostic, Place, Refusal};
 
 pub use yaml::{child_path, item_path, line_column, push_child, push_index, Positions, Spot};
 
@@ -598,14 +598,11 @@ impl DocumentText<'_> {
             let origin = Origin { item: Some(i), ..origin.clone() };
             let path_prefix = item_path("items", i);
             if !item.is_object() {
-                let line = placement.positions().get(&path_prefix).map(|s| s.line);
-                let at = line.map(|line| format!(" (line {line})")).unwrap_or_default();
-                let error = anyhow!("{origin}{at}: expected a Kubernetes object, found {}", describe(&item));
-                return Err(Located::wrap(
-                    error,
-                    Place::line(origin.source.as_str(), line.unwrap_or(origin.line)),
-                    None,
-                ));
+                // The item's own line, where the document's would say less.
+                let line = placement.positions().get(&path_prefix).map_or(origin.line, |s| s.line);
+                let place = Place { line: Some(line), ..origin.place() };
+                let message = format!("expected a Kubernetes object, found {}", describe(&item));
+                return Err(Refusal::one(Diagnostic::error(rules::INPUT, message).at(place)).into());
             }
             f(Document { origin, value: item, placement: Arc::clone(&placement), path_prefix })?;
         }

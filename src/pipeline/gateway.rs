@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{Context as _, Result};
 
-use crate::diagnostic::{rules, Diagnostic, Place, Refusal};
+use crate::diagnostic::{rules, At, Diagnostic, Refusal};
 use crate::kube::kinds::INFERENCE_SERVICE;
 use crate::kube::ObjectKey;
 use crate::live::{LiveIndex, LiveObjects};
@@ -30,8 +30,7 @@ pub struct GatewayOutcome {
 /// up-front checks. Fills in `router.uid` from live objects when the input
 /// has none.
 pub fn reconcile_gateway_router(
-    origin: &Place,
-    context: &str,
+    at: &At,
     router: &mut RouterInput,
     inventory: &Inventory,
     live: &dyn LiveObjects,
@@ -39,16 +38,16 @@ pub fn reconcile_gateway_router(
     envoy: &[CrdSchema],
 ) -> Result<GatewayOutcome> {
     let (strict, release) = (flags.strict, flags.release);
-    let (facts, absent) = isvc_facts(router, inventory, live).with_context(|| context.to_string())?;
+    let (facts, absent) = isvc_facts(router, inventory, live).with_context(|| at.clone())?;
     let resolution = resolve_backends(&router.router, &router.namespace, &facts, &absent, strict, release);
     if !resolution.errors.is_empty() {
         let heading = Diagnostic::error(rules::OPERATOR, "the operator's gateway reconcile fails for this ModelRouter")
-            .at(origin.clone())
+            .at(at.place.clone())
             .on(router.key());
         return Err(Refusal::new(heading, resolution.errors).into());
     }
     let mut warnings = resolution.warnings;
-    let mut rendered = render_gateway(router, &resolution.backends, release).with_context(|| context.to_string())?;
+    let mut rendered = render_gateway(router, &resolution.backends, release).with_context(|| at.clone())?;
     // Every live object this router can own, read (and parsed) once; they
     // carry the ModelRouter's uid when the input has none.
     let mut owned = LiveIndex::default();
@@ -62,7 +61,7 @@ pub fn reconcile_gateway_router(
     }
     if router.uid.is_none() && uid.is_some() {
         router.uid = uid;
-        rendered = render_gateway(router, &resolution.backends, release).with_context(|| context.to_string())?;
+        rendered = render_gateway(router, &resolution.backends, release).with_context(|| at.clone())?;
     }
     // What the Envoy CRDs refuse: upstream builds it all, applies the
     // objects before the refused one, and stops.
@@ -79,7 +78,7 @@ pub fn reconcile_gateway_router(
             "Envoy refuses Gateway objects the operator would build (upstream learns it only after applying the \
              objects before them)",
         )
-        .at(origin.clone())
+        .at(at.place.clone())
         .on(router.key());
         return Err(Refusal::new(heading, refused).into());
     }
@@ -91,7 +90,7 @@ pub fn reconcile_gateway_router(
         warnings.push(Diagnostic::warning(rules::RENDER, msg).on(router.key()));
     }
     let objects = std::mem::take(&mut rendered.objects);
-    let items = reconcile_gateway(router, objects, owned).with_context(|| context.to_string())?;
+    let items = reconcile_gateway(router, objects, owned).with_context(|| at.clone())?;
     Ok(GatewayOutcome { rendered, items, warnings })
 }
 

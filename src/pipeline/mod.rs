@@ -18,7 +18,7 @@ use std::io::Write;
 
 use anyhow::{bail, Context as _, Result};
 
-use crate::diagnostic::{diagnostics_of, rules, Diagnostic, Located, Place, Refusal, Severity};
+use crate::diagnostic::{diagnostics_of, rules, At, Diagnostic, Place, Refusal, Severity};
 use crate::input::{document_texts, DocumentText, Source};
 use crate::kube::kinds::{Kind, GATEWAY_KINDS, PROXY_KINDS};
 use crate::kube::names::{resource_name, sanitize_dns_name};
@@ -194,11 +194,9 @@ impl<T> Pass2<'_, T> {
         let read = text.read(|doc| {
             let Some(("ModelRouter", namespace)) = classify(&doc, self.options)? else { return Ok(()) };
             let mut warnings = Vec::new();
-            let place = doc.origin.place();
             let input = router_input(doc, namespace, self.options, self.crd, &mut warnings);
             steps.extend(warnings.drain(..).map(Step::Warning));
-            let (origin, router) = input.map_err(|e| Located::wrap(e, place, None))?;
-            let key = router.key();
+            let (origin, router) = input?;
             let label = format!("{}/{}", router.namespace, router.name);
             let namespace = router.namespace.clone();
             steps.push(Step::Claim(Claim::of(&origin, &router)));
@@ -212,13 +210,12 @@ impl<T> Pass2<'_, T> {
                 &mut warnings,
             );
             steps.push(Step::Notes(namespace));
-            let result = result.map_err(|e| Located::wrap(e, origin.clone(), Some(key.clone())))?;
+            let result = result?;
             // A router the API server would refuse ends the run; its
             // warnings would only bury the error.
             steps.extend(warnings.into_iter().map(Step::Warning));
             let objects = result.items.len();
-            let kept = (self.finish)(result).map_err(|e| Located::wrap(e, origin, Some(key)))?;
-            steps.push(Step::Done { router: label, objects, kept });
+            steps.push(Step::Done { router: label, objects, kept: (self.finish)(result)? });
             Ok(())
         });
         if let Err(error) = read {
@@ -282,14 +279,13 @@ impl ObjectNames {
         let identity = (claim.namespace.clone(), claim.router.clone());
         if let Some(first) = self.routers.get(&identity) {
             let error = anyhow::anyhow!(
-                "{}: ModelRouter {}/{} is given twice, here and at {first}; applied together, the later replaces the \
+                "ModelRouter {}/{} is given twice, here and at {first}; applied together, the later replaces the \
                  earlier: remove one of them",
-                claim.origin,
                 identity.0,
                 identity.1
             );
-            // Placed for the findings; the sentence names the router itself.
-            return Err(Located::wrap(error, claim.origin, None));
+            // The sentence names the router itself.
+            return Err(error.context(At::new(claim.origin, None)));
         }
         self.routers.insert(identity, claim.origin.clone());
         for (what, field, object) in claim.objects {
@@ -340,9 +336,9 @@ fn reconcile_one(
     envoy: &[CrdSchema],
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<RouterResult> {
-    let context = format!("{origin}: ModelRouter {}/{}", router.namespace, router.name);
+    let at = At::new(origin.clone(), Some(router.key()));
     if router.router.spec.data_plane.as_deref() == Some("Gateway") {
-        let outcome = reconcile_gateway_router(origin, &context, &mut router, inventory, live, flags, envoy)?;
+        let outcome = reconcile_gateway_router(&at, &mut router, inventory, live, flags, envoy)?;
         check_items(origin, &router, &outcome.items)?;
         warnings.extend(outcome.warnings);
         let orphans = orphans(&router, live, ("router-proxy", &PROXY_KINDS), &[resource_name(&router.name)], warnings)?;
@@ -356,14 +352,14 @@ fn reconcile_one(
         });
     }
     // Every live object this router can own, read (and parsed) once.
-    let (owned, live_uid) = owned_live_objects(&router, live).with_context(|| origin.to_string())?;
+    let (owned, live_uid) = owned_live_objects(&router, live).with_context(|| At::new(origin.clone(), None))?;
     if router.uid.is_none() {
         router.uid = live_uid;
     }
-    let mut rendered = render_router(&router, inventory, flags).with_context(|| context.clone())?;
+    let mut rendered = render_router(&router, inventory, flags).with_context(|| at.clone())?;
     let router_warnings = rendered.warnings.clone();
     let mut drift = Vec::new();
-    let items = reconcile_router(&router, &mut rendered, owned, &mut drift).with_context(|| context.clone())?;
+    let items = reconcile_router(&router, &mut rendered, owned, &mut drift).with_context(|| at.clone())?;
     check_items(origin, &router, &items)?;
     if flags.strict && !drift.is_empty() {
         let heading = Diagnostic::error(
