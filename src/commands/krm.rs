@@ -35,7 +35,7 @@ use anyhow::{anyhow, bail, Result};
 use serde_json::{json, Map, Value};
 
 use super::outcome::{text_outcome, Outcome};
-use crate::diagnostic::{self, describe, diagnostics_of, rules, Diagnostic, Place, Rule};
+use crate::diagnostic::{describe, diagnostics_of, rules, Diagnostic, Place, Rule, Severity};
 use crate::input::{self, Source};
 use crate::kube::{annotation, group_of, meta_str, str_at, ObjectKey};
 use crate::live::LiveStore;
@@ -74,20 +74,12 @@ const API_VERSIONS: [&str; 2] = ["config.kubernetes.io/v1", "config.kubernetes.i
 const CONFIG_KEYS: [&str; 6] =
     ["routerProxyImage", "defaultLitellmUrl", "emitScrapeAnnotations", "namespace", "strict", "operatorVersion"];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Severity {
-    Error,
-    Warning,
-    Info,
-}
-
-impl Severity {
-    fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        }
+/// A result's `severity`: the KRM spec says `info` for a note.
+fn krm_severity(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "info",
     }
 }
 
@@ -121,11 +113,7 @@ impl Finding {
     fn of(d: &Diagnostic, sources: &HashMap<String, usize>, identities: &HashMap<ObjectKey, usize>) -> Finding {
         let by_object = d.object.as_ref().and_then(|o| identities.get(o)).copied();
         let item = d.place.as_ref().and_then(|p| sources.get(&p.file)).copied().or(by_object);
-        let severity = match d.severity {
-            diagnostic::Severity::Error => Severity::Error,
-            diagnostic::Severity::Warning => Severity::Warning,
-            diagnostic::Severity::Note => Severity::Info,
-        };
+        let severity = d.severity;
         let subject = item.map_or(Subject::Nothing, Subject::Item);
         let mut message = String::new();
         let mut field = d.field.clone();
@@ -204,7 +192,7 @@ pub fn run(resource_list_yaml: &str) -> KrmOutcome {
     }
     if routers.is_empty() {
         let msg = "no ModelRouter among the items; nothing to render";
-        findings.push(Finding::new(Severity::Info, Subject::Nothing, None, msg));
+        findings.push(Finding::new(Severity::Note, Subject::Nothing, None, msg));
     }
 
     let default_namespace = settings.namespace.clone().unwrap_or_else(|| "default".to_string());
@@ -263,7 +251,7 @@ fn finish(mut list: Value, out_items: Vec<Value>, input_items: &[Value], finding
     for f in &findings {
         let mut r = Map::new();
         r.insert("message".into(), json!(f.message));
-        r.insert("severity".into(), json!(f.severity.as_str()));
+        r.insert("severity".into(), json!(krm_severity(f.severity)));
         let object = subject_object(f.subject);
         if let Some(reference) = object.and_then(resource_ref) {
             r.insert("resourceRef".into(), reference);
