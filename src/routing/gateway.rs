@@ -144,14 +144,7 @@ pub fn decide(rules: &[RouteRule], request: &Request, unhealthy: &[String]) -> D
         }
     }
     let Some(&(_, index, _)) = hit else {
-        return Decision {
-            matched: Matched::Nothing,
-            strategy: String::new(),
-            candidates: Vec::new(),
-            status: Some(404),
-            reason: Some("no route rule matches (Envoy answers 404)".into()),
-            trials,
-        };
+        return Decision::unrouted(404, "no route rule matches (Envoy answers 404)", trials);
     };
     let rule = &rules[index];
     let matched = rule.from.clone();

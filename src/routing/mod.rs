@@ -83,6 +83,18 @@ pub struct Decision {
 }
 
 impl Decision {
+    /// No rule routes the request: the plane answers `status` itself.
+    pub fn unrouted(status: u16, reason: &str, trials: Vec<Trial>) -> Decision {
+        Decision {
+            matched: Matched::Nothing,
+            strategy: String::new(),
+            candidates: Vec::new(),
+            status: Some(status),
+            reason: Some(reason.to_string()),
+            trials,
+        }
+    }
+
     /// The candidate names, in dispatch order.
     pub fn backends(&self) -> Vec<&str> {
         self.candidates.iter().map(|(name, _)| name.as_str()).collect()

@@ -402,16 +402,7 @@ pub fn decide(config: &ProxyConfig, request: &Request, unhealthy: &[String]) -> 
                 None if !config.default_route.is_empty() => {
                     (Matched::Default, vec![config.default_route.clone()], "primary-fallback".into(), false)
                 }
-                None => {
-                    return Decision {
-                        matched: Matched::Nothing,
-                        strategy: String::new(),
-                        candidates: Vec::new(),
-                        status: Some(503),
-                        reason: Some("no rule matched and no defaultRoute configured".into()),
-                        trials,
-                    }
-                }
+                None => return Decision::unrouted(503, "no rule matched and no defaultRoute configured", trials),
             }
         }
     };
