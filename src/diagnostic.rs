@@ -197,6 +197,11 @@ impl Diagnostic {
         self
     }
 
+    /// The error of a stage that refuses with this one finding.
+    pub fn into_error(self) -> anyhow::Error {
+        Refusal::one(self).into()
+    }
+
     /// The finding without its place: the object (unless the place already
     /// points at the field), the refusal it belongs to, the field, the
     /// message and the hint.

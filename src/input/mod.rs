@@ -20,7 +20,7 @@ use std::sync::Arc;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
-use crate::diagnostic::{rules, Diagnostic, Place, Refusal};
+use crate::diagnostic::{rules, Diagnostic, Place};
 
 pub use yaml::{child_path, item_path, line_column, push_child, push_index, Positions, Spot};
 
@@ -74,11 +74,7 @@ impl Origin {
 
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: document {} (line {})", self.source, self.document, self.line)?;
-        if let Some(i) = self.item {
-            write!(f, ", items[{i}]")?;
-        }
-        Ok(())
+        write!(f, "{}", self.place())
     }
 }
 
@@ -278,7 +274,7 @@ fn refused_input(name: &str, at: Option<(usize, usize)>, message: String) -> any
         Some((line, column)) => Place::at(name, line, column),
         None => Place::file(name),
     };
-    Refusal::one(Diagnostic::error(rules::INPUT, message).at(place)).into()
+    Diagnostic::error(rules::INPUT, message).at(place).into_error()
 }
 
 /// Reads one file as a source (size-bounded, decoded as kubectl would).
@@ -583,7 +579,7 @@ impl DocumentText<'_> {
             Value::Object(_) => {}
             other => {
                 let message = format!("expected a Kubernetes object (a mapping), found {}", describe(&other));
-                return Err(Refusal::one(Diagnostic::error(rules::INPUT, message).at(origin.place())).into());
+                return Err(Diagnostic::error(rules::INPUT, message).at(origin.place()).into_error());
             }
         }
         if !yaml::is_list(&value) {
@@ -602,7 +598,7 @@ impl DocumentText<'_> {
                 let line = placement.positions().get(&path_prefix).map_or(origin.line, |s| s.line);
                 let place = Place { line: Some(line), ..origin.place() };
                 let message = format!("expected a Kubernetes object, found {}", describe(&item));
-                return Err(Refusal::one(Diagnostic::error(rules::INPUT, message).at(place)).into());
+                return Err(Diagnostic::error(rules::INPUT, message).at(place).into_error());
             }
             f(Document { origin, value: item, placement: Arc::clone(&placement), path_prefix })?;
         }
@@ -670,7 +666,7 @@ pub fn read_error(source: &str, document: Option<usize>, e: &yaml::ReadError) ->
         Some(n) => format!("document {n}: {}", e.message),
         None => e.message.clone(),
     };
-    Refusal::one(Diagnostic::error(rules::INPUT, message).at(Place::at(source, e.line, e.column))).into()
+    Diagnostic::error(rules::INPUT, message).at(Place::at(source, e.line, e.column)).into_error()
 }
 
 /// A JSON value's kind, in words, for messages.

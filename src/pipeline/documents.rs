@@ -29,7 +29,7 @@ pub(super) fn located(doc: &Document, rule: &'static Rule, finding: &Finding) ->
 
 /// An error about the field at `path`, placed at its `file:line:col`.
 fn refused_at(doc: &Document, path: &str, rule: &'static Rule, message: String) -> anyhow::Error {
-    Refusal::one(Diagnostic::error(rule, message).at(doc.place(path))).into()
+    Diagnostic::error(rule, message).at(doc.place(path)).into_error()
 }
 
 /// Which of routerctl's kinds a document is, with its namespace; `None` for

@@ -313,7 +313,7 @@ impl ObjectNames {
                         .at(claim.origin)
                         .on(router_key(&key.0, &claim.router))
                         .field(field);
-                    return Err(Refusal::one(finding).into());
+                    return Err(finding.into_error());
                 }
                 Some(_) => {}
                 None => {
@@ -460,7 +460,7 @@ fn owned_live_objects(router: &RouterInput, live: &dyn LiveObjects) -> Result<(L
                              ModelRouter was deleted and recreated?); the operator refuses the one another uid \
                              controls: delete the stale object"
                         );
-                        return Err(Refusal::one(Diagnostic::error(rules::DRIFT, message).on(router.key())).into());
+                        return Err(Diagnostic::error(rules::DRIFT, message).on(router.key()).into_error());
                     }
                     Some(_) => {}
                     None => uid = Some((this, key.clone())),

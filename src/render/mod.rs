@@ -18,7 +18,7 @@ mod service;
 use anyhow::Result;
 use serde_json::Value;
 
-use crate::diagnostic::{rules, Diagnostic, Refusal};
+use crate::diagnostic::{rules, Diagnostic};
 use crate::release::Release;
 pub use config::Compiled;
 pub use deployment::{pod_metadata, record_value, PodMetadata, DEFAULT_IMAGE as DEFAULT_PROXY_IMAGE};
@@ -52,7 +52,7 @@ pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &Operato
         if flags.strict {
             let msg = format!("{msg}; set one of them (refused with --strict)");
             // The pipeline's context names the router already.
-            return Err(Refusal::one(Diagnostic::error(rules::RENDER, msg)).into());
+            return Err(Diagnostic::error(rules::RENDER, msg).into_error());
         }
         warnings.push(Diagnostic::warning(rules::RENDER, msg).on(input.key()));
     }
