@@ -100,9 +100,17 @@ fn bad_test_files_are_refused_with_their_place() {
         "{}",
         typo.stderr
     );
-    let none = test(&["-f", ROUTER, "-t", ROUTER], None);
-    assert_eq!(none.code, 2);
-    assert!(none.stderr.contains("no RouterTest document"), "{}", none.stderr);
+    // Every document of a -t file is a RouterTest: a ModelRouter there is
+    // a mistake, named at its kind.
+    let router = test(&["-f", ROUTER, "-t", ROUTER], None);
+    assert_eq!((router.code, router.stdout.as_str()), (2, ""));
+    assert!(
+        router.stderr.starts_with(
+            "error: testdata/render/sample.yaml:4:1: a RouterTest was expected but the document has kind \"Secret\""
+        ),
+        "{}",
+        router.stderr
+    );
     let wrong_router =
         test(&["-f", ROUTER, "-t", "-"], Some(&case("{}", "").replace("tests:", "router: ml/ghost\ntests:")));
     assert_eq!(wrong_router.code, 2);
@@ -111,6 +119,84 @@ fn bad_test_files_are_refused_with_their_place() {
         "{}",
         wrong_router.stderr
     );
+}
+
+/// A case never counts as passed unless it was judged, and no document
+/// meant as a RouterTest is left unrun in silence.
+#[test]
+fn nothing_passes_that_was_not_judged() {
+    // A case for the Gateway plane, on a router rendered for the Proxy
+    // plane only: skipped, counted apart; --strict fails on it.
+    let gateway_only = case("{rule: nonsense-that-would-fail}", "  dataPlane: Gateway\n")
+        .replace("expect: {rule: nonsense-that-would-fail}", "expect: {status: 418}");
+    let run = test(&["-f", ROUTER, "-t", "-"], Some(&gateway_only));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "ml/coding-router (Proxy): 0 of 0 cases pass, 1 skipped\n  SKIP <stdin>:4:3 \"pii\": judged on the Gateway \
+         data plane, which this run did not render (--data-plane gateway)\n"
+    );
+    let json = test(&["-f", ROUTER, "-t", "-", "-o", "json"], Some(&gateway_only));
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(report["summary"], serde_json::json!({"passed": 0, "failed": 0, "skipped": 1}));
+    assert_eq!(
+        (report["cases"][0]["result"].as_str(), report["cases"][0]["passed"].as_bool()),
+        (Some("skipped"), Some(false))
+    );
+    let strict = test(
+        &["--strict", "--router-proxy-image", "example.com/router-proxy:1", "-f", ROUTER, "-t", "-"],
+        Some(&gateway_only),
+    );
+    assert_eq!(strict.code, 1, "{}", strict.stderr);
+    assert!(strict.stderr.contains("1 case(s) skipped"), "{}", strict.stderr);
+
+    // A misspelt kind, in a -t file or among the -f files.
+    for kind in ["RouterTests", "routertest"] {
+        let misspelt = case("{rule: pii-stays-local}", "").replace("kind: RouterTest", &format!("kind: {kind}"));
+        let run = test(&["-f", ROUTER, "-t", "-"], Some(&misspelt));
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{kind}");
+        assert!(
+            run.stderr.starts_with(&format!(
+                "error: <stdin>:2:1: a RouterTest was expected but the document has kind \"{kind}\""
+            )),
+            "{}",
+            run.stderr
+        );
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let both = dir.path().join("router-and-tests.yaml");
+    let router_text = std::fs::read_to_string(ROUTER).expect("fixture");
+    std::fs::write(
+        &both,
+        format!("{router_text}\n---\n{}", case("{}", "").replace("kind: RouterTest", "kind: RouterTests")),
+    )
+    .expect("write");
+    let run = test(&["-f", both.to_str().expect("utf-8 path")], None);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("a RouterTest was expected but the document has kind \"RouterTests\""),
+        "{}",
+        run.stderr
+    );
+
+    // stdin read by -t cannot also be the -f input.
+    let twice = test(&["-f", "-", "-t", "-"], Some(&case("{}", "")));
+    assert_eq!(twice.code, 2);
+    assert_eq!(twice.stderr, "error: stdin (`-`) can be given only once across -f and -t\n");
+
+    // A router with no case covers nothing.
+    let two = test(
+        &["-f", ROUTER, "-f", "testdata/render/pooled.yaml", "-t", "-", "--coverage"],
+        Some(&case("{}", "").replace("tests:", "router: ml/coding-router\ntests:")),
+    );
+    assert_eq!(two.code, 0, "{}", two.stderr);
+    assert!(two.stdout.contains(": 0% of "), "{}", two.stdout);
+    assert!(two.stdout.contains("; no case for this router\n"), "{}", two.stdout);
+    let below = test(
+        &["-f", ROUTER, "-f", "testdata/render/pooled.yaml", "-t", "-", "--min-coverage", "1"],
+        Some(&case("{}", "").replace("tests:", "router: ml/coding-router\ntests:")),
+    );
+    assert_eq!(below.code, 1, "{}", below.stdout);
 }
 
 #[test]

@@ -2,7 +2,6 @@
 //! operator would, then asked where requests go, on its data plane (or the
 //! one chosen) — RouterTest cases checked, or one request explained.
 
-use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::io::Read;
 use std::path::PathBuf;
@@ -11,201 +10,24 @@ use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::{json, Value};
 
 use super::outcome::Outcome;
-use super::stream::{stream_as, LiveInput};
-use crate::cli::{CommonArgs, PlaneChoice, ReportFormat, RouteArgs, TestArgs};
+use super::routers::{planes, reads_stdin, routers};
+use crate::cli::{ReportFormat, RouteArgs, TestArgs};
 use crate::diagnostic::{rules, Diagnostic};
 use crate::input::{documents, read_sources};
-use crate::kube::names::sanitize_dns_name;
 use crate::output::spool::Spool;
-use crate::pipeline::{Rendered, RouterResult};
 use crate::report::{MessageFormat, Reporter};
-use crate::routing::gateway::{self, RouteRule};
-use crate::routing::proxy::{self, ProxyConfig};
-use crate::routing::suite::{self, Case, TestFile};
-use crate::routing::{Decision, Matched, Request};
+use crate::routing::router::{Plane, Router};
+use crate::routing::suite::{self, Coverage, Ran, SuiteRun, TestFile};
+use crate::routing::{Decision, Request};
 
-/// One router, rendered, ready to be asked.
-struct Target {
-    /// `namespace/name`.
-    id: String,
-    name: String,
-    plane: Plane,
-    /// Every route a case may reach: the rules' names, then `name-match`
-    /// and `default` when configured.
-    routes: Vec<String>,
-    /// The router's backends, by name.
-    backends: Vec<String>,
-}
-
-enum Plane {
-    Proxy(Box<ProxyConfig>),
-    Gateway {
-        rules: Vec<RouteRule>,
-        /// Backend names as the route writes them → as the ModelRouter does.
-        names: HashMap<String, String>,
-    },
-}
-
-impl Plane {
-    fn label(&self) -> &'static str {
-        match self {
-            Plane::Proxy(_) => "Proxy",
-            Plane::Gateway { .. } => "Gateway",
-        }
-    }
-}
-
-impl Target {
-    fn decide(&self, request: &Request, unhealthy: &[String]) -> Decision {
-        match &self.plane {
-            Plane::Proxy(config) => proxy::decide(config, request, unhealthy),
-            Plane::Gateway { rules, names } => {
-                let unhealthy: Vec<String> = unhealthy.iter().map(|b| sanitize_dns_name(b)).collect();
-                let mut decision = gateway::decide(rules, request, &unhealthy);
-                for (name, _) in &mut decision.candidates {
-                    if let Some(original) = names.get(name) {
-                        name.clone_from(original);
-                    }
-                }
-                decision
-            }
-        }
-    }
-}
-
-/// Renders the routers of the -f inputs (as `data_plane` when given).
-fn targets(
-    common: &CommonArgs,
-    data_plane: Option<&str>,
-    stdin: &mut dyn Read,
-    reporter: &mut Reporter,
-) -> Result<Vec<Target>> {
-    let finish = |result: RouterResult| -> Result<Target> { target(result) };
-    let mut out = Vec::new();
-    let rendered = stream_as(common, LiveInput::Files(&[]), stdin, reporter, data_plane, &finish, &mut |t| {
-        out.push(t);
-        Ok(())
-    });
-    if let (Err(e), Some(plane)) = (&rendered, data_plane) {
-        bail!("--data-plane: rendered as dataPlane: {plane}, {e:#}");
-    }
-    rendered?;
-    if out.is_empty() {
-        bail!("no ModelRouter in the -f inputs; routerctl test and route ask a router where requests go");
-    }
-    Ok(out)
-}
-
-fn target(result: RouterResult) -> Result<Target> {
-    let input = &result.router;
-    let id = format!("{}/{}", input.namespace, input.name);
-    let spec = &input.router.spec;
-    let mut routes: Vec<String> = spec.rules.iter().flatten().map(|r| r.name.clone()).collect();
-    let name_match = spec.default_route_strategy.as_deref() == Some("BackendNameMatch");
-    let default = spec.default_route.as_deref().is_some_and(|d| !d.is_empty());
-    if name_match {
-        routes.push("name-match".into());
-    }
-    if default {
-        routes.push("default".into());
-    }
-    let plane = match &result.rendered {
-        Rendered::Proxy(rendered) => Plane::Proxy(Box::new(ProxyConfig::from_json(&rendered.compiled.json)?)),
-        Rendered::Gateway(_) => {
-            let route = result
-                .items
-                .iter()
-                .map(|item| &item.merged)
-                .find(|o| o.get("kind").and_then(Value::as_str) == Some("AIGatewayRoute"))
-                .ok_or_else(|| anyhow!("ModelRouter {id}: no AIGatewayRoute was rendered"))?;
-            // What each route rule was compiled from, in the operator's order.
-            let mut from: Vec<Matched> = spec.rules.iter().flatten().map(|r| Matched::Rule(r.name.clone())).collect();
-            if name_match {
-                from.extend(spec.backends.iter().map(|b| Matched::NameMatch(b.name.clone())));
-            }
-            if default {
-                from.push(Matched::Default);
-            }
-            let names = spec.backends.iter().map(|b| (sanitize_dns_name(&b.name), b.name.clone())).collect();
-            Plane::Gateway { rules: gateway::route_rules(route, &from), names }
-        }
-    };
-    let backends = spec.backends.iter().map(|b| b.name.clone()).collect();
-    Ok(Target { id, name: input.name.clone(), plane, routes, backends })
-}
-
-/// The router a test file or `--router` names, among `targets`.
-fn pick<'t>(targets: &'t [Target], wanted: Option<&str>, whose: &str) -> Result<&'t Target> {
-    match wanted {
-        Some(w) => targets.iter().find(|t| t.id == w || t.name == w).ok_or_else(|| {
-            let known: Vec<&str> = targets.iter().map(|t| t.id.as_str()).collect();
-            anyhow!("{whose}: no ModelRouter {w:?} in the -f inputs (they hold {})", known.join(", "))
-        }),
-        None if targets.len() == 1 => Ok(&targets[0]),
-        None => {
-            let known: Vec<&str> = targets.iter().map(|t| t.id.as_str()).collect();
-            bail!(
-                "{whose}: the -f inputs hold {} routers ({}); name one with `router:`",
-                targets.len(),
-                known.join(", ")
-            )
-        }
-    }
-}
-
-/// A case that names what its router does not have is a mistake in the
-/// test (a misspelt backend would silently be "up", a misspelt rule never
-/// reached): refused with its place.
-fn check_names(case: &Case, target: &Target) -> Result<()> {
-    let backends = case.unhealthy.iter().chain(case.expect.backends.iter().flatten());
-    for name in backends {
-        if !target.backends.contains(name) {
-            bail!(
-                "{}: {:?}: no backend {name:?} in {} (it has {})",
-                case.at,
-                case.name,
-                target.id,
-                target.backends.join(", ")
-            );
-        }
-    }
-    if let Some(rule) = &case.expect.rule {
-        let known = target.routes.contains(rule) || matches!(rule.as_str(), "none" | "default" | "name-match");
-        if !known {
-            bail!(
-                "{}: {:?}: expect.rule {rule:?} is no rule of {} (its routes: {}; or none)",
-                case.at,
-                case.name,
-                target.id,
-                target.routes.join(", ")
-            );
-        }
-    }
-    Ok(())
-}
-
-/// The planes to render: each router's own, or the one chosen, or both
-/// (which reads the -f inputs twice: files, not stdin).
-fn planes(choice: PlaneChoice, common: &CommonArgs) -> Result<Vec<Option<&'static str>>> {
-    Ok(match choice {
-        PlaneChoice::Auto => vec![None],
-        PlaneChoice::Proxy => vec![Some("Proxy")],
-        PlaneChoice::Gateway => vec![Some("Gateway")],
-        PlaneChoice::Both if reads_stdin(common) => {
-            bail!("--data-plane both renders the inputs twice; give -f files, not stdin")
-        }
-        PlaneChoice::Both => vec![Some("Proxy"), Some("Gateway")],
-    })
-}
-
-fn reads_stdin(common: &CommonArgs) -> bool {
-    common.files.iter().any(|f| f.as_os_str() == "-")
-}
-
-/// The RouterTest documents of `paths`.
+/// The RouterTest documents of `paths`. In `-t` files every document must
+/// be one; among the `-f` files (`from_routers`) the others are the
+/// routers, but one that looks meant as a RouterTest is refused too: a
+/// misspelt kind must not leave its cases unrun in silence.
 fn test_files(
     paths: &[PathBuf],
     recursive: bool,
+    from_routers: bool,
     stdin: &mut dyn Read,
     stdin_used: &mut bool,
 ) -> Result<Vec<TestFile>> {
@@ -215,19 +37,12 @@ fn test_files(
         for doc in documents(&source)? {
             if suite::is_test(&doc) {
                 files.push(suite::read(&doc)?);
+            } else if !from_routers || suite::looks_like_test(&doc) {
+                bail!("{}", suite::not_a_test(&doc));
             }
         }
     }
     Ok(files)
-}
-
-/// The outcome of one case on one plane.
-struct Ran<'a> {
-    case: &'a Case,
-    router: &'a str,
-    plane: &'static str,
-    decision: Decision,
-    mismatches: Vec<String>,
 }
 
 pub(super) fn run(args: &TestArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
@@ -238,9 +53,12 @@ pub(super) fn run(args: &TestArgs, stdin: &mut dyn Read, reporter: &mut Reporter
         if reads_stdin(&args.common) {
             bail!("the RouterTest cases are read from the -f files when -t is not given; with -f -, give them with -t");
         }
-        test_files(&args.common.files, args.common.recursive, stdin, &mut stdin_used)?
+        test_files(&args.common.files, args.common.recursive, true, stdin, &mut stdin_used)?
     } else {
-        test_files(&args.tests, args.common.recursive, stdin, &mut stdin_used)?
+        if stdin_used_by_both(&args.tests, &args.common.files) {
+            bail!("stdin (`-`) can be given only once across -f and -t");
+        }
+        test_files(&args.tests, args.common.recursive, false, stdin, &mut stdin_used)?
     };
     if files.is_empty() {
         bail!(
@@ -250,114 +68,49 @@ pub(super) fn run(args: &TestArgs, stdin: &mut dyn Read, reporter: &mut Reporter
             if args.tests.is_empty() { "the -f files; give test files with -t" } else { "the -t files" }
         );
     }
-    let rendered: Vec<Vec<Target>> =
-        planes.iter().map(|plane| targets(&args.common, *plane, stdin, reporter)).collect::<Result<_>>()?;
-    let mut ran: Vec<Ran> = Vec::new();
-    for file in &files {
-        for targets in &rendered {
-            let target = pick(targets, file.router.as_deref(), &file.origin)?;
-            for case in &file.cases {
-                check_names(case, target)?;
-                let decision = target.decide(&case.request, &case.unhealthy);
-                let judged = case.data_plane.is_none_or(|p| p.label() == target.plane.label());
-                let mismatches = if judged { suite::mismatches(&case.expect, &decision) } else { Vec::new() };
-                ran.push(Ran { case, router: &target.id, plane: target.plane.label(), decision, mismatches });
-            }
-        }
-    }
-    let failed = ran.iter().filter(|r| !r.mismatches.is_empty()).count();
-    let coverage = coverage(&rendered, &ran);
-    let below = args.min_coverage.filter(|min| coverage.iter().any(|c| c.percent() < f64::from(*min)));
-    let disagreements = disagreements(&ran, rendered.len());
+    let rendered: Vec<Vec<Router>> =
+        planes.iter().map(|plane| routers(&args.common, *plane, stdin, reporter)).collect::<Result<_>>()?;
+    let run = suite::run(&files, &rendered)?;
+    let failed = run.failed();
+    let below = args.min_coverage.filter(|min| run.coverage.iter().any(|c| c.percent() < f64::from(*min)));
+    let strict_skips = args.common.strict && !run.skipped.is_empty();
     let mut out = Spool::new();
     let text = match args.output {
-        ReportFormat::Text => {
-            text_report(&ran, &coverage, &disagreements, args.coverage || args.min_coverage.is_some())
-        }
-        ReportFormat::Json => json_report(&ran, &coverage, &disagreements) + "\n",
+        ReportFormat::Text => text_report(&run, args.coverage || args.min_coverage.is_some()),
+        ReportFormat::Json => json_report(&run) + "\n",
     };
     std::io::Write::write_all(&mut out, text.as_bytes()).context("cannot spool output")?;
     if let Some(min) = below {
-        reporter.warn(Diagnostic::warning(rules::TEST, format!("coverage under --min-coverage {min}%")));
+        reporter.error(Diagnostic::error(rules::TEST, format!("coverage under --min-coverage {min}%")));
+    }
+    if strict_skips {
+        reporter.error(Diagnostic::error(
+            rules::TEST,
+            format!("{} case(s) skipped: their data plane was not run (--strict)", run.skipped.len()),
+        ));
     }
     // People read the failures in the report; CI reads them as findings at
     // their case, to annotate it.
     if reporter.format() != MessageFormat::Human {
-        for r in ran.iter().filter(|r| !r.mismatches.is_empty()) {
+        for r in run.ran.iter().filter(|r| r.failed()) {
             let message = format!(
                 "case {:?} fails for {} ({}): {}; the router does {}",
                 r.case.name,
-                r.router,
-                r.plane,
+                r.router.id,
+                r.router.data_plane().label(),
                 r.mismatches.join("; "),
                 outcome(&r.decision)
             );
             reporter.error(Diagnostic::error(rules::TEST, message).at(r.case.at.clone()));
         }
     }
-    let code = i32::from(failed > 0 || below.is_some());
+    let code = i32::from(failed > 0 || below.is_some() || strict_skips);
     Ok(Outcome { stdout: out, code, notes: String::new() })
 }
 
-/// The routes of one router the cases reached.
-struct Coverage {
-    router: String,
-    plane: &'static str,
-    routes: Vec<String>,
-    reached: BTreeSet<String>,
-}
-
-impl Coverage {
-    fn percent(&self) -> f64 {
-        if self.routes.is_empty() {
-            return 100.0;
-        }
-        let hit = self.routes.iter().filter(|r| self.reached.contains(*r)).count();
-        100.0 * hit as f64 / self.routes.len() as f64
-    }
-
-    fn missed(&self) -> Vec<&str> {
-        self.routes.iter().filter(|r| !self.reached.contains(*r)).map(String::as_str).collect()
-    }
-}
-
-fn coverage(rendered: &[Vec<Target>], ran: &[Ran]) -> Vec<Coverage> {
-    let mut out = Vec::new();
-    for targets in rendered {
-        for target in targets {
-            let runs: Vec<&Ran> =
-                ran.iter().filter(|r| r.router == target.id && r.plane == target.plane.label()).collect();
-            if runs.is_empty() {
-                continue;
-            }
-            let reached = runs.iter().map(|r| r.decision.matched.label().to_string()).collect();
-            out.push(Coverage {
-                router: target.id.clone(),
-                plane: target.plane.label(),
-                routes: target.routes.clone(),
-                reached,
-            });
-        }
-    }
-    out
-}
-
-/// Cases the two planes decide differently (with `--data-plane both`).
-fn disagreements<'a>(ran: &'a [Ran<'a>], planes: usize) -> Vec<(&'a Ran<'a>, &'a Ran<'a>)> {
-    if planes < 2 {
-        return Vec::new();
-    }
-    let proxy: Vec<&Ran> = ran.iter().filter(|r| r.plane == "Proxy").collect();
-    let gateway: Vec<&Ran> = ran.iter().filter(|r| r.plane == "Gateway").collect();
-    proxy
-        .into_iter()
-        .zip(gateway)
-        .filter(|(p, g)| {
-            p.decision.matched.label() != g.decision.matched.label()
-                || p.decision.backends() != g.decision.backends()
-                || p.decision.status != g.decision.status
-        })
-        .collect()
+fn stdin_used_by_both(tests: &[PathBuf], files: &[PathBuf]) -> bool {
+    let dash = |p: &PathBuf| p.as_os_str() == "-";
+    tests.iter().any(dash) && files.iter().any(dash)
 }
 
 /// `rule r → [a, b]`, or `rule r → 503 (why)`.
@@ -368,18 +121,35 @@ fn outcome(d: &Decision) -> String {
     }
 }
 
-fn text_report(ran: &[Ran], coverage: &[Coverage], disagreements: &[(&Ran, &Ran)], show_coverage: bool) -> String {
+fn text_report(run: &SuiteRun, show_coverage: bool) -> String {
     let mut out = String::new();
     let mut groups: Vec<(&str, &str)> = Vec::new();
-    for r in ran {
-        if !groups.contains(&(r.router, r.plane)) {
-            groups.push((r.router, r.plane));
+    for r in &run.ran {
+        let group = (r.router.id.as_str(), r.router.data_plane().label());
+        if !groups.contains(&group) {
+            groups.push(group);
         }
     }
+    let mut skips_told: Vec<&str> = Vec::new();
     for (router, plane) in groups {
-        let runs: Vec<&Ran> = ran.iter().filter(|r| r.router == router && r.plane == plane).collect();
-        let failed: Vec<&&Ran> = runs.iter().filter(|r| !r.mismatches.is_empty()).collect();
-        let _ = writeln!(out, "{router} ({plane}): {} of {} cases pass", runs.len() - failed.len(), runs.len());
+        let runs: Vec<&Ran> = run
+            .ran
+            .iter()
+            .filter(|r| r.judged && r.router.id == router && r.router.data_plane().label() == plane)
+            .collect();
+        let failed: Vec<&&Ran> = runs.iter().filter(|r| r.failed()).collect();
+        let _ = write!(out, "{router} ({plane}): {} of {} cases pass", runs.len() - failed.len(), runs.len());
+        let skipped: Vec<_> = if skips_told.contains(&router) {
+            Vec::new()
+        } else {
+            skips_told.push(router);
+            run.skipped.iter().filter(|s| s.router == router).collect()
+        };
+        if skipped.is_empty() {
+            out.push('\n');
+        } else {
+            let _ = writeln!(out, ", {} skipped", skipped.len());
+        }
         for r in failed {
             let _ = writeln!(
                 out,
@@ -390,8 +160,19 @@ fn text_report(ran: &[Ran], coverage: &[Coverage], disagreements: &[(&Ran, &Ran)
                 outcome(&r.decision)
             );
         }
+        for s in skipped {
+            let _ = writeln!(
+                out,
+                "  SKIP {} {:?}: judged on the {} data plane, which this run did not render (--data-plane {})",
+                s.case.at,
+                s.case.name,
+                s.plane.label(),
+                s.plane.label().to_ascii_lowercase()
+            );
+        }
     }
-    for (p, g) in disagreements {
+    for &(p, g) in &run.disagreements {
+        let (p, g) = (&run.ran[p], &run.ran[g]);
         let _ = writeln!(
             out,
             "  DIFFER {} {:?}: Proxy {}, Gateway {}",
@@ -402,11 +183,19 @@ fn text_report(ran: &[Ran], coverage: &[Coverage], disagreements: &[(&Ran, &Ran)
         );
     }
     if show_coverage {
-        for c in coverage {
+        for c in &run.coverage {
             let missed = c.missed();
-            let _ =
-                write!(out, "coverage {} ({}): {:.0}% of {} routes", c.router, c.plane, c.percent(), c.routes.len());
-            if missed.is_empty() {
+            let _ = write!(
+                out,
+                "coverage {} ({}): {:.0}% of {} routes",
+                c.router,
+                c.plane.label(),
+                c.percent(),
+                c.routes.len()
+            );
+            if c.reached.is_empty() {
+                let _ = writeln!(out, "; no case for this router");
+            } else if missed.is_empty() {
                 out.push('\n');
             } else {
                 let _ = writeln!(out, "; no case reaches {}", missed.join(", "));
@@ -429,31 +218,53 @@ fn decision_json(d: &Decision) -> Value {
     })
 }
 
-fn json_report(ran: &[Ran], coverage: &[Coverage], disagreements: &[(&Ran, &Ran)]) -> String {
-    let cases: Vec<Value> = ran
+fn json_report(run: &SuiteRun) -> String {
+    let mut cases: Vec<Value> = run
+        .ran
         .iter()
+        .filter(|r| r.judged)
         .map(|r| {
             json!({
-                "router": r.router,
-                "plane": r.plane,
+                "router": r.router.id,
+                "plane": r.router.data_plane().label(),
                 "name": r.case.name,
                 "at": r.case.at.to_string(),
-                "passed": r.mismatches.is_empty(),
+                "result": if r.failed() { "failed" } else { "passed" },
+                "passed": !r.failed(),
                 "mismatches": r.mismatches,
                 "decision": decision_json(&r.decision),
             })
         })
         .collect();
-    let coverage: Vec<Value> = coverage
+    cases.extend(run.skipped.iter().map(|s| {
+        json!({
+            "router": s.router,
+            "plane": s.plane.label(),
+            "name": s.case.name,
+            "at": s.case.at.to_string(),
+            "result": "skipped",
+            "passed": false,
+        })
+    }));
+    let coverage: Vec<Value> = run
+        .coverage
         .iter()
-        .map(|c| json!({"router": c.router, "plane": c.plane, "routes": c.routes, "missed": c.missed(), "percent": c.percent()}))
+        .map(|c: &Coverage| json!({"router": c.router, "plane": c.plane.label(), "routes": c.routes, "missed": c.missed(), "percent": c.percent()}))
         .collect();
-    let differ: Vec<Value> = disagreements
+    let differ: Vec<Value> = run
+        .disagreements
         .iter()
-        .map(|(p, g)| json!({"name": p.case.name, "at": p.case.at.to_string(), "proxy": decision_json(&p.decision), "gateway": decision_json(&g.decision)}))
+        .map(|&(p, g)| {
+            let (p, g) = (&run.ran[p], &run.ran[g]);
+            json!({"name": p.case.name, "at": p.case.at.to_string(), "proxy": decision_json(&p.decision), "gateway": decision_json(&g.decision)})
+        })
         .collect();
-    serde_json::to_string_pretty(&json!({"cases": cases, "coverage": coverage, "disagreements": differ}))
-        .unwrap_or_default()
+    let judged = run.ran.iter().filter(|r| r.judged).count();
+    let summary = json!({"passed": judged - run.failed(), "failed": run.failed(), "skipped": run.skipped.len()});
+    serde_json::to_string_pretty(
+        &json!({"cases": cases, "summary": summary, "coverage": coverage, "disagreements": differ}),
+    )
+    .unwrap_or_default()
 }
 
 /// `name=value` or `name: value`.
@@ -475,14 +286,15 @@ pub(super) fn route(args: &RouteArgs, stdin: &mut dyn Read, reporter: &mut Repor
     let mut text = String::new();
     let mut decisions = Vec::new();
     for plane in planes(args.data_plane, &args.common)? {
-        let targets = targets(&args.common, plane, stdin, reporter)?;
-        let target = pick(&targets, args.router.as_deref(), "--router")?;
-        if let Some(ghost) = args.unhealthy.iter().find(|b| !target.backends.contains(b)) {
-            bail!("--unhealthy {ghost:?}: no such backend in {} (it has {})", target.id, target.backends.join(", "));
+        let routers = routers(&args.common, plane, stdin, reporter)?;
+        let target = suite::pick(&routers, args.router.as_deref(), "--router")?;
+        if let Some(ghost) = args.unhealthy.iter().find(|b| !target.has_backend(b)) {
+            let known: Vec<&str> = target.backends.iter().map(|b| b.name.as_str()).collect();
+            bail!("--unhealthy {ghost:?}: no such backend in {} (it has {})", target.id, known.join(", "));
         }
         let decision = target.decide(&request, &args.unhealthy);
         explain(&mut text, target, &request, &args.unhealthy, &decision);
-        decisions.push(json!({"router": target.id, "plane": target.plane.label(), "decision": decision_json(&decision),
+        decisions.push(json!({"router": target.id, "plane": target.data_plane().label(), "decision": decision_json(&decision),
             "tried": decision.trials.iter().map(|t| json!({"rule": t.rule, "matched": t.failed.is_none(), "why": t.failed})).collect::<Vec<_>>()}));
     }
     let body = match args.output {
@@ -494,8 +306,8 @@ pub(super) fn route(args: &RouteArgs, stdin: &mut dyn Read, reporter: &mut Repor
     Ok(Outcome { stdout: out, code: 0, notes: String::new() })
 }
 
-fn explain(out: &mut String, target: &Target, request: &Request, unhealthy: &[String], d: &Decision) {
-    let _ = writeln!(out, "{} ({} plane)", target.id, target.plane.label());
+fn explain(out: &mut String, target: &Router, request: &Request, unhealthy: &[String], d: &Decision) {
+    let _ = writeln!(out, "{} ({} plane)", target.id, target.data_plane().label());
     let mut asked =
         vec![format!("model {}", request.model.as_deref().map_or("(none)".to_string(), |m| format!("{m:?}")))];
     asked.extend(request.headers.iter().map(|(k, v)| format!("{k}: {v}")));

@@ -16,6 +16,10 @@ pub const HEADER_ONLY: &str = "header-only";
 /// The classification header when the router names none.
 pub const DEFAULT_CLASSIFICATION_HEADER: &str = "x-llmkube-classification";
 
+/// Classifications treated as sensitive when the router lists none
+/// (upstream `SensitiveSet`).
+pub const DEFAULT_SENSITIVE: [&str; 2] = ["pii", "phi"];
+
 /// The classification mode, `header-only` when the router sets none.
 pub fn classification_mode(mr: &ModelRouter) -> &str {
     mr.spec

@@ -13,7 +13,8 @@ mod router;
 mod serving;
 
 pub use defaults::{
-    apply_router_defaults, classification_mode, DEFAULT_CLASSIFICATION_HEADER, DEFAULT_SWAP_BUDGET, HEADER_ONLY,
+    apply_router_defaults, classification_mode, DEFAULT_CLASSIFICATION_HEADER, DEFAULT_SENSITIVE, DEFAULT_SWAP_BUDGET,
+    HEADER_ONLY,
 };
 pub use object::{router_key, LocalRef, Metadata, GROUP, GROUP_VERSION};
 pub use router::*;

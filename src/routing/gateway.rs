@@ -26,9 +26,11 @@
 
 use std::collections::HashMap;
 
+use anyhow::{bail, Result};
 use serde_json::Value;
 
 use super::{Decision, Matched, Request, Trial};
+use crate::render::gateway::rules::RuleOrigin;
 use crate::render::gateway::MODEL_HEADER;
 
 /// One match of a route rule: its exact header matches (lower-cased names).
@@ -54,14 +56,17 @@ pub struct RouteRule {
     pub backends: Vec<BackendRef>,
 }
 
-/// The route's rules, each with what it was compiled from: the operator
-/// compiles the ModelRouter's rules in order, then (with
-/// `BackendNameMatch`) one rule per backend, then the default route's
-/// catch-all (`render::gateway::rules::compile_rules`). `from` lists them
-/// in that order.
-pub fn route_rules(route: &Value, from: &[Matched]) -> Vec<RouteRule> {
+/// The route's rules, each with what it was compiled from, as the render
+/// recorded it (`GatewayRendered::origins`, one per rule in the route's
+/// order).
+pub fn route_rules(route: &Value, origins: &[RuleOrigin]) -> Result<Vec<RouteRule>> {
     let rules = route.pointer("/spec/rules").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
-    rules
+    // The render records one origin per rule; anything else would name
+    // rules by guesswork.
+    if rules.len() != origins.len() {
+        bail!("the AIGatewayRoute has {} rules but {} were compiled", rules.len(), origins.len());
+    }
+    Ok(rules
         .iter()
         .enumerate()
         .map(|(i, rule)| {
@@ -95,23 +100,35 @@ pub fn route_rules(route: &Value, from: &[Matched]) -> Vec<RouteRule> {
                     })
                 })
                 .collect();
-            let from = from.get(i).cloned().unwrap_or(Matched::Default);
+            let from = match &origins[i] {
+                RuleOrigin::Rule(name) => Matched::Rule(name.clone()),
+                RuleOrigin::NameMatch(backend) => Matched::NameMatch(backend.clone()),
+                RuleOrigin::Default => Matched::Default,
+            };
             RouteRule { from, matches, backends }
         })
-        .collect()
+        .collect())
 }
 
 /// What Envoy does with `request` on `rules`, with the backends in
 /// `unhealthy` down.
 pub fn decide(rules: &[RouteRule], request: &Request, unhealthy: &[String]) -> Decision {
-    // The headers Envoy matches on: the request's, and the model header
-    // the AI gateway sets from the body.
-    let mut headers: HashMap<String, &str> = HashMap::new();
+    // The headers Envoy matches on: the request's, a header sent twice
+    // joined with `,` into one value (as Envoy does before matching since
+    // the CVE-2020-25017 fix), and the model header the AI gateway sets
+    // from the body.
+    let mut headers: HashMap<String, String> = HashMap::new();
     for (name, value) in &request.headers {
-        headers.entry(name.to_ascii_lowercase()).or_insert(value);
+        headers
+            .entry(name.to_ascii_lowercase())
+            .and_modify(|joined| {
+                joined.push(',');
+                joined.push_str(value);
+            })
+            .or_insert_with(|| value.clone());
     }
     if let Some(model) = &request.model {
-        headers.insert(MODEL_HEADER.to_string(), model);
+        headers.insert(MODEL_HEADER.to_string(), model.clone());
     }
     // Every match is a route entry: (header count, rule index) orders them.
     let mut entries: Vec<(usize, usize, &RouteMatch)> = Vec::new();
@@ -199,7 +216,7 @@ fn trial_label(from: &Matched) -> String {
     }
 }
 
-fn matches_all(m: &RouteMatch, headers: &HashMap<String, &str>) -> bool {
+fn matches_all(m: &RouteMatch, headers: &HashMap<String, String>) -> bool {
     m.headers.iter().all(|(name, value)| headers.get(name).is_some_and(|got| got == value))
 }
 
@@ -233,8 +250,11 @@ mod tests {
              "backendRefs": [{"name": "local"}]},
             {"matches": [{}], "backendRefs": [{"name": "local"}]}
         ]));
-        let rules =
-            route_rules(&r, &[Matched::Rule("any-gpt".into()), Matched::Rule("pii-gpt".into()), Matched::Default]);
+        let rules = route_rules(
+            &r,
+            &[RuleOrigin::Rule("any-gpt".into()), RuleOrigin::Rule("pii-gpt".into()), RuleOrigin::Default],
+        )
+        .expect("one origin per rule");
         let d = decide(&rules, &request("gpt-4o", &[("X-LLMKube-Classification", "pii")]), &[]);
         assert_eq!((d.matched.label(), d.backends()), ("pii-gpt", vec!["local"]));
         let d = decide(&rules, &request("gpt-4o", &[]), &[]);
@@ -244,25 +264,50 @@ mod tests {
     }
 
     #[test]
+    fn a_header_sent_twice_is_matched_as_its_joined_values() {
+        let r = route(json!([
+            {"matches": [{"headers": [exact("x-spread", "yes")]}], "backendRefs": [{"name": "a"}]},
+            {"matches": [{"headers": [exact("x-spread", "yes,no")]}], "backendRefs": [{"name": "b"}]},
+        ]));
+        let rules = route_rules(&r, &[RuleOrigin::Rule("yes".into()), RuleOrigin::Rule("joined".into())])
+            .expect("one origin per rule");
+        let d = decide(&rules, &request("m", &[("x-spread", "yes"), ("X-Spread", "no")]), &[]);
+        assert_eq!(d.matched.label(), "joined");
+        assert_eq!(decide(&rules, &request("m", &[("x-spread", "yes")]), &[]).matched.label(), "yes");
+    }
+
+    #[test]
+    fn a_route_whose_rules_were_not_all_recorded_is_refused() {
+        let r = route(json!([{"matches": [{}], "backendRefs": [{"name": "a"}]}]));
+        let err = route_rules(&r, &[]).expect_err("refused");
+        assert_eq!(err.to_string(), "the AIGatewayRoute has 1 rules but 0 were compiled");
+    }
+
+    #[test]
     fn priorities_weights_ejection_and_status() {
         let r = route(json!([
             {"matches": [{}], "backendRefs": [{"name": "b", "priority": 1}, {"name": "a", "priority": 0}]},
         ]));
-        let rules = route_rules(&r, &[Matched::Rule("all".into())]);
+        let rules = route_rules(&r, &[RuleOrigin::Rule("all".into())]).expect("one origin per rule");
         assert_eq!(decide(&rules, &request("m", &[]), &[]).backends(), ["a", "b"]);
         assert_eq!(decide(&rules, &request("m", &[]), &["a".into()]).backends(), ["b"]);
         let d = decide(&rules, &request("m", &[]), &["a".into(), "b".into()]);
         assert_eq!((d.status, d.backends()), (Some(503), vec![]));
         let weighted =
             route(json!([{"matches": [{}], "backendRefs": [{"name": "a", "weight": 3}, {"name": "b", "weight": 1}]}]));
-        let d = decide(&route_rules(&weighted, &[Matched::Rule("w".into())]), &request("m", &[]), &[]);
+        let d = decide(
+            &route_rules(&weighted, &[RuleOrigin::Rule("w".into())]).expect("one origin"),
+            &request("m", &[]),
+            &[],
+        );
         assert_eq!(
             (d.strategy.as_str(), d.candidates.clone()),
             ("weighted", vec![("a".into(), Some(3)), ("b".into(), Some(1))])
         );
         let none = route(json!([{"matches": [{"headers": [exact("x-team", "a")]}], "backendRefs": [{"name": "a"}]}]));
         assert_eq!(
-            decide(&route_rules(&none, &[Matched::Rule("t".into())]), &request("m", &[]), &[]).status,
+            decide(&route_rules(&none, &[RuleOrigin::Rule("t".into())]).expect("one origin"), &request("m", &[]), &[])
+                .status,
             Some(404)
         );
     }

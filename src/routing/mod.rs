@@ -6,6 +6,7 @@
 
 pub mod gateway;
 pub mod proxy;
+pub mod router;
 pub mod suite;
 
 use std::fmt;
@@ -98,5 +99,14 @@ impl Decision {
     /// The candidate names, in dispatch order.
     pub fn backends(&self) -> Vec<&str> {
         self.candidates.iter().map(|(name, _)| name.as_str()).collect()
+    }
+
+    /// Whether two decisions send a request to the same place: the route
+    /// that took it, the candidates in order and the status (the strategy
+    /// label and the explanation aside).
+    pub fn same_outcome(&self, other: &Decision) -> bool {
+        self.matched.label() == other.matched.label()
+            && self.backends() == other.backends()
+            && self.status == other.status
     }
 }

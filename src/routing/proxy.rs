@@ -26,13 +26,10 @@ use anyhow::{Context as _, Result};
 use serde::Deserialize;
 
 use super::{Decision, Matched, Request, Trial};
+use crate::model::{DEFAULT_CLASSIFICATION_HEADER, DEFAULT_SENSITIVE};
 
-/// The classification header when the policy names none.
-pub const DEFAULT_CLASSIFICATION_HEADER: &str = "x-llmkube-classification";
 /// The task-complexity header (fixed upstream).
 pub const TASK_COMPLEXITY_HEADER: &str = "x-llmkube-task-complexity";
-/// Sensitive classes when the policy lists none.
-const DEFAULT_SENSITIVE: [&str; 2] = ["pii", "phi"];
 
 /// The part of `config.json` the decision reads (upstream `router.Config`).
 #[derive(Debug, Clone, Deserialize)]
@@ -61,6 +58,10 @@ pub struct Backend {
     pub capabilities: Vec<String>,
     #[serde(default)]
     pub weight: u32,
+    /// Set for an external backend (its provider), empty for one in the
+    /// cluster.
+    #[serde(default)]
+    pub provider: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]

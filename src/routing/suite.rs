@@ -1,6 +1,8 @@
 //! RouterTest files: cases of requests and where each must go, read from
-//! YAML (`kind: RouterTest`), checked against a data plane's decision, and
-//! the rules they reach (coverage).
+//! YAML (`kind: RouterTest`), and their run: each case decided on the
+//! planes rendered, checked where it is judged, skipped where its plane was
+//! not run, the two planes compared, and the routes the cases reach
+//! (coverage).
 //!
 //! ```yaml
 //! apiVersion: routerctl.llmkube.dev/v1alpha1
@@ -14,11 +16,13 @@
 //!   expect: {rule: pii-local, backends: [local-qwen], strategy: primary-fallback, status: 503}
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{anyhow, bail, Result};
 use serde::Deserialize;
 
+pub use super::router::DataPlane;
+use super::router::Router;
 use super::{Decision, Request};
 use crate::diagnostic::Place;
 use crate::input::Document;
@@ -55,22 +59,6 @@ struct CaseSpec {
     /// coverage).
     #[serde(default, rename = "dataPlane")]
     data_plane: Option<DataPlane>,
-}
-
-/// A data plane a case is judged on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-pub enum DataPlane {
-    Proxy,
-    Gateway,
-}
-
-impl DataPlane {
-    pub fn label(self) -> &'static str {
-        match self {
-            DataPlane::Proxy => "Proxy",
-            DataPlane::Gateway => "Gateway",
-        }
-    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -121,6 +109,27 @@ pub struct TestFile {
 /// Whether a document is a RouterTest.
 pub fn is_test(doc: &Document) -> bool {
     doc.kind() == KIND
+}
+
+/// Whether a document that is not a RouterTest was likely meant as one: a
+/// kind spelt close to it (`RouterTests`, `routertest`) or routerctl's own
+/// apiVersion, or no kind at all beside a `tests:` list.
+pub fn looks_like_test(doc: &Document) -> bool {
+    let kind = doc.kind().to_ascii_lowercase();
+    kind.starts_with("routertest")
+        || doc.api_version().starts_with("routerctl.llmkube.dev/")
+        || (doc.kind().is_empty() && doc.value.get("tests").is_some())
+}
+
+/// The refusal of a document where a RouterTest was expected.
+pub fn not_a_test(doc: &Document) -> String {
+    let kind = doc.kind();
+    let found = if kind.is_empty() { "no kind".to_string() } else { format!("kind {kind:?}") };
+    format!(
+        "{}: a RouterTest was expected but the document has {found}; write apiVersion: {API_VERSION} and kind: {KIND} \
+         (every document of a -t file is a RouterTest)",
+        doc.locate("kind")
+    )
 }
 
 /// Reads a RouterTest document; an error names the field and its place.
@@ -195,6 +204,161 @@ fn shown(s: &str) -> &str {
 /// `[a, b]`.
 pub fn list<S: AsRef<str>>(items: &[S]) -> String {
     format!("[{}]", items.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(", "))
+}
+
+/// The router a test file names, among the routers of one plane.
+pub fn pick<'r>(routers: &'r [Router], wanted: Option<&str>, whose: &str) -> Result<&'r Router> {
+    let known = || routers.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", ");
+    match wanted {
+        Some(w) => routers
+            .iter()
+            .find(|r| r.id == w || r.name == w)
+            .ok_or_else(|| anyhow!("{whose}: no ModelRouter {w:?} in the -f inputs (they hold {})", known())),
+        None if routers.len() == 1 => Ok(&routers[0]),
+        None => bail!("{whose}: the -f inputs hold {} routers ({}); name one with `router:`", routers.len(), known()),
+    }
+}
+
+/// A case that names what its router does not have is a mistake in the
+/// test (a misspelt backend would silently be "up", a misspelt rule never
+/// reached): refused with its place.
+pub fn check_names(case: &Case, router: &Router) -> Result<()> {
+    let backends = case.unhealthy.iter().chain(case.expect.backends.iter().flatten());
+    for name in backends {
+        if !router.has_backend(name) {
+            let known: Vec<&str> = router.backends.iter().map(|b| b.name.as_str()).collect();
+            bail!("{}: {:?}: no backend {name:?} in {} (it has {})", case.at, case.name, router.id, known.join(", "));
+        }
+    }
+    if let Some(rule) = &case.expect.rule {
+        let known = router.routes.contains(rule) || matches!(rule.as_str(), "none" | "default" | "name-match");
+        if !known {
+            bail!(
+                "{}: {:?}: expect.rule {rule:?} is no rule of {} (its routes: {}; or none)",
+                case.at,
+                case.name,
+                router.id,
+                router.routes.join(", ")
+            );
+        }
+    }
+    Ok(())
+}
+
+/// One case decided on one plane.
+pub struct Ran<'a> {
+    pub case: &'a Case,
+    pub router: &'a Router,
+    pub decision: Decision,
+    /// Whether the case's expectation is checked on this plane (a case
+    /// for the other plane is still decided, for coverage and to compare
+    /// the planes).
+    pub judged: bool,
+    pub mismatches: Vec<String>,
+}
+
+impl Ran<'_> {
+    pub fn failed(&self) -> bool {
+        self.judged && !self.mismatches.is_empty()
+    }
+}
+
+/// A case for a data plane that was not run: neither passed nor failed.
+pub struct Skipped<'a> {
+    pub case: &'a Case,
+    pub router: String,
+    pub plane: DataPlane,
+}
+
+/// The routes of one router (on one plane) the cases reached.
+pub struct Coverage {
+    pub router: String,
+    pub plane: DataPlane,
+    pub routes: Vec<String>,
+    pub reached: BTreeSet<String>,
+}
+
+impl Coverage {
+    /// A router no case reaches covers nothing, even with no routes.
+    pub fn percent(&self) -> f64 {
+        if self.routes.is_empty() {
+            return if self.reached.is_empty() { 0.0 } else { 100.0 };
+        }
+        let hit = self.routes.iter().filter(|r| self.reached.contains(*r)).count();
+        100.0 * hit as f64 / self.routes.len() as f64
+    }
+
+    pub fn missed(&self) -> Vec<&str> {
+        self.routes.iter().filter(|r| !self.reached.contains(*r)).map(String::as_str).collect()
+    }
+}
+
+/// The run of every case of `files` on the routers of each plane run
+/// (`planes`: one list of routers per data plane rendered).
+pub struct SuiteRun<'a> {
+    /// In file order, then case order, then plane order.
+    pub ran: Vec<Ran<'a>>,
+    pub skipped: Vec<Skipped<'a>>,
+    /// One per router and plane, cases or not.
+    pub coverage: Vec<Coverage>,
+    /// Cases the two planes decide differently (both planes run).
+    pub disagreements: Vec<(usize, usize)>,
+}
+
+impl SuiteRun<'_> {
+    pub fn failed(&self) -> usize {
+        self.ran.iter().filter(|r| r.failed()).count()
+    }
+}
+
+/// Runs the cases.
+pub fn run<'a>(files: &'a [TestFile], planes: &'a [Vec<Router>]) -> Result<SuiteRun<'a>> {
+    let mut ran = Vec::new();
+    let mut skipped = Vec::new();
+    let mut disagreements = Vec::new();
+    for file in files {
+        let picked: Vec<&Router> =
+            planes.iter().map(|routers| pick(routers, file.router.as_deref(), &file.origin)).collect::<Result<_>>()?;
+        for case in &file.cases {
+            let mut decided: Vec<usize> = Vec::new();
+            for router in &picked {
+                check_names(case, router)?;
+                let decision = router.decide(&case.request, &case.unhealthy);
+                let judged = case.data_plane.is_none_or(|p| p == router.data_plane());
+                let mismatches = if judged { mismatches(&case.expect, &decision) } else { Vec::new() };
+                decided.push(ran.len());
+                ran.push(Ran { case, router, decision, judged, mismatches });
+            }
+            if let Some(plane) = case.data_plane {
+                if !picked.iter().any(|r| r.data_plane() == plane) {
+                    let router = picked.first().map(|r| r.id.clone()).unwrap_or_default();
+                    skipped.push(Skipped { case, router, plane });
+                }
+            }
+            if let [p, g] = decided[..] {
+                if !ran[p].decision.same_outcome(&ran[g].decision) {
+                    disagreements.push((p, g));
+                }
+            }
+        }
+    }
+    let mut coverage = Vec::new();
+    for routers in planes {
+        for router in routers {
+            let reached = ran
+                .iter()
+                .filter(|r| std::ptr::eq(r.router, router))
+                .map(|r| r.decision.matched.label().to_string())
+                .collect();
+            coverage.push(Coverage {
+                router: router.id.clone(),
+                plane: router.data_plane(),
+                routes: router.routes.clone(),
+                reached,
+            });
+        }
+    }
+    Ok(SuiteRun { ran, skipped, coverage, disagreements })
 }
 
 #[cfg(test)]

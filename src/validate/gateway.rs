@@ -14,10 +14,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::Finding;
 use crate::kube::goquote::go_quote;
-use crate::model::{classification_mode, ModelRouter, RuleMatch, HEADER_ONLY};
-
-/// Classifications treated as sensitive when the router lists none.
-const DEFAULT_SENSITIVE: [&str; 2] = ["pii", "phi"];
+use crate::model::{classification_mode, ModelRouter, RuleMatch, DEFAULT_SENSITIVE, HEADER_ONLY};
 
 fn refusal(path: impl Into<String>, reason: &str, message: impl AsRef<str>) -> Finding {
     Finding::error(path, format!("{reason}: {}", message.as_ref()))

@@ -33,6 +33,9 @@ pub struct GatewayRendered {
     pub objects: Vec<Value>,
     /// Backends dropped from at least one route rule as unhealthy, sorted.
     pub ejected: Vec<String>,
+    /// What each rule of the AIGatewayRoute was compiled from, in the
+    /// route's order.
+    pub origins: Vec<rules::RuleOrigin>,
 }
 
 /// Renders a Gateway-mode router from its resolved backends as the
@@ -64,5 +67,6 @@ pub fn render_gateway(input: &RouterInput, backends: &[ResolvedBackend], release
     let budgets = policy.and_then(|p| p.budgets.as_deref()).unwrap_or_default();
     objects.push(route::ai_gateway_route(input, &compiled, !budgets.is_empty())?);
     objects.push(traffic_policy::backend_traffic_policy(input, budgets, release)?);
-    Ok(GatewayRendered { objects, ejected })
+    let origins = compiled.into_iter().map(|rule| rule.origin).collect();
+    Ok(GatewayRendered { objects, ejected, origins })
 }

@@ -12,9 +12,24 @@ use super::resolve::ResolvedBackend;
 use crate::model::duration::parse_go_duration;
 use crate::model::{classification_mode, ModelRouter, RuleRoute, DEFAULT_CLASSIFICATION_HEADER, HEADER_ONLY};
 
+/// What in the ModelRouter a route rule was compiled from: the one record
+/// of it, so that whoever reads the route (`routing::gateway`) names its
+/// rules without computing the order a second time.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum RuleOrigin {
+    /// `spec.rules[]`, by name.
+    Rule(String),
+    /// The model-match rule of a backend (`BackendNameMatch`), by backend name.
+    NameMatch(String),
+    /// The catch-all of `defaultRoute`.
+    #[default]
+    Default,
+}
+
 /// One compiled route rule.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CompiledRule {
+    pub origin: RuleOrigin,
     /// Exact model-header values; matches are ORed over them.
     pub models: Vec<String>,
     /// Exact header matches ANDed into every match (sorted by name).
@@ -61,6 +76,7 @@ pub fn compile_rules(mr: &ModelRouter) -> Result<Vec<CompiledRule>> {
     let mut out = Vec::new();
     for (i, rule) in mr.spec.rules.iter().flatten().enumerate() {
         let mut compiled = CompiledRule {
+            origin: RuleOrigin::Rule(rule.name.clone()),
             backend_refs: backend_refs(&rule.name, &rule.route, &weights)?,
             timeout_nanos: match rule.timeout.as_deref() {
                 Some(t) => Some(
@@ -87,6 +103,7 @@ pub fn compile_rules(mr: &ModelRouter) -> Result<Vec<CompiledRule>> {
         for b in &mr.spec.backends {
             let model = b.display_name.as_deref().filter(|d| !d.is_empty()).unwrap_or(&b.name);
             out.push(CompiledRule {
+                origin: RuleOrigin::NameMatch(b.name.clone()),
                 models: vec![model.to_string()],
                 backend_refs: vec![BackendRef::plain(&b.name)],
                 ..CompiledRule::default()

@@ -1,0 +1,73 @@
+//! What `test`, `route` and `verify` share: the routers of the -f inputs
+//! rendered as the operator would, on their own data plane or the one
+//! chosen, handed to `routing` as [`Router`]s.
+
+use std::io::Read;
+
+use anyhow::{bail, Result};
+use serde_json::Value;
+
+use super::stream::{stream_as, LiveInput};
+use crate::cli::{CommonArgs, PlaneChoice};
+use crate::pipeline::{Rendered, RouterResult};
+use crate::report::Reporter;
+use crate::routing::router::Router;
+
+/// The planes to render: each router's own, or the one chosen, or both
+/// (which reads the -f inputs twice: files, not stdin).
+pub(super) fn planes(choice: PlaneChoice, common: &CommonArgs) -> Result<Vec<Option<&'static str>>> {
+    Ok(match choice {
+        PlaneChoice::Auto => vec![None],
+        PlaneChoice::Proxy => vec![Some("Proxy")],
+        PlaneChoice::Gateway => vec![Some("Gateway")],
+        PlaneChoice::Both if reads_stdin(common) => {
+            bail!("--data-plane both renders the inputs twice; give -f files, not stdin")
+        }
+        PlaneChoice::Both => vec![Some("Proxy"), Some("Gateway")],
+    })
+}
+
+pub(super) fn reads_stdin(common: &CommonArgs) -> bool {
+    common.files.iter().any(|f| f.as_os_str() == "-")
+}
+
+/// Renders the routers of the -f inputs (as `data_plane` when given).
+pub(super) fn routers(
+    common: &CommonArgs,
+    data_plane: Option<&str>,
+    stdin: &mut dyn Read,
+    reporter: &mut Reporter,
+) -> Result<Vec<Router>> {
+    let finish = |result: RouterResult| -> Result<Router> { router(result) };
+    let mut out = Vec::new();
+    let rendered = stream_as(common, LiveInput::Files(&[]), stdin, reporter, data_plane, &finish, &mut |r| {
+        out.push(r);
+        Ok(())
+    });
+    if let (Err(e), Some(plane)) = (&rendered, data_plane) {
+        bail!("--data-plane: rendered as dataPlane: {plane}, {e:#}");
+    }
+    rendered?;
+    if out.is_empty() {
+        bail!("no ModelRouter in the -f inputs; routerctl test, route and verify ask a router where requests go");
+    }
+    Ok(out)
+}
+
+fn router(result: RouterResult) -> Result<Router> {
+    let input = &result.router;
+    let id = format!("{}/{}", input.namespace, input.name);
+    let spec = &input.router.spec;
+    match &result.rendered {
+        Rendered::Proxy(rendered) => Router::proxy(id, input.name.clone(), &rendered.compiled.json, spec),
+        Rendered::Gateway(gateway) => {
+            let route = result
+                .items
+                .iter()
+                .map(|item| &item.merged)
+                .find(|o| o.get("kind").and_then(Value::as_str) == Some("AIGatewayRoute"))
+                .ok_or_else(|| anyhow::anyhow!("ModelRouter {id}: no AIGatewayRoute was rendered"))?;
+            Router::gateway(id, input.name.clone(), route, &gateway.origins, spec)
+        }
+    }
+}

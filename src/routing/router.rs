@@ -1,0 +1,223 @@
+//! One ModelRouter as routing asks it, on one data plane: what decides (the
+//! proxy's compiled `config.json`, or the rendered AIGatewayRoute with
+//! what each of its rules was compiled from), the routes a request can
+//! take, and the facts about its backends and classifications that the
+//! checks read (tier, external, the sensitive set). Built from what
+//! `render` wrote; nothing here computes the operator's output again.
+
+use std::collections::HashMap;
+
+use anyhow::Result;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::gateway::{self, RouteRule};
+use super::proxy::{self, ProxyConfig};
+use super::{Decision, Request};
+use crate::kube::names::sanitize_dns_name;
+use crate::model::{ModelRouterSpec, DEFAULT_CLASSIFICATION_HEADER, DEFAULT_SENSITIVE};
+use crate::render::gateway::rules::RuleOrigin;
+
+/// A data plane: the router-proxy, or Envoy AI Gateway.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+pub enum DataPlane {
+    Proxy,
+    Gateway,
+}
+
+impl DataPlane {
+    /// As `spec.dataPlane` spells it.
+    pub fn label(self) -> &'static str {
+        match self {
+            DataPlane::Proxy => "Proxy",
+            DataPlane::Gateway => "Gateway",
+        }
+    }
+}
+
+/// What the checks need to know of a backend.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BackendFacts {
+    pub name: String,
+    /// As stored: the CRD defaults an absent tier to `local`, external
+    /// backends included.
+    pub tier: String,
+    /// The provider of an external backend.
+    pub provider: Option<String>,
+}
+
+impl BackendFacts {
+    /// Whether a request dispatched here leaves the cluster: a backend
+    /// whose tier is not `local` (the proxy's own test), or any external
+    /// one, whatever tier it says.
+    pub fn leaves_cluster(&self) -> bool {
+        self.tier != "local" || self.provider.is_some()
+    }
+}
+
+/// How one data plane decides.
+#[derive(Debug, Clone)]
+pub enum Plane {
+    Proxy(Box<ProxyConfig>),
+    Gateway {
+        rules: Vec<RouteRule>,
+        /// Backend names as the route writes them → as the ModelRouter does.
+        names: HashMap<String, String>,
+    },
+}
+
+/// One router on one data plane.
+#[derive(Debug, Clone)]
+pub struct Router {
+    /// `namespace/name`.
+    pub id: String,
+    pub name: String,
+    pub plane: Plane,
+    /// Every route a request may take: the rules' names, then `name-match`
+    /// and `default` when configured.
+    pub routes: Vec<String>,
+    /// The backends, in the ModelRouter's order.
+    pub backends: Vec<BackendFacts>,
+    /// The classification header, lower-cased.
+    pub class_header: String,
+    /// The sensitive classifications (the policy's, or `pii`, `phi`).
+    pub sensitive: Vec<String>,
+}
+
+/// Facts read off a (defaulted) ModelRouter spec.
+fn spec_facts(spec: &ModelRouterSpec) -> (Vec<BackendFacts>, String, Vec<String>) {
+    let backends = spec
+        .backends
+        .iter()
+        .map(|b| BackendFacts {
+            name: b.name.clone(),
+            tier: b.tier.clone().unwrap_or_else(|| "local".to_string()),
+            provider: b.external.as_ref().map(|e| e.provider.clone()),
+        })
+        .collect();
+    let classification = spec.policy.as_ref().and_then(|p| p.classification.as_ref());
+    let header = classification
+        .and_then(|c| c.header_key.as_deref())
+        .map(str::trim)
+        .filter(|h| !h.is_empty())
+        .unwrap_or(DEFAULT_CLASSIFICATION_HEADER)
+        .to_ascii_lowercase();
+    let sensitive = match classification.and_then(|c| c.sensitive_classifications.as_ref()) {
+        Some(listed) if !listed.is_empty() => listed.clone(),
+        _ => DEFAULT_SENSITIVE.iter().map(|s| s.to_string()).collect(),
+    };
+    (backends, header, sensitive)
+}
+
+impl Router {
+    /// A Proxy-plane router from its compiled `config.json` and its spec.
+    pub fn proxy(id: String, name: String, config_json: &str, spec: &ModelRouterSpec) -> Result<Router> {
+        let config = ProxyConfig::from_json(config_json)?;
+        let (backends, _, _) = spec_facts(spec);
+        let mut router = Router::from_config(id, name, config);
+        router.backends = backends;
+        Ok(router)
+    }
+
+    /// A Proxy-plane router from a `config.json` alone (a live ConfigMap's):
+    /// backends are external when the config names a provider.
+    pub fn from_config(id: String, name: String, config: ProxyConfig) -> Router {
+        let mut routes: Vec<String> = config.rules.iter().map(|r| r.name.clone()).collect();
+        if config.default_route_strategy == "BackendNameMatch" {
+            routes.push("name-match".into());
+        }
+        if !config.default_route.is_empty() {
+            routes.push("default".into());
+        }
+        let backends = config
+            .backends
+            .iter()
+            .map(|b| BackendFacts {
+                name: b.name.clone(),
+                tier: if b.tier.is_empty() { "local".into() } else { b.tier.clone() },
+                provider: (!b.provider.is_empty()).then(|| b.provider.clone()),
+            })
+            .collect();
+        let class_header = config.classification_header().to_ascii_lowercase();
+        let sensitive = if config.policy.classification.sensitive.is_empty() {
+            DEFAULT_SENSITIVE.iter().map(|s| s.to_string()).collect()
+        } else {
+            config.policy.classification.sensitive.clone()
+        };
+        Router { id, name, plane: Plane::Proxy(Box::new(config)), routes, backends, class_header, sensitive }
+    }
+
+    /// A Gateway-plane router from its rendered AIGatewayRoute and what
+    /// each of its rules was compiled from (`GatewayRendered::origins`).
+    pub fn gateway(
+        id: String,
+        name: String,
+        route: &Value,
+        origins: &[RuleOrigin],
+        spec: &ModelRouterSpec,
+    ) -> Result<Router> {
+        let (backends, class_header, sensitive) = spec_facts(spec);
+        let mut routes: Vec<String> = Vec::new();
+        for origin in origins {
+            let route = match origin {
+                RuleOrigin::Rule(name) => name.as_str(),
+                RuleOrigin::NameMatch(_) => "name-match",
+                RuleOrigin::Default => "default",
+            };
+            if !routes.iter().any(|r| r == route) {
+                routes.push(route.to_string());
+            }
+        }
+        let names = backends.iter().map(|b| (sanitize_dns_name(&b.name), b.name.clone())).collect();
+        let rules = gateway::route_rules(route, origins)?;
+        Ok(Router { id, name, plane: Plane::Gateway { rules, names }, routes, backends, class_header, sensitive })
+    }
+
+    pub fn data_plane(&self) -> DataPlane {
+        match self.plane {
+            Plane::Proxy(_) => DataPlane::Proxy,
+            Plane::Gateway { .. } => DataPlane::Gateway,
+        }
+    }
+
+    /// Where `request` goes with the backends in `unhealthy` down.
+    pub fn decide(&self, request: &Request, unhealthy: &[String]) -> Decision {
+        match &self.plane {
+            Plane::Proxy(config) => proxy::decide(config, request, unhealthy),
+            Plane::Gateway { rules, names } => {
+                let unhealthy: Vec<String> = unhealthy.iter().map(|b| sanitize_dns_name(b)).collect();
+                let mut decision = gateway::decide(rules, request, &unhealthy);
+                for (name, _) in &mut decision.candidates {
+                    if let Some(original) = names.get(name) {
+                        name.clone_from(original);
+                    }
+                }
+                decision
+            }
+        }
+    }
+
+    pub fn backend(&self, name: &str) -> Option<&BackendFacts> {
+        self.backends.iter().find(|b| b.name == name)
+    }
+
+    pub fn has_backend(&self, name: &str) -> bool {
+        self.backend(name).is_some()
+    }
+
+    /// The classification the proxy reads from a request (the header's
+    /// first value, lower-cased as Go's `strings.ToLower` does), whatever
+    /// the plane: what the request *is* does not depend on who routes it.
+    pub fn classification(&self, request: &Request) -> String {
+        request
+            .headers
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(&self.class_header))
+            .map(|(_, value)| value.to_lowercase())
+            .unwrap_or_default()
+    }
+
+    pub fn is_sensitive(&self, class: &str) -> bool {
+        self.sensitive.iter().any(|s| s == class)
+    }
+}
