@@ -2,12 +2,13 @@
 //! version, kind, namespace, name), reading its metadata out of a JSON
 //! tree, the kinds each data plane writes (`kinds`), the names and keys the
 //! operator puts on its objects (`names`), the JSON bytes Go's
-//! `encoding/json` writes (`gojson`) and how Go quotes a string in a
-//! message (`goquote`). It sits at the bottom: it imports
-//! nothing of routerctl, so no stage has to reach into a sibling stage for
-//! these words.
+//! `encoding/json` writes (`gojson`), how Go quotes a string in a
+//! message (`goquote`) and how Go lower-cases one (`golower`). It sits at
+//! the bottom: it imports nothing of routerctl, so no stage has to reach
+//! into a sibling stage for these words.
 
 pub mod gojson;
+pub mod golower;
 pub mod goquote;
 pub mod kinds;
 pub mod names;

@@ -26,6 +26,7 @@ use anyhow::{Context as _, Result};
 use serde::Deserialize;
 
 use super::{Decision, Matched, Request, Trial};
+use crate::kube::golower::to_lower;
 use crate::model::{DEFAULT_CLASSIFICATION_HEADER, DEFAULT_SENSITIVE};
 
 /// The task-complexity header (fixed upstream).
@@ -167,8 +168,8 @@ pub fn features(config: &ProxyConfig, request: &Request) -> Features {
         headers.entry(name.to_ascii_lowercase()).or_insert_with(|| value.clone());
     }
     let class_header = config.classification_header().to_ascii_lowercase();
-    let classification = headers.get(&class_header).map(|v| v.to_lowercase()).unwrap_or_default();
-    let task_complexity = headers.get(TASK_COMPLEXITY_HEADER).map(|v| v.to_lowercase()).unwrap_or_default();
+    let classification = headers.get(&class_header).map(|v| to_lower(v)).unwrap_or_default();
+    let task_complexity = headers.get(TASK_COMPLEXITY_HEADER).map(|v| to_lower(v)).unwrap_or_default();
     Features { model: request.model.clone().unwrap_or_default(), headers, classification, task_complexity }
 }
 
@@ -596,6 +597,30 @@ mod tests {
         // TestProxy503WhenNoRoute
         let bare = config(json!({"backends": [{"name": "x", "tier": "local", "address": "http://nowhere.invalid"}]}));
         assert_eq!(decide(&bare, &request("any", &[]), &[]).status, Some(503));
+    }
+
+    /// The classification and complexity values are lower-cased as Go's
+    /// `strings.ToLower` does (one simple mapping per char), not as Rust's
+    /// `to_lowercase`: `Pİİ` is `pii` (Rust: `pi\u{307}i\u{307}`), `ΠΙΣ` is
+    /// `πισ` (Rust: `πις`).
+    #[test]
+    fn header_values_are_lowered_the_way_go_does() {
+        let base = config(valid_config());
+        let f = features(&base, &request("", &class("Pİİ")));
+        assert_eq!(f.classification, "pii");
+        assert_eq!(decide(&base, &request("", &class("Pİİ")), &[]).matched.label(), "pii-stays-local");
+        let f = features(
+            &base,
+            &request("", &[("X-LLMKube-Task-Complexity", "ΠΙΣ"), ("x-llmkube-classification", "\u{212A}")]),
+        );
+        assert_eq!((f.task_complexity.as_str(), f.classification.as_str()), ("πισ", "k"));
+        let mut greek = valid_config();
+        greek["rules"] =
+            json!([{"name": "greek", "match": {"taskComplexity": "πισ"}, "route": {"backends": ["cloud-opus"]}}]);
+        let greek = config(greek);
+        assert_eq!(decide(&greek, &request("", &[("x-llmkube-task-complexity", "ΠΙΣ")]), &[]).matched.label(), "greek");
+        // A header name is found in any ASCII case.
+        assert_eq!(features(&base, &request("", &[("X-LLMKUBE-CLASSIFICATION", "PII")])).classification, "pii");
     }
 
     /// enforceFailClosed's table (pure_test.go), and upstream's case
