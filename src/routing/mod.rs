@@ -1,10 +1,12 @@
 //! Where a request goes: the router-proxy's decision on the Proxy data
 //! plane (`proxy`, from the compiled `config.json` routerctl writes, so what
-//! is tested is what is deployed) and Envoy's on the Gateway data plane
-//! (`gateway`, from the rendered AIGatewayRoute); RouterTest files and
-//! their runs (`suite`). Pure: values in, decisions out.
+//! is tested is what is deployed, its model globs Go's `path.Match` in
+//! `glob`) and Envoy's on the Gateway data plane (`gateway`, from the
+//! rendered AIGatewayRoute); RouterTest files and their runs (`suite`).
+//! Pure: values in, decisions out.
 
 pub mod gateway;
+pub mod glob;
 pub mod proxy;
 pub mod router;
 pub mod suite;
