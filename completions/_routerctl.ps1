@@ -35,6 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain every pod-template label and annotation and each record annotation: who owns it and what this reconcile does to it')
             [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Check where requests go: run RouterTest cases against what each router''s data plane would decide')
             [CompletionResult]::new('route', 'route', [CompletionResultType]::ParameterValue, 'Explain where one request goes: the rules tried, why each did not match, the one that did, and the backends in dispatch order')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Prove where every request can go: the request space cut into classes that decide alike, each with a witness request; checks that hold for all requests; the invariants of RouterTest files; and with --against, every class whose destination a change moves')
             [CompletionResult]::new('krm', 'krm', [CompletionResultType]::ParameterValue, 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
@@ -209,6 +210,39 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'routerctl;verify' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for objects that do not name one (default: `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for objects that do not name one (default: `default`)')
+            [CompletionResult]::new('--router-proxy-image', '--router-proxy-image', [CompletionResultType]::ParameterName, 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator''s built-in default image, with a warning (an error with --strict)')
+            [CompletionResult]::new('--default-litellm-url', '--default-litellm-url', [CompletionResultType]::ParameterName, 'The operator''s --default-litellm-url: the address of litellm backends that set no url')
+            [CompletionResult]::new('--operator-version', '--operator-version', [CompletionResultType]::ParameterName, 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster''s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value')
+            [CompletionResult]::new('--crd', '--crd', [CompletionResultType]::ParameterName, 'The cluster''s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable')
+            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'RouterTest files whose `invariants:` are checked for all requests (their `tests:` are `routerctl test`''s). Repeatable')
+            [CompletionResult]::new('--tests', '--tests', [CompletionResultType]::ParameterName, 'RouterTest files whose `invariants:` are checked for all requests (their `tests:` are `routerctl test`''s). Repeatable')
+            [CompletionResult]::new('--against', '--against', [CompletionResultType]::ParameterName, 'The routers before the change (files or directories, as -f): every class of requests whose decision the change moves is listed. Repeatable')
+            [CompletionResult]::new('--data-plane', '--data-plane', [CompletionResultType]::ParameterName, 'The data plane whose decisions are verified')
+            [CompletionResult]::new('--emit-tests', '--emit-tests', [CompletionResultType]::ParameterName, 'Write one RouterTest case per class of requests to FILE: today''s behaviour pinned, ready for `routerctl test`')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R')
+            [CompletionResult]::new('--emit-scrape-annotations', '--emit-scrape-annotations', [CompletionResultType]::ParameterName, 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say what is being done: each router rendered, and the time taken')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say what is being done: each router rendered, and the time taken')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'routerctl;krm' {
             [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
@@ -277,6 +311,7 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain every pod-template label and annotation and each record annotation: who owns it and what this reconcile does to it')
             [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Check where requests go: run RouterTest cases against what each router''s data plane would decide')
             [CompletionResult]::new('route', 'route', [CompletionResultType]::ParameterValue, 'Explain where one request goes: the rules tried, why each did not match, the one that did, and the backends in dispatch order')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Prove where every request can go: the request space cut into classes that decide alike, each with a witness request; checks that hold for all requests; the invariants of RouterTest files; and with --against, every class whose destination a change moves')
             [CompletionResult]::new('krm', 'krm', [CompletionResultType]::ParameterValue, 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print routerctl''s version, the API it reads and the operator behaviour it mirrors')
@@ -297,6 +332,9 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             break
         }
         'routerctl;help;route' {
+            break
+        }
+        'routerctl;help;verify' {
             break
         }
         'routerctl;help;krm' {

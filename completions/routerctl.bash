@@ -46,6 +46,9 @@ _routerctl() {
             routerctl,test)
                 cmd="routerctl__subcmd__test"
                 ;;
+            routerctl,verify)
+                cmd="routerctl__subcmd__verify"
+                ;;
             routerctl,version)
                 cmd="routerctl__subcmd__version"
                 ;;
@@ -76,6 +79,9 @@ _routerctl() {
             routerctl__subcmd__help,test)
                 cmd="routerctl__subcmd__help__subcmd__test"
                 ;;
+            routerctl__subcmd__help,verify)
+                cmd="routerctl__subcmd__help__subcmd__verify"
+                ;;
             routerctl__subcmd__help,version)
                 cmd="routerctl__subcmd__help__subcmd__version"
                 ;;
@@ -86,7 +92,7 @@ _routerctl() {
 
     case "${cmd}" in
         routerctl)
-            opts="-q -v -h -V --quiet --verbose --message-format --help --version render diff explain test route krm completions completion version man help"
+            opts="-q -v -h -V --quiet --verbose --message-format --help --version render diff explain test route verify krm completions completion version man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -290,7 +296,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__help)
-            opts="render diff explain test route krm completions version man help"
+            opts="render diff explain test route verify krm completions version man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -416,6 +422,20 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__help__subcmd__test)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        routerctl__subcmd__help__subcmd__verify)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -711,6 +731,92 @@ _routerctl() {
                     return 0
                     ;;
                 --min-coverage)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        routerctl__subcmd__verify)
+            opts="-f -R -n -j -t -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --tests --against --data-plane --emit-tests --output --quiet --verbose --message-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --router-proxy-image)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --default-litellm-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --operator-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --crd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tests)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -t)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --against)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data-plane)
+                    COMPREPLY=($(compgen -W "auto proxy gateway both" -- "${cur}"))
+                    return 0
+                    ;;
+                --emit-tests)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

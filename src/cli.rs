@@ -106,6 +106,24 @@ pub enum Command {
     /// Explain where one request goes: the rules tried, why each did not
     /// match, the one that did, and the backends in dispatch order.
     Route(RouteArgs),
+    /// Prove where every request can go: the request space cut into
+    /// classes that decide alike, each with a witness request; checks that
+    /// hold for all requests; the invariants of RouterTest files; and with
+    /// --against, every class whose destination a change moves.
+    ///
+    /// Checks (rule ids): sensitive-egress (error: a sensitive
+    /// classification can be dispatched to a cloud-tier or external
+    /// backend in some health state), unmatchable-value (error: an
+    /// upper-case classification or complexity, a malformed glob, a header
+    /// the proxy never sees), plane-disagreement (error: the Proxy and
+    /// Gateway planes part, with --data-plane both or for Gateway
+    /// routers), unreachable-rule (warning), unrouted (warning). Each comes
+    /// with a RouterTest case that `routerctl test` passes and that shows
+    /// it.
+    ///
+    /// Exit status: 0 when nothing fails, 1 when a check fails or an
+    /// invariant does not hold, 2 on bad input.
+    Verify(VerifyArgs),
     /// Run as a KRM function: read a ResourceList on stdin, append the
     /// rendered objects of every ModelRouter among its items, write it back.
     ///
@@ -211,6 +229,36 @@ pub struct RouteArgs {
     pub output: ReportFormat,
 }
 
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    /// RouterTest files whose `invariants:` are checked for all requests
+    /// (their `tests:` are `routerctl test`'s). Repeatable.
+    #[arg(short = 't', long = "tests", value_name = "FILE")]
+    pub tests: Vec<PathBuf>,
+
+    /// The routers before the change (files or directories, as -f):
+    /// every class of requests whose decision the change moves is listed.
+    /// Repeatable.
+    #[arg(long, value_name = "FILE")]
+    pub against: Vec<PathBuf>,
+
+    /// The data plane whose decisions are verified.
+    #[arg(long, value_enum, default_value_t = PlaneChoice::Auto)]
+    pub data_plane: PlaneChoice,
+
+    /// Write one RouterTest case per class of requests to FILE: today's
+    /// behaviour pinned, ready for `routerctl test`.
+    #[arg(long, value_name = "FILE")]
+    pub emit_tests: Option<PathBuf>,
+
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
     Text,
@@ -218,7 +266,7 @@ pub enum ReportFormat {
 }
 
 /// Inputs and operator settings shared by every command.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct CommonArgs {
     /// A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-`
     /// for stdin, holding ModelRouters and the InferenceServices and

@@ -77,6 +77,13 @@ pub mod rules {
         EXTERNAL = "external-diff", "what the external diff program (KUBECTL_EXTERNAL_DIFF) wrote on stderr";
         KRM = "krm", "the ResourceList or the KRM function's settings";
         TEST = "test", "routerctl test: a coverage or expectation finding";
+        SENSITIVE_EGRESS = "sensitive-egress", "a sensitive classification can be dispatched out of the cluster (a cloud-tier or external backend) in some health state";
+        UNMATCHABLE = "unmatchable-value", "a rule value no request can match (an upper-case classification or complexity, a malformed glob, a header the proxy never sees)";
+        UNREACHABLE_RULE = "unreachable-rule", "a rule no request reaches: earlier rules take every request it matches";
+        PLANE_DISAGREEMENT = "plane-disagreement", "the Proxy and Gateway data planes send a request to different places";
+        UNROUTED = "unrouted", "requests no rule and no default route take: the data plane answers them itself";
+        INVARIANT = "invariant", "a RouterTest invariant does not hold for some request";
+        ROUTING_INCOMPLETE = "verify-incomplete", "routerctl verify did not cover every request (a limit, or planes not compared)";
     }
 }
 

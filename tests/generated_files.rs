@@ -58,7 +58,10 @@ fn complete(words: &[&str]) -> String {
 
 #[test]
 fn the_kubectl_plugin_completion_script_answers_as_cobra_expects() {
-    assert_eq!(complete(&[""]), "render\ndiff\nexplain\ntest\nroute\nkrm\ncompletions\ncompletion\nversion\nman\n:4\n");
+    assert_eq!(
+        complete(&[""]),
+        "render\ndiff\nexplain\ntest\nroute\nverify\nkrm\ncompletions\ncompletion\nversion\nman\n:4\n"
+    );
     assert_eq!(complete(&["di"]), "diff\n:4\n");
     assert_eq!(complete(&["diff", "-f", "routers/", "--co"]), "--color\n--context\n:4\n");
     // File names are the shell's to complete.

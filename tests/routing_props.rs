@@ -144,3 +144,118 @@ proptest! {
         }
     }
 }
+
+/// Rules for the partition property: the models come as globs that
+/// overlap, cross `/` and hold classes.
+fn glob_rule_strategy() -> impl Strategy<Value = Value> {
+    (
+        rule_strategy(),
+        prop::sample::subsequence(vec!["gpt-*", "*-mini", "org/*", "[gq]*", "*", "gpt-4?", "a[/]b", "[]x]"], 0..3),
+    )
+        .prop_map(|(mut rule, models)| {
+            if !models.is_empty() {
+                rule["match"]["models"] = json!(models);
+            }
+            rule
+        })
+}
+
+/// Requests from the rules' literals, their case variants, instances of
+/// the globs and noise.
+fn noisy_request_strategy() -> impl Strategy<Value = Request> {
+    (
+        prop::sample::select(vec!["", "pii", "PII", "Pİİ", "phi", "public", "ΠΙΣ", "other"]),
+        prop::sample::select(vec!["", "simple", "complex", "COMPLEX", "x"]),
+        prop::sample::select(vec![
+            "",
+            "gpt-4o",
+            "gpt-4o-mini",
+            "gpt-",
+            "org/x",
+            "org/",
+            "a/b",
+            "q",
+            "gq",
+            "qwen3-coder",
+            "x/y-mini",
+            "é",
+        ]),
+        prop::sample::select(vec!["", "a", "b", "A", "c"]),
+    )
+        .prop_map(|(class, complexity, model, team)| {
+            let mut headers = Vec::new();
+            if !class.is_empty() {
+                headers.push(("X-LLMKube-Classification".to_string(), class.to_string()));
+            }
+            if !complexity.is_empty() {
+                headers.push(("x-llmkube-task-complexity".to_string(), complexity.to_string()));
+            }
+            if !team.is_empty() {
+                headers.push(("X-Team".to_string(), team.to_string()));
+            }
+            Request { model: (!model.is_empty()).then(|| model.to_string()), headers }
+        })
+}
+
+/// What the proxy can tell apart of a request, over the literals: which
+/// globs and ids the model matches, and per header whether it is absent,
+/// which literal it equals, and (where the proxy lower-cases) which
+/// literal its lower-case form equals. Written here from the proxy's rules,
+/// apart from the partition's own code.
+fn signature(literals: &routerctl::routing::space::Literals, request: &Request) -> Vec<String> {
+    use routerctl::kube::golower::to_lower;
+    use routerctl::routing::proxy::match_models;
+    let model = request.model.clone().unwrap_or_default();
+    let mut out: Vec<String> = literals
+        .globs
+        .iter()
+        .map(|g| match_models(std::slice::from_ref(g), &model).to_string())
+        .chain(literals.models.iter().map(|id| (*id == model).to_string()))
+        .collect();
+    for (name, values) in &literals.headers {
+        let got = request.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone());
+        out.push(match got {
+            None => "absent".to_string(),
+            Some(v) => {
+                let raw = if values.contains(&v) { v.clone() } else { "~other".to_string() };
+                if literals.lowered.contains(name) {
+                    let lower = to_lower(&v);
+                    let read = if values.iter().any(|l| to_lower(l) == lower) { lower } else { "~other".into() };
+                    format!("{raw}|{read}")
+                } else {
+                    raw
+                }
+            }
+        });
+    }
+    out
+}
+
+proptest! {
+    /// The partition is exact: a random request falls in a cell (one whose
+    /// witness the proxy tells apart from it in no way), and it is decided
+    /// as that cell's witness is, in every health state.
+    #[test]
+    fn every_request_decides_as_its_cell(
+        rules in prop::collection::vec(glob_rule_strategy(), 0..5),
+        requests in prop::collection::vec(noisy_request_strategy(), 1..20),
+        down in unhealthy_strategy(),
+    ) {
+        use routerctl::routing::router::Router;
+        use routerctl::routing::space::{partition, Limits, Literals};
+        let router = Router::from_config("ns/r".into(), "r".into(), config(&rules, "l1"));
+        let mut literals = Literals::default();
+        literals.add_router(&router);
+        let space = partition(&literals, Limits::default());
+        prop_assert!(space.complete, "{:?}", space.notes);
+        let cells: Vec<(Vec<String>, &Request)> = space.cells.iter().map(|c| (signature(&literals, c), c)).collect();
+        for request in &requests {
+            let sig = signature(&literals, request);
+            let cell = cells.iter().find(|(s, _)| *s == sig).map(|(_, c)| *c);
+            prop_assert!(cell.is_some(), "no cell for {:?} ({:?})", request, sig);
+            let cell = cell.expect("checked");
+            let (a, b) = (router.decide(request, &down), router.decide(cell, &down));
+            prop_assert!(a.same_outcome(&b), "{:?} decides {:?}; its cell {:?} decides {:?}", request, a, cell, b);
+        }
+    }
+}

@@ -17,6 +17,7 @@ mod render;
 mod routers;
 mod stream;
 mod test;
+mod verify;
 pub mod version;
 
 pub use outcome::{Outcome, Terminal};
@@ -59,6 +60,7 @@ fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, termina
         Command::Krm => krm::command(stdin, reporter),
         Command::Test(args) => test::run(args, stdin, reporter),
         Command::Route(args) => test::route(args, stdin, reporter),
+        Command::Verify(args) => verify::run(args, stdin, reporter),
         Command::Version { output } => version::run(*output),
         Command::Completions { shell } => text_outcome(&completion::completions(*shell), 0),
         Command::Man { command } => text_outcome(&completion::man_page(command.as_deref())?, 0),

@@ -3,15 +3,18 @@
 //! chosen, handed to `routing` as [`Router`]s.
 
 use std::io::Read;
+use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use serde_json::Value;
 
 use super::stream::{stream_as, LiveInput};
 use crate::cli::{CommonArgs, PlaneChoice};
+use crate::input::{documents, read_sources};
 use crate::pipeline::{Rendered, RouterResult};
 use crate::report::Reporter;
 use crate::routing::router::Router;
+use crate::routing::suite::{self, TestFile};
 
 /// The planes to render: each router's own, or the one chosen, or both
 /// (which reads the -f inputs twice: files, not stdin).
@@ -70,4 +73,29 @@ fn router(result: RouterResult) -> Result<Router> {
             Router::gateway(id, input.name.clone(), route, &gateway.origins, spec)
         }
     }
+}
+
+/// The RouterTest documents of `paths`. In `-t` files every document must
+/// be one; among the `-f` files (`from_routers`) the others are the
+/// routers, but one that looks meant as a RouterTest is refused too: a
+/// misspelt kind must not leave its cases unrun in silence.
+pub(super) fn test_files(
+    paths: &[PathBuf],
+    recursive: bool,
+    from_routers: bool,
+    stdin: &mut dyn Read,
+    stdin_used: &mut bool,
+) -> Result<Vec<TestFile>> {
+    let paths = crate::input::recursive::expand(paths, recursive)?;
+    let mut files = Vec::new();
+    for source in read_sources(&paths, stdin, stdin_used)? {
+        for doc in documents(&source)? {
+            if suite::is_test(&doc) {
+                files.push(suite::read(&doc)?);
+            } else if !from_routers || suite::looks_like_test(&doc) {
+                bail!("{}", suite::not_a_test(&doc));
+            }
+        }
+    }
+    Ok(files)
 }

@@ -10,40 +10,14 @@ use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::{json, Value};
 
 use super::outcome::Outcome;
-use super::routers::{planes, reads_stdin, routers};
+use super::routers::{planes, reads_stdin, routers, test_files};
 use crate::cli::{ReportFormat, RouteArgs, TestArgs};
 use crate::diagnostic::{rules, Diagnostic};
-use crate::input::{documents, read_sources};
 use crate::output::spool::Spool;
 use crate::report::{MessageFormat, Reporter};
 use crate::routing::router::{Plane, Router};
-use crate::routing::suite::{self, Coverage, Ran, SuiteRun, TestFile};
+use crate::routing::suite::{self, Coverage, Ran, SuiteRun};
 use crate::routing::{Decision, Request};
-
-/// The RouterTest documents of `paths`. In `-t` files every document must
-/// be one; among the `-f` files (`from_routers`) the others are the
-/// routers, but one that looks meant as a RouterTest is refused too: a
-/// misspelt kind must not leave its cases unrun in silence.
-fn test_files(
-    paths: &[PathBuf],
-    recursive: bool,
-    from_routers: bool,
-    stdin: &mut dyn Read,
-    stdin_used: &mut bool,
-) -> Result<Vec<TestFile>> {
-    let paths = crate::input::recursive::expand(paths, recursive)?;
-    let mut files = Vec::new();
-    for source in read_sources(&paths, stdin, stdin_used)? {
-        for doc in documents(&source)? {
-            if suite::is_test(&doc) {
-                files.push(suite::read(&doc)?);
-            } else if !from_routers || suite::looks_like_test(&doc) {
-                bail!("{}", suite::not_a_test(&doc));
-            }
-        }
-    }
-    Ok(files)
-}
 
 pub(super) fn run(args: &TestArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
     let planes = planes(args.data_plane, &args.common)?;

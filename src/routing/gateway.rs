@@ -56,6 +56,41 @@ pub struct RouteRule {
     pub backends: Vec<BackendRef>,
 }
 
+impl RouteRule {
+    /// Every (lower-cased name, value) its matches compare a header with.
+    pub fn header_matches(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.matches.iter().flat_map(|m| m.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())))
+    }
+
+    /// Whether one of its matches takes `request` (whatever the other
+    /// rules would do with it).
+    pub fn takes(&self, request: &Request) -> bool {
+        let headers = envoy_headers(request);
+        self.matches.iter().any(|m| matches_all(m, &headers))
+    }
+}
+
+/// The headers Envoy matches on: the request's, a header sent twice
+/// joined with `,` into one value (as Envoy does before matching since the
+/// CVE-2020-25017 fix), and the model header the AI gateway sets from the
+/// body.
+fn envoy_headers(request: &Request) -> HashMap<String, String> {
+    let mut headers: HashMap<String, String> = HashMap::new();
+    for (name, value) in &request.headers {
+        headers
+            .entry(name.to_ascii_lowercase())
+            .and_modify(|joined| {
+                joined.push(',');
+                joined.push_str(value);
+            })
+            .or_insert_with(|| value.clone());
+    }
+    if let Some(model) = &request.model {
+        headers.insert(MODEL_HEADER.to_string(), model.clone());
+    }
+    headers
+}
+
 /// The route's rules, each with what it was compiled from, as the render
 /// recorded it (`GatewayRendered::origins`, one per rule in the route's
 /// order).
@@ -113,23 +148,7 @@ pub fn route_rules(route: &Value, origins: &[RuleOrigin]) -> Result<Vec<RouteRul
 /// What Envoy does with `request` on `rules`, with the backends in
 /// `unhealthy` down.
 pub fn decide(rules: &[RouteRule], request: &Request, unhealthy: &[String]) -> Decision {
-    // The headers Envoy matches on: the request's, a header sent twice
-    // joined with `,` into one value (as Envoy does before matching since
-    // the CVE-2020-25017 fix), and the model header the AI gateway sets
-    // from the body.
-    let mut headers: HashMap<String, String> = HashMap::new();
-    for (name, value) in &request.headers {
-        headers
-            .entry(name.to_ascii_lowercase())
-            .and_modify(|joined| {
-                joined.push(',');
-                joined.push_str(value);
-            })
-            .or_insert_with(|| value.clone());
-    }
-    if let Some(model) = &request.model {
-        headers.insert(MODEL_HEADER.to_string(), model.clone());
-    }
+    let headers = envoy_headers(request);
     // Every match is a route entry: (header count, rule index) orders them.
     let mut entries: Vec<(usize, usize, &RouteMatch)> = Vec::new();
     for (i, rule) in rules.iter().enumerate() {

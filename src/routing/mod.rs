@@ -9,7 +9,9 @@ pub mod gateway;
 pub mod glob;
 pub mod proxy;
 pub mod router;
+pub mod space;
 pub mod suite;
+pub mod verify;
 
 use std::fmt;
 

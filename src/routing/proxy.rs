@@ -162,16 +162,34 @@ pub struct Features {
     pub task_complexity: String,
 }
 
+/// Headers a request carries that Go's HTTP server does not leave in
+/// `r.Header`, so no rule of the proxy can match them.
+pub const UNSEEN_HEADERS: [&str; 2] = ["host", "transfer-encoding"];
+
+/// How the proxy lower-cases the classification and complexity values
+/// (Go's `strings.ToLower`).
+pub fn lower_value(value: &str) -> String {
+    to_lower(value)
+}
+
 /// `extractFeatures`: names lower-cased (first value kept), the
 /// classification and complexity headers' values lower-cased.
 pub fn features(config: &ProxyConfig, request: &Request) -> Features {
     let mut headers = HashMap::new();
     for (name, value) in &request.headers {
-        headers.entry(name.to_ascii_lowercase()).or_insert_with(|| value.clone());
+        let name = name.to_ascii_lowercase();
+        // Go's server takes these out of `r.Header` (into `r.Host` and
+        // `r.TransferEncoding`): the proxy never sees them as headers.
+        if UNSEEN_HEADERS.contains(&name.as_str()) {
+            continue;
+        }
+        headers.entry(name).or_insert_with(|| value.clone());
     }
-    let class_header = config.classification_header().to_ascii_lowercase();
-    let classification = headers.get(&class_header).map(|v| to_lower(v)).unwrap_or_default();
-    let task_complexity = headers.get(TASK_COMPLEXITY_HEADER).map(|v| to_lower(v)).unwrap_or_default();
+    // Names from the config are lower-cased as Go does; request names are
+    // ASCII already (Go's server refuses any other).
+    let class_header = to_lower(&config.classification_header());
+    let classification = headers.get(&class_header).map(|v| lower_value(v)).unwrap_or_default();
+    let task_complexity = headers.get(TASK_COMPLEXITY_HEADER).map(|v| lower_value(v)).unwrap_or_default();
     Features { model: request.model.clone().unwrap_or_default(), headers, classification, task_complexity }
 }
 
@@ -189,7 +207,7 @@ pub fn rule_mismatch(config: &ProxyConfig, rule: &Rule, f: &Features) -> Option<
         return Some(format!("model {:?} matches none of {:?}", f.model, m.models));
     }
     for (name, want) in &m.headers {
-        match f.headers.get(&name.to_ascii_lowercase()) {
+        match f.headers.get(&to_lower(name)) {
             None => return Some(format!("no header {name}")),
             Some(got) if got != want => return Some(format!("header {name} is {got:?}, not {want:?}")),
             Some(_) => {}

@@ -138,7 +138,7 @@ impl Router {
                 provider: (!b.provider.is_empty()).then(|| b.provider.clone()),
             })
             .collect();
-        let class_header = config.classification_header().to_ascii_lowercase();
+        let class_header = proxy::lower_value(&config.classification_header());
         let sensitive = if config.policy.classification.sensitive.is_empty() {
             DEFAULT_SENSITIVE.iter().map(|s| s.to_string()).collect()
         } else {
@@ -213,7 +213,7 @@ impl Router {
             .headers
             .iter()
             .find(|(name, _)| name.eq_ignore_ascii_case(&self.class_header))
-            .map(|(_, value)| value.to_lowercase())
+            .map(|(_, value)| proxy::lower_value(value))
             .unwrap_or_default()
     }
 

@@ -41,7 +41,10 @@ struct FileSpec {
     metadata: Option<serde_json::Value>,
     #[serde(default)]
     router: Option<String>,
+    #[serde(default)]
     tests: Vec<CaseSpec>,
+    #[serde(default)]
+    invariants: Vec<Invariant>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -83,6 +86,76 @@ pub struct Expect {
     pub status: Option<u16>,
 }
 
+/// A property of every request, not of examples: for all requests that
+/// match `when`, in the health states `unhealthy` allows, the dispatch
+/// never reaches a `never` backend, reaches only `only` backends, and the
+/// data plane answers itself with no status but `status`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Invariant {
+    pub name: String,
+    #[serde(default)]
+    pub when: When,
+    /// `any` (default): every health state; `none`: all backends up.
+    #[serde(default)]
+    pub unhealthy: Health,
+    #[serde(default)]
+    pub never: Option<Backends>,
+    #[serde(default)]
+    pub only: Option<Backends>,
+    #[serde(default)]
+    pub status: Option<u16>,
+    /// Checked on this data plane only, when set.
+    #[serde(default, rename = "dataPlane")]
+    pub data_plane: Option<DataPlane>,
+}
+
+/// Which requests an invariant speaks of; every field given must hold.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct When {
+    /// Classifications as the proxy reads them (lower-cased).
+    #[serde(default)]
+    pub classification: Vec<String>,
+    /// Task complexities as the proxy reads them (lower-cased).
+    #[serde(default)]
+    pub complexity: Vec<String>,
+    /// Model globs (Go's `path.Match`); the request's model matches one.
+    #[serde(default)]
+    pub models: Vec<String>,
+    /// Exact header values.
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+}
+
+/// The health states an invariant covers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Health {
+    #[default]
+    Any,
+    None,
+}
+
+/// Backends named, or described: any one that fits is meant.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Backends {
+    #[serde(default)]
+    pub backends: Vec<String>,
+    #[serde(default)]
+    pub tier: Option<String>,
+    #[serde(default)]
+    pub external: Option<bool>,
+}
+
+/// An invariant read from a file, with its place.
+#[derive(Debug, Clone)]
+pub struct PlacedInvariant {
+    pub invariant: Invariant,
+    pub at: Place,
+}
+
 /// One test case.
 #[derive(Debug, Clone)]
 pub struct Case {
@@ -104,6 +177,7 @@ pub struct TestFile {
     /// `namespace/name` (or a bare name) of the router it tests.
     pub router: Option<String>,
     pub cases: Vec<Case>,
+    pub invariants: Vec<PlacedInvariant>,
 }
 
 /// Whether a document is a RouterTest.
@@ -147,9 +221,24 @@ pub fn read(doc: &Document) -> Result<TestFile> {
         anyhow!("{}: {}: {}", doc.locate(&path), if path.is_empty() { "RouterTest" } else { &path }, e.inner())
     })?;
     let _ = spec.metadata;
-    if spec.tests.is_empty() {
-        bail!("{}: tests: a RouterTest needs at least one case", doc.locate("tests"));
+    if spec.tests.is_empty() && spec.invariants.is_empty() {
+        bail!("{}: tests: a RouterTest needs at least one case or invariant", doc.locate("tests"));
     }
+    for (i, inv) in spec.invariants.iter().enumerate() {
+        if inv.never.is_none() && inv.only.is_none() && inv.status.is_none() {
+            bail!(
+                "{}: invariants[{i}]: {:?} says nothing: give never, only or status",
+                doc.locate(&format!("invariants[{i}]")),
+                inv.name
+            );
+        }
+    }
+    let invariants = spec
+        .invariants
+        .iter()
+        .enumerate()
+        .map(|(i, inv)| PlacedInvariant { invariant: inv.clone(), at: doc.place(&format!("invariants[{i}]")) })
+        .collect();
     let cases = spec
         .tests
         .into_iter()
@@ -163,7 +252,7 @@ pub fn read(doc: &Document) -> Result<TestFile> {
             data_plane: c.data_plane,
         })
         .collect();
-    Ok(TestFile { origin: doc.origin.to_string(), router: spec.router, cases })
+    Ok(TestFile { origin: doc.origin.to_string(), router: spec.router, cases, invariants })
 }
 
 /// What differs between the expectation and the decision: one line each.

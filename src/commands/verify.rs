@@ -1,0 +1,297 @@
+//! `routerctl verify`: arguments in, `routing::verify` run over the
+//! routers rendered (and the ones before the change), a report out — text
+//! or the JSON contract scripts read — and the cases of every class
+//! written with `--emit-tests`.
+
+use std::fmt::Write as _;
+use std::io::Read;
+
+use anyhow::{bail, Context as _, Result};
+use serde_json::{json, Value};
+
+use super::outcome::Outcome;
+use super::routers::{planes, reads_stdin, routers, test_files};
+use crate::cli::{CommonArgs, PlaneChoice, ReportFormat, VerifyArgs};
+use crate::diagnostic::{rules, Diagnostic, Severity};
+use crate::output::spool::Spool;
+use crate::report::Reporter;
+use crate::routing::router::{DataPlane, Router};
+use crate::routing::space::Limits;
+use crate::routing::suite;
+use crate::routing::verify::{self, describe, Inputs, RouterReport, WitnessCase};
+use crate::routing::{Decision, Matched, Request};
+
+pub(super) fn run(args: &VerifyArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
+    let stdin_twice = [&args.tests, &args.against, &args.common.files]
+        .iter()
+        .filter(|paths| paths.iter().any(|p| p.as_os_str() == "-"))
+        .count()
+        > 1;
+    if stdin_twice {
+        bail!("stdin (`-`) can be given only once across -f, -t and --against");
+    }
+    let mut stdin_used = false;
+    let files = test_files(&args.tests, args.common.recursive, false, stdin, &mut stdin_used)?;
+    let invariants: Vec<_> =
+        files.iter().flat_map(|f| f.invariants.iter().map(|i| (f.router.clone(), i.clone()))).collect();
+    let rendered = render_planes(&args.common, args.data_plane, stdin, reporter)?;
+    let against = if args.against.is_empty() {
+        None
+    } else {
+        let old = CommonArgs { files: args.against.clone(), ..args.common.clone() };
+        let choice = if args.data_plane == PlaneChoice::Auto { PlaneChoice::Auto } else { args.data_plane };
+        Some(render_planes(&old, choice, stdin, reporter).context("--against")?)
+    };
+    let reports = verify::verify(&Inputs {
+        planes: &rendered,
+        against: against.as_deref(),
+        invariants: &invariants,
+        limits: Limits::default(),
+    });
+    for report in reports.iter().filter(|r| !r.complete) {
+        reporter.warn(Diagnostic::warning(
+            rules::ROUTING_INCOMPLETE,
+            format!("{} ({}): {}", report.router, report.plane.label(), report.notes.join("; ")),
+        ));
+    }
+    if let Some(path) = &args.emit_tests {
+        std::fs::write(path, emitted_tests(&reports))
+            .with_context(|| format!("--emit-tests {}: cannot write the file", path.display()))?;
+    }
+    let body = match args.output {
+        ReportFormat::Text => text_report(&reports),
+        ReportFormat::Json => serde_json::to_string_pretty(&json_report(&reports)).unwrap_or_default() + "\n",
+    };
+    let mut out = Spool::new();
+    std::io::Write::write_all(&mut out, body.as_bytes()).context("cannot spool output")?;
+    let code = i32::from(reports.iter().any(RouterReport::failed));
+    Ok(Outcome { stdout: out, code, notes: String::new() })
+}
+
+/// The routers on each plane asked for. Left to their own plane, a
+/// Gateway router is also rendered as a Proxy one, so the two planes can
+/// be compared; when that cannot be done, a warning says so.
+fn render_planes(
+    common: &CommonArgs,
+    choice: PlaneChoice,
+    stdin: &mut dyn Read,
+    reporter: &mut Reporter,
+) -> Result<Vec<Vec<Router>>> {
+    let mut out: Vec<Vec<Router>> = Vec::new();
+    for plane in planes(choice, common)? {
+        out.push(routers(common, plane, stdin, reporter)?);
+    }
+    let gateway: Vec<String> =
+        out[0].iter().filter(|r| r.data_plane() == DataPlane::Gateway).map(|r| r.id.clone()).collect();
+    if choice == PlaneChoice::Auto && !gateway.is_empty() {
+        if reads_stdin(common) {
+            reporter.warn(Diagnostic::warning(
+                rules::ROUTING_INCOMPLETE,
+                "the Gateway routers' two planes are not compared: -f - is read once; give files".to_string(),
+            ));
+        } else {
+            // Reported apart: a router the Proxy plane refuses is no reason
+            // to stop verifying the Gateway plane.
+            let mut sink = std::io::sink();
+            let mut quiet = Reporter::collecting(&mut sink);
+            match routers(common, Some("Proxy"), stdin, &mut quiet) {
+                Ok(proxies) => out.push(proxies.into_iter().filter(|r| gateway.contains(&r.id)).collect()),
+                Err(e) => reporter.warn(Diagnostic::warning(
+                    rules::ROUTING_INCOMPLETE,
+                    format!("the Gateway routers' two planes are not compared: rendered as Proxy, {e:#}"),
+                )),
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn decision_json(d: &Decision) -> Value {
+    let rule = match &d.matched {
+        Matched::Nothing => Value::Null,
+        other => json!(other.label()),
+    };
+    json!({"rule": rule, "backends": d.backends(), "status": d.status})
+}
+
+fn request_json(r: &Request) -> Value {
+    let headers: serde_json::Map<String, Value> = r.headers.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+    let mut out = serde_json::Map::new();
+    if let Some(model) = &r.model {
+        out.insert("model".into(), json!(model));
+    }
+    out.insert("headers".into(), Value::Object(headers));
+    Value::Object(out)
+}
+
+/// A case as a RouterTest file writes it.
+fn case_json(c: &WitnessCase) -> Value {
+    let mut expect = serde_json::Map::new();
+    if let Some(rule) = &c.expect.rule {
+        expect.insert("rule".into(), json!(rule));
+    }
+    if let Some(backends) = &c.expect.backends {
+        expect.insert("backends".into(), json!(backends));
+    }
+    if let Some(status) = c.expect.status {
+        expect.insert("status".into(), json!(status));
+    }
+    json!({
+        "name": c.name,
+        "request": request_json(&c.request),
+        "unhealthy": c.unhealthy,
+        "dataPlane": c.data_plane.label(),
+        "expect": Value::Object(expect),
+    })
+}
+
+fn severity(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
+
+/// The JSON contract (README: `routerctl verify -o json`).
+fn json_report(reports: &[RouterReport]) -> Value {
+    let routers: Vec<Value> = reports
+        .iter()
+        .map(|r| {
+            json!({
+                "router": r.router,
+                "plane": r.plane.label(),
+                "complete": r.complete,
+                "notes": r.notes,
+                "classes": r.classes.iter().map(|c| json!({"request": request_json(&c.request), "decision": decision_json(&c.decision)})).collect::<Vec<_>>(),
+                "unreachableRules": r.unreachable,
+                "findings": r.findings.iter().map(|f| json!({"rule": f.rule.id, "severity": severity(f.severity), "message": f.message, "case": case_json(&f.case)})).collect::<Vec<_>>(),
+                "invariants": r.invariants.iter().map(|i| {
+                    let mut v = json!({"name": i.name, "at": i.at, "holds": i.holds});
+                    if let Some((why, case)) = &i.failure {
+                        v["message"] = json!(why);
+                        v["case"] = case_json(case);
+                    }
+                    v
+                }).collect::<Vec<_>>(),
+                "changes": r.changes.iter().map(|c| json!({
+                    "request": request_json(&c.request),
+                    "unhealthy": c.unhealthy,
+                    "before": decision_json(&c.before),
+                    "after": decision_json(&c.after),
+                    "case": case_json(&c.case),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({ "routers": routers })
+}
+
+/// `rule → [a, b]`, `rule → 503`, `no rule → 404`.
+fn outcome(d: &Decision) -> String {
+    let route = match &d.matched {
+        Matched::Nothing => "no route",
+        other => other.label(),
+    };
+    format!("{route} → {}", verify::outcome(d))
+}
+
+fn text_report(reports: &[RouterReport]) -> String {
+    let mut out = String::new();
+    for r in reports {
+        let complete = if r.complete { "complete" } else { "INCOMPLETE" };
+        let _ =
+            writeln!(out, "{} ({}): {} classes of requests, {complete}", r.router, r.plane.label(), r.classes.len());
+        for c in &r.classes {
+            let _ = writeln!(out, "  {} → {}", describe(&c.request), outcome(&c.decision));
+        }
+        for f in &r.findings {
+            let _ = writeln!(out, "  {} {}: {}", severity(f.severity), f.rule.id, f.message);
+            let _ = writeln!(out, "    case: {}", case_flow(&f.case));
+        }
+        for i in &r.invariants {
+            match &i.failure {
+                None => {
+                    let _ = writeln!(out, "  invariant {:?} holds", i.name);
+                }
+                Some((why, case)) => {
+                    let _ = writeln!(out, "  invariant {:?} FAILS ({}): {why}", i.name, i.at);
+                    let _ = writeln!(out, "    case: {}", case_flow(case));
+                }
+            }
+        }
+        for c in &r.changes {
+            let down =
+                if c.unhealthy.is_empty() { String::new() } else { format!(" with {} down", c.unhealthy.join(", ")) };
+            let _ = writeln!(
+                out,
+                "  moved: {}{down}: {} before, {} after ({} cells)",
+                describe(&c.request),
+                outcome(&c.before),
+                outcome(&c.after),
+                c.cells
+            );
+        }
+    }
+    out
+}
+
+/// Text that YAML reads back as exactly `s` (a JSON string is YAML).
+fn quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+fn quoted_list(items: &[String]) -> String {
+    format!("[{}]", items.iter().map(|i| quoted(i)).collect::<Vec<_>>().join(", "))
+}
+
+/// A case as one line of YAML flow, its keys in the order a person writes
+/// them: ready to paste under `tests:`.
+fn case_flow(c: &WitnessCase) -> String {
+    let mut request = Vec::new();
+    if let Some(model) = &c.request.model {
+        request.push(format!("model: {}", quoted(model)));
+    }
+    let headers: Vec<String> = c.request.headers.iter().map(|(k, v)| format!("{}: {}", quoted(k), quoted(v))).collect();
+    request.push(format!("headers: {{{}}}", headers.join(", ")));
+    let mut expect = Vec::new();
+    if let Some(rule) = &c.expect.rule {
+        expect.push(format!("rule: {}", quoted(rule)));
+    }
+    if let Some(backends) = &c.expect.backends {
+        expect.push(format!("backends: {}", quoted_list(backends)));
+    }
+    if let Some(status) = c.expect.status {
+        expect.push(format!("status: {status}"));
+    }
+    let mut out = format!("{{name: {}, request: {{{}}}", quoted(&c.name), request.join(", "));
+    if !c.unhealthy.is_empty() {
+        let _ = write!(out, ", unhealthy: {}", quoted_list(&c.unhealthy));
+    }
+    let _ = write!(out, ", dataPlane: {}, expect: {{{}}}}}", c.data_plane.label(), expect.join(", "));
+    out
+}
+
+/// One RouterTest document per router and plane, one case per class.
+fn emitted_tests(reports: &[RouterReport]) -> String {
+    let mut out = String::new();
+    for r in reports {
+        if !out.is_empty() {
+            out.push_str("---\n");
+        }
+        let _ = writeln!(out, "apiVersion: {}\nkind: {}", suite::API_VERSION, suite::KIND);
+        let _ = writeln!(out, "router: {}\ntests:", quoted(&r.router));
+        for (i, class) in r.classes.iter().enumerate() {
+            let name = format!("class {}: {} → {}", i + 1, describe(&class.request), outcome(&class.decision));
+            let case = WitnessCase {
+                name,
+                request: class.request.clone(),
+                unhealthy: Vec::new(),
+                expect: verify::expect_of(&class.decision),
+                data_plane: r.plane,
+            };
+            let _ = writeln!(out, "- {}", case_flow(&case));
+        }
+    }
+    out
+}

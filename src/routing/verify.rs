@@ -1,0 +1,612 @@
+//! `routerctl verify`'s engine: for each router and data plane, every
+//! class of requests with a witness and its decision, the checks that hold
+//! for all requests (sensitive classifications leaving the cluster, rule
+//! values no request can match, rules no request reaches, the two planes
+//! parting, requests nothing routes), the RouterTest invariants, and what
+//! a change of the routers moves. Every answer carries a RouterTest case
+//! that `routerctl test` passes and that shows it; every witness is
+//! decided again before it is reported.
+//!
+//! Health needs no search: both planes dispatch to the first candidate
+//! that is up, so the request reaches candidate `i` exactly when the
+//! candidates before it are down, and reaches none when all are.
+
+use std::collections::BTreeMap;
+
+use super::glob::path_match;
+use super::proxy::{self, lower_value, TASK_COMPLEXITY_HEADER, UNSEEN_HEADERS};
+use super::router::{DataPlane, Plane, Router};
+use super::space::{partition, Limits, Literals, Space};
+use super::suite::{Backends, Expect, Health, PlacedInvariant, When};
+use super::{Decision, Matched, Request};
+use crate::diagnostic::{rules, Rule, Severity};
+
+/// A RouterTest case that shows an answer: `routerctl test` passes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WitnessCase {
+    pub name: String,
+    pub request: Request,
+    pub unhealthy: Vec<String>,
+    pub expect: Expect,
+    pub data_plane: DataPlane,
+}
+
+/// One check that fails (or warns) for some request.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    pub rule: &'static Rule,
+    pub severity: Severity,
+    pub message: String,
+    pub case: WitnessCase,
+}
+
+/// Requests that decide alike, with the first of them.
+#[derive(Debug, Clone)]
+pub struct Class {
+    pub request: Request,
+    pub decision: Decision,
+    /// How many cells of the space it holds.
+    pub cells: usize,
+}
+
+/// An invariant, checked.
+#[derive(Debug, Clone)]
+pub struct InvariantResult {
+    pub name: String,
+    pub at: String,
+    pub holds: bool,
+    /// Why it fails, and a case that shows it.
+    pub failure: Option<(String, WitnessCase)>,
+}
+
+/// Requests whose decision a change moves, grouped by the routes before
+/// and after.
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub request: Request,
+    /// The backends down in the case that shows it.
+    pub unhealthy: Vec<String>,
+    pub before: Decision,
+    pub after: Decision,
+    /// How many cells move this way.
+    pub cells: usize,
+    pub case: WitnessCase,
+}
+
+/// Everything verified of one router on one plane.
+#[derive(Debug, Clone)]
+pub struct RouterReport {
+    pub router: String,
+    pub plane: DataPlane,
+    pub complete: bool,
+    pub notes: Vec<String>,
+    pub classes: Vec<Class>,
+    pub unreachable: Vec<String>,
+    pub findings: Vec<Finding>,
+    pub invariants: Vec<InvariantResult>,
+    pub changes: Vec<Change>,
+}
+
+impl RouterReport {
+    /// Whether anything fails: an error finding or an invariant that does
+    /// not hold.
+    pub fn failed(&self) -> bool {
+        self.findings.iter().any(|f| f.severity == Severity::Error) || self.invariants.iter().any(|i| !i.holds)
+    }
+}
+
+/// What to verify.
+pub struct Inputs<'a> {
+    /// One list of routers per data plane rendered.
+    pub planes: &'a [Vec<Router>],
+    /// The routers before the change, by plane, when a change is verified.
+    pub against: Option<&'a [Vec<Router>]>,
+    /// Invariants with the router they name (`None`: every router).
+    pub invariants: &'a [(Option<String>, PlacedInvariant)],
+    pub limits: Limits,
+}
+
+/// Verifies every router on every plane given.
+pub fn verify(inputs: &Inputs) -> Vec<RouterReport> {
+    let mut out = Vec::new();
+    for routers in inputs.planes {
+        for router in routers {
+            // The same router on the other plane, and before the change.
+            let other =
+                inputs.planes.iter().flatten().find(|r| r.id == router.id && r.data_plane() != router.data_plane());
+            let old = inputs
+                .against
+                .into_iter()
+                .flatten()
+                .flatten()
+                .find(|r| r.id == router.id && r.data_plane() == router.data_plane());
+            let invariants: Vec<&PlacedInvariant> = inputs
+                .invariants
+                .iter()
+                .filter(|(wanted, inv)| {
+                    wanted.as_deref().is_none_or(|w| w == router.id || w == router.name)
+                        && inv.invariant.data_plane.is_none_or(|p| p == router.data_plane())
+                })
+                .map(|(_, inv)| inv)
+                .collect();
+            out.push(verify_one(router, other, old, &invariants, inputs.limits));
+        }
+    }
+    out
+}
+
+fn verify_one(
+    router: &Router,
+    other: Option<&Router>,
+    old: Option<&Router>,
+    invariants: &[&PlacedInvariant],
+    limits: Limits,
+) -> RouterReport {
+    let mut literals = Literals::default();
+    for r in std::iter::once(router).chain(other).chain(old) {
+        literals.add_router(r);
+    }
+    for inv in invariants {
+        add_when(&mut literals, router, &inv.invariant.when);
+    }
+    let space = partition(&literals, limits);
+    let decisions: Vec<Decision> = space.cells.iter().map(|cell| router.decide(cell, &[])).collect();
+    let mut findings = Vec::new();
+    sensitive_egress(router, &space, &decisions, &mut findings);
+    unmatchable(router, &mut findings);
+    let unreachable = unreachable_rules(router, &space, &decisions, &mut findings);
+    unrouted(router, &space, &decisions, &mut findings);
+    // The planes are compared once, from the Proxy plane's side.
+    if let (Some(other), DataPlane::Proxy) = (other, router.data_plane()) {
+        disagreements(other, &space, &decisions, &mut findings);
+    }
+    let invariants = invariants.iter().map(|inv| check_invariant(router, &space, &decisions, inv)).collect();
+    let changes = old.map(|old| changes(old, router, &space, &decisions)).unwrap_or_default();
+    RouterReport {
+        router: router.id.clone(),
+        plane: router.data_plane(),
+        complete: space.complete,
+        notes: space.notes.clone(),
+        classes: classes(&space, &decisions),
+        unreachable,
+        findings,
+        invariants,
+        changes,
+    }
+}
+
+/// The cells grouped by where they go, in the order first met.
+fn classes(space: &Space, decisions: &[Decision]) -> Vec<Class> {
+    let mut out: Vec<Class> = Vec::new();
+    for (cell, decision) in space.cells.iter().zip(decisions) {
+        match out.iter_mut().find(|c| c.decision.same_outcome(decision)) {
+            Some(class) => class.cells += 1,
+            None => out.push(Class { request: cell.clone(), decision: decision.clone(), cells: 1 }),
+        }
+    }
+    out
+}
+
+/// The case that pins what `router` does with `request` when `unhealthy`
+/// are down (decided again here, so the case is true by construction).
+pub fn case_for(router: &Router, request: &Request, unhealthy: &[String], name: String) -> WitnessCase {
+    let decision = router.decide(request, unhealthy);
+    WitnessCase {
+        name,
+        request: request.clone(),
+        unhealthy: unhealthy.to_vec(),
+        expect: expect_of(&decision),
+        data_plane: router.data_plane(),
+    }
+}
+
+/// The expectation a decision meets: its route, candidates and status.
+pub fn expect_of(decision: &Decision) -> Expect {
+    Expect {
+        rule: Some(decision.matched.label().to_string()),
+        backends: Some(decision.backends().iter().map(|b| b.to_string()).collect()),
+        strategy: None,
+        status: decision.status,
+    }
+}
+
+/// `model "m", h: v`, for names and messages.
+pub fn describe(request: &Request) -> String {
+    let mut parts = vec![match &request.model {
+        Some(m) => format!("model {m:?}"),
+        None => "no model".to_string(),
+    }];
+    parts.extend(request.headers.iter().map(|(k, v)| format!("{k}: {v}")));
+    parts.join(", ")
+}
+
+/// Each dispatch a request can reach across health states: (the backends
+/// down, the backend it goes to), then all candidates down.
+fn dispatches(decision: &Decision) -> Vec<(Vec<String>, Option<String>)> {
+    let names: Vec<String> = decision.backends().iter().map(|b| b.to_string()).collect();
+    let mut out: Vec<(Vec<String>, Option<String>)> =
+        (0..names.len()).map(|i| (names[..i].to_vec(), Some(names[i].clone()))).collect();
+    out.push((names, None));
+    out
+}
+
+fn sensitive_egress(router: &Router, space: &Space, decisions: &[Decision], findings: &mut Vec<Finding>) {
+    let mut seen: Vec<(String, String, String)> = Vec::new();
+    for (cell, decision) in space.cells.iter().zip(decisions) {
+        let class = router.classification(cell);
+        if !router.is_sensitive(&class) {
+            continue;
+        }
+        for (down, target) in dispatches(decision) {
+            let Some(backend) = target.and_then(|t| router.backend(&t)) else { continue };
+            if !backend.leaves_cluster() {
+                continue;
+            }
+            let key = (class.clone(), decision.matched.label().to_string(), backend.name.clone());
+            if seen.contains(&key) {
+                continue;
+            }
+            seen.push(key);
+            let why = match &backend.provider {
+                Some(provider) if backend.tier == "local" => format!(
+                    "external ({provider}) although its tier is local (the CRD defaults an absent tier to local; \
+                     the fail-closed gate trusts it)"
+                ),
+                Some(provider) => format!("tier {}, external ({provider})", backend.tier),
+                None => format!("tier {}", backend.tier),
+            };
+            let when = if down.is_empty() { String::new() } else { format!(" when {} down", down.join(", ")) };
+            let message = format!(
+                "{class} requests ({}) go to {} ({why}) by {}{when}",
+                describe(cell),
+                backend.name,
+                by(&decision.matched)
+            );
+            let name = format!("{class} leaves the cluster via {}", backend.name);
+            findings.push(Finding {
+                rule: rules::SENSITIVE_EGRESS,
+                severity: Severity::Error,
+                message,
+                case: case_for(router, cell, &down, name),
+            });
+        }
+    }
+}
+
+/// A header name Go's server would refuse or keep out of `r.Header`.
+fn unseen_header(name: &str) -> Option<String> {
+    let lower = name.to_ascii_lowercase();
+    if UNSEEN_HEADERS.contains(&lower.as_str()) {
+        return Some(format!("Go's HTTP server moves {name} out of the request's headers"));
+    }
+    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    if name.is_empty() || !name.chars().all(token) {
+        return Some(format!("{name:?} is no HTTP header name (a token)"));
+    }
+    None
+}
+
+fn unmatchable(router: &Router, findings: &mut Vec<Finding>) {
+    let Plane::Proxy(config) = &router.plane else { return };
+    let mut push = |rule: &str, message: String, request: Request| {
+        let name = format!("{rule}: {}", describe(&request));
+        findings.push(Finding {
+            rule: rules::UNMATCHABLE,
+            severity: Severity::Error,
+            message,
+            case: case_for(router, &request, &[], name),
+        });
+    };
+    for r in &config.rules {
+        let m = &r.match_;
+        for value in &m.data_classification {
+            if lower_value(value) != *value {
+                push(
+                    &r.name,
+                    format!(
+                        "rule {}: dataClassification {value:?} can never match: the proxy lower-cases the {} header \
+                         (write {:?})",
+                        r.name,
+                        router.class_header,
+                        lower_value(value)
+                    ),
+                    Request { model: None, headers: vec![(router.class_header.clone(), value.clone())] },
+                );
+            }
+        }
+        if lower_value(&m.task_complexity) != m.task_complexity {
+            push(
+                &r.name,
+                format!(
+                    "rule {}: taskComplexity {:?} can never match: the proxy lower-cases the {TASK_COMPLEXITY_HEADER} \
+                     header (write {:?})",
+                    r.name,
+                    m.task_complexity,
+                    lower_value(&m.task_complexity)
+                ),
+                Request { model: None, headers: vec![(TASK_COMPLEXITY_HEADER.to_string(), m.task_complexity.clone())] },
+            );
+        }
+        for glob in &m.models {
+            if path_match(glob, glob).is_none() || path_match(glob, "").is_none() {
+                push(
+                    &r.name,
+                    format!("rule {}: model glob {glob:?} is malformed (Go's path.Match: ErrBadPattern), so it matches no model", r.name),
+                    Request { model: Some(glob.clone()), headers: Vec::new() },
+                );
+            }
+        }
+        for (name, value) in &m.headers {
+            if let Some(why) = unseen_header(name) {
+                push(
+                    &r.name,
+                    format!("rule {}: header {name} can never match: {why}", r.name),
+                    Request { model: None, headers: vec![(name.clone(), value.clone())] },
+                );
+            }
+        }
+    }
+}
+
+fn unreachable_rules(
+    router: &Router,
+    space: &Space,
+    decisions: &[Decision],
+    findings: &mut Vec<Finding>,
+) -> Vec<String> {
+    let reached: Vec<&str> = decisions.iter().map(|d| d.matched.label()).collect();
+    let mut out = Vec::new();
+    let rule_names: Vec<String> = match &router.plane {
+        Plane::Proxy(config) => config.rules.iter().map(|r| r.name.clone()).collect(),
+        Plane::Gateway { rules, .. } => {
+            let mut names: Vec<String> = Vec::new();
+            for rule in rules {
+                if let Matched::Rule(name) = &rule.from {
+                    if !names.contains(name) {
+                        names.push(name.clone());
+                    }
+                }
+            }
+            names
+        }
+    };
+    for name in rule_names {
+        if reached.contains(&name.as_str()) {
+            continue;
+        }
+        // The cells its own conditions take, and who takes them instead.
+        let takes = |cell: &Request| -> bool {
+            match &router.plane {
+                Plane::Proxy(config) => {
+                    let f = proxy::features(config, cell);
+                    config
+                        .rules
+                        .iter()
+                        .find(|r| r.name == name)
+                        .is_some_and(|r| proxy::rule_mismatch(config, r, &f).is_none())
+                }
+                Plane::Gateway { rules, .. } => {
+                    rules.iter().any(|r| r.from == Matched::Rule(name.clone()) && r.takes(cell))
+                }
+            }
+        };
+        let mut shadows: Vec<String> = Vec::new();
+        let mut witness: Option<&Request> = None;
+        for (cell, decision) in space.cells.iter().zip(decisions) {
+            if takes(cell) {
+                witness.get_or_insert(cell);
+                let by = decision.matched.label().to_string();
+                if !shadows.contains(&by) {
+                    shadows.push(by);
+                }
+            }
+        }
+        let (message, request) = match witness {
+            Some(cell) => (
+                format!(
+                    "rule {name} is reached by no request: {} take(s) every request it matches",
+                    shadows.join(", ")
+                ),
+                cell.clone(),
+            ),
+            None => (format!("rule {name} is reached by no request: its conditions match none"), Request::default()),
+        };
+        findings.push(Finding {
+            rule: rules::UNREACHABLE_RULE,
+            severity: Severity::Warning,
+            message,
+            case: case_for(router, &request, &[], format!("{name} is shadowed")),
+        });
+        out.push(name);
+    }
+    out
+}
+
+fn unrouted(router: &Router, space: &Space, decisions: &[Decision], findings: &mut Vec<Finding>) {
+    let lost: Vec<usize> = (0..decisions.len()).filter(|&i| decisions[i].matched == Matched::Nothing).collect();
+    let Some(&first) = lost.first() else { return };
+    let cell = &space.cells[first];
+    let status = decisions[first].status.map_or(String::new(), |s| format!(" {s}"));
+    findings.push(Finding {
+        rule: rules::UNROUTED,
+        severity: Severity::Warning,
+        message: format!(
+            "{} of {} cells of the request space match no rule and there is no default route: answered{status} ({})",
+            lost.len(),
+            decisions.len(),
+            describe(cell)
+        ),
+        case: case_for(router, cell, &[], "no route".to_string()),
+    });
+}
+
+fn disagreements(gateway: &Router, space: &Space, decisions: &[Decision], findings: &mut Vec<Finding>) {
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for (cell, decision) in space.cells.iter().zip(decisions) {
+        let other = gateway.decide(cell, &[]);
+        if decision.same_outcome(&other) {
+            continue;
+        }
+        let key = (decision.matched.label().to_string(), other.matched.label().to_string());
+        if seen.contains(&key) {
+            continue;
+        }
+        seen.push(key);
+        findings.push(Finding {
+            rule: rules::PLANE_DISAGREEMENT,
+            severity: Severity::Error,
+            message: format!(
+                "{}: the Proxy plane sends it by {} to {}, the Gateway plane by {} to {}",
+                describe(cell),
+                decision.matched.label(),
+                outcome(decision),
+                other.matched.label(),
+                outcome(&other)
+            ),
+            case: case_for(gateway, cell, &[], format!("planes part: {}", describe(cell))),
+        });
+    }
+}
+
+/// What took a request, in a sentence.
+fn by(matched: &Matched) -> String {
+    match matched {
+        Matched::Rule(name) => format!("rule {name}"),
+        Matched::NameMatch(_) => "BackendNameMatch".to_string(),
+        Matched::Default => "the default route (no rule matches)".to_string(),
+        Matched::Nothing => "no route".to_string(),
+    }
+}
+
+/// `[a, b]` or `503`.
+pub fn outcome(d: &Decision) -> String {
+    match d.status {
+        Some(status) => status.to_string(),
+        None => format!("[{}]", d.backends().join(", ")),
+    }
+}
+
+/// Adds an invariant's literals, so that the cells tell its requests apart.
+fn add_when(literals: &mut Literals, router: &Router, when: &When) {
+    for c in &when.classification {
+        literals.header(&router.class_header, c);
+    }
+    for c in &when.complexity {
+        literals.header(TASK_COMPLEXITY_HEADER, c);
+    }
+    for g in &when.models {
+        literals.globs.insert(g.clone());
+        literals.models.insert(g.clone());
+    }
+    for (k, v) in &when.headers {
+        literals.header(k, v);
+    }
+}
+
+fn header<'r>(request: &'r Request, name: &str) -> Option<&'r str> {
+    request.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+}
+
+fn when_holds(router: &Router, when: &When, request: &Request) -> bool {
+    let class = router.classification(request);
+    let complexity = header(request, TASK_COMPLEXITY_HEADER).map(lower_value).unwrap_or_default();
+    (when.classification.is_empty() || when.classification.contains(&class))
+        && (when.complexity.is_empty() || when.complexity.contains(&complexity))
+        && (when.models.is_empty() || proxy::match_models(&when.models, request.model.as_deref().unwrap_or_default()))
+        && when.headers.iter().all(|(k, v)| header(request, k) == Some(v.as_str()))
+}
+
+fn fits(router: &Router, backends: &Backends, name: &str) -> bool {
+    let facts = router.backend(name);
+    backends.backends.iter().any(|b| b == name)
+        || backends.tier.as_ref().is_some_and(|t| facts.is_some_and(|f| &f.tier == t))
+        || backends.external.is_some_and(|e| facts.is_some_and(|f| f.provider.is_some() == e))
+}
+
+fn check_invariant(
+    router: &Router,
+    space: &Space,
+    decisions: &[Decision],
+    placed: &PlacedInvariant,
+) -> InvariantResult {
+    let inv = &placed.invariant;
+    let failure = (|| {
+        for (cell, decision) in space.cells.iter().zip(decisions) {
+            if !when_holds(router, &inv.when, cell) {
+                continue;
+            }
+            let mut reach = dispatches(decision);
+            if inv.unhealthy == Health::None {
+                reach.truncate(1);
+            }
+            for (down, target) in reach {
+                let why = match &target {
+                    Some(b) if inv.never.as_ref().is_some_and(|n| fits(router, n, b)) => {
+                        Some(format!("{} goes to {b}, which it must never reach", describe(cell)))
+                    }
+                    Some(b) if inv.only.as_ref().is_some_and(|o| !fits(router, o, b)) => {
+                        Some(format!("{} goes to {b}, which is not among the only backends allowed", describe(cell)))
+                    }
+                    None => {
+                        let answered = router.decide(cell, &down).status;
+                        match (inv.status, answered) {
+                            (Some(want), Some(got)) if want != got => {
+                                Some(format!("{} is answered {got}, not {want}", describe(cell)))
+                            }
+                            _ => None,
+                        }
+                    }
+                    Some(_) => None,
+                };
+                if let Some(mut why) = why {
+                    if !down.is_empty() {
+                        why.push_str(&format!(" when {} down", down.join(", ")));
+                    }
+                    let case = case_for(router, cell, &down, format!("{} fails", inv.name));
+                    return Some((why, case));
+                }
+            }
+        }
+        None
+    })();
+    InvariantResult { name: inv.name.clone(), at: placed.at.to_string(), holds: failure.is_none(), failure }
+}
+
+/// Where the cells' decisions differ between `old` and `new`, grouped by
+/// (route before, route after).
+fn changes(old: &Router, new: &Router, space: &Space, decisions: &[Decision]) -> Vec<Change> {
+    let mut groups: BTreeMap<(String, String), usize> = BTreeMap::new();
+    let mut out: Vec<Change> = Vec::new();
+    for (cell, after) in space.cells.iter().zip(decisions) {
+        let before = old.decide(cell, &[]);
+        if before.same_outcome(after) {
+            continue;
+        }
+        let key = (before.matched.label().to_string(), after.matched.label().to_string());
+        if let Some(&i) = groups.get(&key) {
+            out[i].cells += 1;
+            continue;
+        }
+        // The health state that shows it: the backends both lists share
+        // at their head are down, so the first difference is dispatched.
+        let (b, a) = (before.backends(), after.backends());
+        let shared = b.iter().zip(&a).take_while(|(x, y)| x == y).count();
+        let shared = if shared == b.len().min(a.len()) && shared > 0 && before.matched == after.matched {
+            shared - 1
+        } else {
+            shared
+        };
+        let unhealthy: Vec<String> = a[..shared].iter().map(|s| s.to_string()).collect();
+        let name = format!("{} → {}: {}", key.0, key.1, describe(cell));
+        groups.insert(key, out.len());
+        out.push(Change {
+            request: cell.clone(),
+            before: old.decide(cell, &unhealthy),
+            after: new.decide(cell, &unhealthy),
+            case: case_for(new, cell, &unhealthy, name),
+            unhealthy,
+            cells: 1,
+        });
+    }
+    out
+}
