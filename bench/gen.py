@@ -27,6 +27,12 @@ Sub-commands:
       kustomization of at most SHARD Deployments (kustomize's time grows
       quadratically with the resources of one build).
 
+  gen.py wide RULES OUT.yaml
+      One ModelRouter of RULES rules for `routerctl verify`: each rule a model
+      glob of its own (prefixes, suffixes, classes), some with a
+      classification, a task complexity or an x-team header value, over six
+      backends, local and cloud.
+
 Live files are split per namespace (at most 1,000 routers, about 8.5 MB each),
 as `kubectl get -n NAMESPACE ... -o yaml` would write them.
 """
@@ -352,7 +358,53 @@ def gen_kustomize(rendered, outdir, shard):
                              deployments[start:start + shard])
 
 
+def wide_router_yaml(rules):
+    backends = ["local-a", "local-b", "local-c", "cloud-a", "cloud-b", "cloud-c"]
+    lines = [
+        "apiVersion: inference.llmkube.dev/v1alpha1",
+        "kind: InferenceService",
+        "metadata: {name: llama, namespace: ml}",
+        "spec: {modelRef: llama}",
+        "---",
+        "apiVersion: inference.llmkube.dev/v1alpha1",
+        "kind: ModelRouter",
+        "metadata: {name: wide, namespace: ml}",
+        "spec:",
+        "  backends:",
+    ]
+    for b in backends:
+        if b.startswith("local"):
+            lines.append(f"  - {{name: {b}, tier: local, inferenceServiceRef: {{name: llama}}}}")
+        else:
+            lines.append(f"  - {{name: {b}, tier: cloud, external: {{provider: openai, model: {b}}}}}")
+    lines.append("  rules:")
+    shapes = ["family{i}-*", "*-v{i}", "org{i}/*", "m[0-9]{i}-*", "gpt-{i}?"]
+    for i in range(rules):
+        glob = shapes[i % len(shapes)].format(i=i)
+        match = [f'models: ["{glob}"]']
+        if i % 4 == 1:
+            match.append("dataClassification: [pii, phi]")
+        if i % 6 == 2:
+            match.append("taskComplexity: complex")
+        if i % 5 == 3:
+            match.append(f"headers: {{x-team: team-{i % 10}}}")
+        # The operator refuses a sensitive rule with a cloud backend.
+        sensitive = i % 4 == 1
+        route = [backends[i % 3], backends[(i + 1) % 3]] if sensitive else [backends[i % 6], backends[(i + 1) % 6]]
+        fail_closed = "true" if sensitive else "false"
+        lines.append(
+            f"  - {{name: rule-{i:02d}, match: {{{', '.join(match)}}}, "
+            f"route: {{backends: [{route[0]}, {route[1]}]}}, failClosed: {fail_closed}}}"
+        )
+    lines.append("  defaultRoute: local-a")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == "wide":
+        with open(argv[3], "w") as f:
+            f.write(wide_router_yaml(int(argv[2])))
+        return
     if len(argv) < 4 or argv[1] not in ("routers", "live", "kustomize") or (
             len(argv) != 4 and not (argv[1] == "kustomize" and len(argv) == 5)):
         sys.exit(__doc__)

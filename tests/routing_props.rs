@@ -259,3 +259,18 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// Deciding without the explanation decides the same.
+    #[test]
+    fn a_quiet_decision_is_the_same_decision(
+        rules in prop::collection::vec(glob_rule_strategy(), 0..5),
+        request in noisy_request_strategy(),
+        down in unhealthy_strategy(),
+    ) {
+        let cfg = config(&rules, "c1");
+        let mut loud = decide(&cfg, &request, &down);
+        loud.trials.clear();
+        prop_assert_eq!(routerctl::routing::proxy::decide_quietly(&cfg, &request, &down), loud);
+    }
+}

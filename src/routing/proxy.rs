@@ -193,23 +193,33 @@ pub fn features(config: &ProxyConfig, request: &Request) -> Features {
     Features { model: request.model.clone().unwrap_or_default(), headers, classification, task_complexity }
 }
 
-/// Why `rule` does not match `f`, or `None` when it does (`ruleMatches`:
-/// the AND of its non-empty conditions, in upstream's order).
-pub fn rule_mismatch(config: &ProxyConfig, rule: &Rule, f: &Features) -> Option<String> {
+/// The first condition of a rule that a request fails.
+enum Failure<'a> {
+    Classification,
+    Complexity,
+    Models,
+    NoHeader(&'a str),
+    Header(&'a str, &'a str, &'a str),
+    Capabilities,
+}
+
+/// `ruleMatches`: the AND of the rule's non-empty conditions, in
+/// upstream's order; the first that fails, or `None`.
+fn first_failure<'a>(config: &ProxyConfig, rule: &'a Rule, f: &'a Features) -> Option<Failure<'a>> {
     let m = &rule.match_;
     if !m.data_classification.is_empty() && !m.data_classification.contains(&f.classification) {
-        return Some(format!("classification {:?} is not one of {:?}", f.classification, m.data_classification));
+        return Some(Failure::Classification);
     }
     if !m.task_complexity.is_empty() && m.task_complexity != f.task_complexity {
-        return Some(format!("task complexity {:?} is not {:?}", f.task_complexity, m.task_complexity));
+        return Some(Failure::Complexity);
     }
     if !match_models(&m.models, &f.model) {
-        return Some(format!("model {:?} matches none of {:?}", f.model, m.models));
+        return Some(Failure::Models);
     }
     for (name, want) in &m.headers {
         match f.headers.get(&to_lower(name)) {
-            None => return Some(format!("no header {name}")),
-            Some(got) if got != want => return Some(format!("header {name} is {got:?}, not {want:?}")),
+            None => return Some(Failure::NoHeader(name)),
+            Some(got) if got != want => return Some(Failure::Header(name, got, want)),
             Some(_) => {}
         }
     }
@@ -221,9 +231,29 @@ pub fn rule_mismatch(config: &ProxyConfig, rule: &Rule, f: &Features) -> Option<
             .filter_map(|b| config.backend(b))
             .any(|b| m.required_capabilities.iter().all(|c| b.capabilities.contains(c)))
     {
-        return Some(format!("no backend of the route has all of {:?}", m.required_capabilities));
+        return Some(Failure::Capabilities);
     }
     None
+}
+
+/// Whether `rule` takes a request with features `f`.
+pub fn rule_matches(config: &ProxyConfig, rule: &Rule, f: &Features) -> bool {
+    first_failure(config, rule, f).is_none()
+}
+
+/// Why `rule` does not match `f`, or `None` when it does.
+pub fn rule_mismatch(config: &ProxyConfig, rule: &Rule, f: &Features) -> Option<String> {
+    let m = &rule.match_;
+    Some(match first_failure(config, rule, f)? {
+        Failure::Classification => {
+            format!("classification {:?} is not one of {:?}", f.classification, m.data_classification)
+        }
+        Failure::Complexity => format!("task complexity {:?} is not {:?}", f.task_complexity, m.task_complexity),
+        Failure::Models => format!("model {:?} matches none of {:?}", f.model, m.models),
+        Failure::NoHeader(name) => format!("no header {name}"),
+        Failure::Header(name, got, want) => format!("header {name} is {got:?}, not {want:?}"),
+        Failure::Capabilities => format!("no backend of the route has all of {:?}", m.required_capabilities),
+    })
 }
 
 /// `matchModels`: no patterns match anything; an empty model only `*`.
@@ -241,13 +271,29 @@ pub fn match_models(patterns: &[String], model: &str) -> bool {
 /// What the proxy does with `request` when the backends in `unhealthy`
 /// are down (quarantined, or failing with a 5xx or a connection error).
 pub fn decide(config: &ProxyConfig, request: &Request, unhealthy: &[String]) -> Decision {
+    decide_as(config, request, unhealthy, true)
+}
+
+/// [`decide`] without the trials (why each rule did or did not match):
+/// the same decision, for callers that decide many requests and read only
+/// where they go.
+pub fn decide_quietly(config: &ProxyConfig, request: &Request, unhealthy: &[String]) -> Decision {
+    decide_as(config, request, unhealthy, false)
+}
+
+fn decide_as(config: &ProxyConfig, request: &Request, unhealthy: &[String], explain: bool) -> Decision {
     let f = features(config, request);
     let mut trials = Vec::new();
     let mut chosen = None;
     for rule in &config.rules {
-        let failed = rule_mismatch(config, rule, &f);
-        let hit = failed.is_none();
-        trials.push(Trial { rule: rule.name.clone(), failed });
+        let hit = if explain {
+            let failed = rule_mismatch(config, rule, &f);
+            let hit = failed.is_none();
+            trials.push(Trial { rule: rule.name.clone(), failed });
+            hit
+        } else {
+            rule_matches(config, rule, &f)
+        };
         if hit {
             chosen = Some(rule);
             break;

@@ -197,6 +197,19 @@ impl Router {
         }
     }
 
+    /// [`Router::decide`] without the trials: the same decision, cheaper,
+    /// for deciding many requests.
+    pub fn decide_quietly(&self, request: &Request, unhealthy: &[String]) -> Decision {
+        match &self.plane {
+            Plane::Proxy(config) => proxy::decide_quietly(config, request, unhealthy),
+            Plane::Gateway { .. } => {
+                let mut decision = self.decide(request, unhealthy);
+                decision.trials = Vec::new();
+                decision
+            }
+        }
+    }
+
     pub fn backend(&self, name: &str) -> Option<&BackendFacts> {
         self.backends.iter().find(|b| b.name == name)
     }

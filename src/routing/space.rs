@@ -19,7 +19,7 @@
 //! again with the proxy's own `path.Match`, and a class whose witness
 //! disagrees marks the space incomplete instead of being trusted.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use super::glob::path_match;
 use super::proxy::TASK_COMPLEXITY_HEADER;
@@ -32,13 +32,19 @@ use crate::render::gateway::MODEL_HEADER;
 pub struct Limits {
     /// States of the glob product automaton.
     pub model_states: usize,
+    /// Steps of the glob automata while the product is searched (states ×
+    /// characters tried × automata): the search's time.
+    pub model_steps: u64,
     /// Cells of the request space (model classes × header values).
     pub cells: usize,
+    /// Rule evaluations for all cells (cells × the routers' rules): the
+    /// time the cells take to decide.
+    pub decisions: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { model_states: 20_000, cells: 200_000 }
+        Limits { model_states: 20_000, model_steps: 100_000_000, cells: 200_000, decisions: 10_000_000 }
     }
 }
 
@@ -54,6 +60,8 @@ pub struct Literals {
     pub headers: BTreeMap<String, BTreeSet<String>>,
     /// Header names whose value the proxy lower-cases before comparing.
     pub lowered: BTreeSet<String>,
+    /// The rules of the routers added: what deciding one cell costs.
+    pub rules: usize,
 }
 
 impl Literals {
@@ -67,6 +75,7 @@ impl Literals {
         }
         match &router.plane {
             Plane::Proxy(config) => {
+                self.rules += config.rules.len() + 1;
                 for rule in &config.rules {
                     let m = &rule.match_;
                     for glob in &m.models {
@@ -91,6 +100,7 @@ impl Literals {
                 }
             }
             Plane::Gateway { rules, .. } => {
+                self.rules += rules.len() + 1;
                 for rule in rules {
                     for (name, value) in rule.header_matches() {
                         if name == MODEL_HEADER {
@@ -132,10 +142,11 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
         dims.push((name.clone(), header_values(values, literals.lowered.contains(name))));
     }
     let total = dims.iter().fold(models.len() as u128, |n, (_, v)| n.saturating_mul(v.len() as u128));
-    if total > limits.cells as u128 {
+    // As many cells as the decision budget allows for these rules.
+    let most = limits.cells.min(usize::try_from(limits.decisions / literals.rules.max(1) as u64).unwrap_or(usize::MAX));
+    if total > most as u128 {
         notes.push(format!(
-            "the request space has {total} cells (model classes × header values); the first {} were decided",
-            limits.cells
+            "the request space has {total} cells (model classes × header values); the first {most} were decided"
         ));
     }
     let mut cells = Vec::new();
@@ -143,7 +154,7 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
         // An odometer over the header values, the last header fastest.
         let mut at = vec![0usize; dims.len()];
         loop {
-            if cells.len() >= limits.cells {
+            if cells.len() >= most {
                 break 'models;
             }
             let headers = dims
@@ -279,49 +290,82 @@ fn class_char(chars: &mut std::iter::Peekable<std::str::Chars>) -> Option<char> 
     }
 }
 
-/// One automaton: a glob, or an exact model id (literals only).
-struct Automaton {
-    tokens: Vec<Token>,
+/// The product of the automata of every glob and exact id: a state is
+/// the set of positions each automaton may be at, one bit per position,
+/// all automata in one flat vector of words (so a step allocates once).
+struct Product {
+    automata: Vec<Vec<Token>>,
+    /// Where each automaton's words start, and how many it has.
+    spans: Vec<(usize, usize)>,
+    words: usize,
 }
 
-impl Automaton {
-    /// Adds the positions reachable without reading (past each `*`).
-    fn close(&self, set: &mut Vec<u16>) {
-        let mut i = 0;
-        while i < set.len() {
-            let p = set[i] as usize;
-            if self.tokens.get(p) == Some(&Token::Star) && !set.contains(&((p + 1) as u16)) {
-                set.push((p + 1) as u16);
-            }
-            i += 1;
+impl Product {
+    fn new(automata: Vec<Vec<Token>>) -> Product {
+        let mut spans = Vec::with_capacity(automata.len());
+        let mut words = 0;
+        for tokens in &automata {
+            // Positions 0..=len: one past the last token is "matched".
+            let n = (tokens.len() + 1).div_ceil(64);
+            spans.push((words, n));
+            words += n;
         }
-        set.sort_unstable();
+        Product { automata, spans, words }
     }
 
-    fn start(&self) -> Vec<u16> {
-        let mut set = vec![0];
-        self.close(&mut set);
-        set
+    fn has(state: &[u64], at: usize, p: usize) -> bool {
+        state[at + p / 64] & (1 << (p % 64)) != 0
     }
 
-    fn step(&self, from: &[u16], c: char) -> Vec<u16> {
-        let mut next = Vec::new();
-        for &p in from {
-            let Some(token) = self.tokens.get(p as usize) else { continue };
-            if !token.accepts(c) {
+    fn set(state: &mut [u64], at: usize, p: usize) {
+        state[at + p / 64] |= 1 << (p % 64);
+    }
+
+    /// Adds the positions reachable without reading: past each `*`
+    /// (ascending, so a run of stars closes in one pass).
+    fn close(&self, k: usize, state: &mut [u64]) {
+        let (at, _) = self.spans[k];
+        let tokens = &self.automata[k];
+        for p in 0..tokens.len() {
+            if tokens[p] == Token::Star && Self::has(state, at, p) {
+                Self::set(state, at, p + 1);
+            }
+        }
+    }
+
+    fn start(&self) -> Vec<u64> {
+        let mut state = vec![0; self.words];
+        for k in 0..self.automata.len() {
+            Self::set(&mut state, self.spans[k].0, 0);
+            self.close(k, &mut state);
+        }
+        state
+    }
+
+    fn step(&self, from: &[u64], c: char) -> Vec<u64> {
+        let mut next = vec![0; self.words];
+        for (k, tokens) in self.automata.iter().enumerate() {
+            let (at, n) = self.spans[k];
+            if from[at..at + n].iter().all(|w| *w == 0) {
                 continue;
             }
-            let to = if *token == Token::Star { p } else { p + 1 };
-            if !next.contains(&to) {
-                next.push(to);
+            for (p, token) in tokens.iter().enumerate() {
+                if Self::has(from, at, p) && token.accepts(c) {
+                    Self::set(&mut next, at, if *token == Token::Star { p } else { p + 1 });
+                }
             }
+            self.close(k, &mut next);
         }
-        self.close(&mut next);
         next
     }
 
-    fn accepts(&self, set: &[u16]) -> bool {
-        set.contains(&(self.tokens.len() as u16))
+    /// Which automata accept in `state`.
+    fn accepting(&self, state: &[u64]) -> Vec<bool> {
+        self.automata.iter().zip(&self.spans).map(|(tokens, (at, _))| Self::has(state, *at, tokens.len())).collect()
+    }
+
+    fn run(&self, model: &str) -> Vec<u64> {
+        model.chars().fold(self.start(), |state, c| self.step(&state, c))
     }
 }
 
@@ -330,20 +374,14 @@ impl Automaton {
 fn model_classes(literals: &Literals, limits: Limits, notes: &mut Vec<String>) -> Vec<Option<String>> {
     // The globs that parse (a malformed one matches nothing), then the ids.
     let globs: Vec<&String> = literals.globs.iter().filter(|g| tokens(g).is_some()).collect();
-    let mut automata: Vec<Automaton> =
-        globs.iter().filter_map(|g| tokens(g)).map(|tokens| Automaton { tokens }).collect();
+    let mut automata: Vec<Vec<Token>> = globs.iter().filter_map(|g| tokens(g)).collect();
     let ids: Vec<&String> = literals.models.iter().collect();
-    automata.extend(ids.iter().map(|id| Automaton { tokens: id.chars().map(Token::Literal).collect() }));
+    automata.extend(ids.iter().map(|id| id.chars().map(Token::Literal).collect()));
     let alphabet = alphabet(&automata);
-    let vector =
-        |states: &[Vec<u16>]| -> Vec<bool> { automata.iter().zip(states).map(|(a, s)| a.accepts(s)).collect() };
-    let run = |model: &str| -> Vec<Vec<u16>> {
-        let mut states: Vec<Vec<u16>> = automata.iter().map(Automaton::start).collect();
-        for c in model.chars() {
-            states = automata.iter().zip(&states).map(|(a, s)| a.step(s, c)).collect();
-        }
-        states
-    };
+    let product = Product::new(automata);
+    // Every automaton step counts against the search's budget.
+    let token_count: u64 = product.automata.iter().map(|a| a.len() as u64 + 1).sum();
+    let mut steps: u64 = 0;
     // Nicer witnesses first: the ids, instances of the globs, a model no
     // literal names.
     let mut witnesses: BTreeMap<Vec<bool>, String> = BTreeMap::new();
@@ -360,7 +398,11 @@ fn model_classes(literals: &Literals, limits: Limits, notes: &mut Vec<String>) -
     // A glob's own text, last: the Gateway compares it as a plain id.
     candidates.extend(ids.iter().filter(|id| is_glob(id)).map(|s| s.to_string()));
     for candidate in candidates.into_iter().filter(|c| !c.is_empty()) {
-        let v = vector(&run(&candidate));
+        steps += token_count * candidate.chars().count() as u64;
+        if steps > limits.model_steps {
+            break;
+        }
+        let v = product.accepting(&product.run(&candidate));
         if let std::collections::btree_map::Entry::Vacant(slot) = witnesses.entry(v.clone()) {
             order.push(v);
             slot.insert(candidate);
@@ -368,26 +410,36 @@ fn model_classes(literals: &Literals, limits: Limits, notes: &mut Vec<String>) -
     }
     // Then every reachable state, breadth first: the shortest model for
     // each class the candidates missed.
-    let start: Vec<Vec<u16>> = automata.iter().map(Automaton::start).collect();
-    let mut seen: HashSet<Vec<Vec<u16>>> = HashSet::new();
-    let mut queue: VecDeque<(Vec<Vec<u16>>, String)> = VecDeque::new();
+    let start = product.start();
+    // foldhash: the states are long keys hashed once each.
+    let mut seen: foldhash::HashSet<Vec<u64>> = foldhash::HashSet::default();
+    let mut queue: VecDeque<(Vec<u64>, String)> = VecDeque::new();
     seen.insert(start.clone());
     queue.push_back((start, String::new()));
-    let mut finished = true;
+    let mut finished = steps <= limits.model_steps;
+    let step_cost = alphabet.len() as u64 * token_count;
     while let Some((states, text)) = queue.pop_front() {
+        if !finished {
+            break;
+        }
         if !text.is_empty() {
-            let v = vector(&states);
+            let v = product.accepting(&states);
             if let std::collections::btree_map::Entry::Vacant(slot) = witnesses.entry(v.clone()) {
                 order.push(v);
                 slot.insert(text.clone());
             }
         }
         // Nothing more to tell apart once every automaton is dead.
-        if states.iter().all(Vec::is_empty) {
+        if states.iter().all(|w| *w == 0) {
             continue;
         }
+        steps += step_cost;
+        if steps > limits.model_steps {
+            finished = false;
+            break;
+        }
         for &c in &alphabet {
-            let next: Vec<Vec<u16>> = automata.iter().zip(&states).map(|(a, s)| a.step(s, c)).collect();
+            let next = product.step(&states, c);
             if seen.contains(&next) {
                 continue;
             }
@@ -403,8 +455,9 @@ fn model_classes(literals: &Literals, limits: Limits, notes: &mut Vec<String>) -
     }
     if !finished {
         notes.push(format!(
-            "the model globs have more than {} combined states; the model classes found are not all",
-            limits.model_states
+            "the model globs have more combined states than the search may visit ({} states, {} steps); the model \
+             classes found are not all",
+            limits.model_states, limits.model_steps
         ));
     }
     // Every witness matched again by the proxy's own path.Match.
@@ -444,10 +497,10 @@ fn instance(tokens: &[Token], star: &str) -> String {
 
 /// One character per run of characters that no token tells apart,
 /// readable ones where the run holds any.
-fn alphabet(automata: &[Automaton]) -> Vec<char> {
+fn alphabet(automata: &[Vec<Token>]) -> Vec<char> {
     let mut cuts: BTreeSet<u32> = BTreeSet::from([0, '/' as u32, '/' as u32 + 1]);
     for a in automata {
-        for token in &a.tokens {
+        for token in a {
             match token {
                 Token::Literal(c) => {
                     cuts.insert(*c as u32);
@@ -562,6 +615,7 @@ mod tests {
         assert_eq!((space.cells.len(), space.complete), (27, true));
         assert_eq!(space.cells[0], Request::default());
         let small = partition(&l, Limits { cells: 10, ..Limits::default() });
+        // With no rules added, a cell costs one decision.
         assert_eq!((small.cells.len(), small.complete), (10, false));
         assert!(small.notes[0].contains("27 cells"), "{:?}", small.notes);
     }

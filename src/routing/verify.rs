@@ -150,7 +150,7 @@ fn verify_one(
         add_when(&mut literals, router, &inv.invariant.when);
     }
     let space = partition(&literals, limits);
-    let decisions: Vec<Decision> = space.cells.iter().map(|cell| router.decide(cell, &[])).collect();
+    let decisions: Vec<Decision> = space.cells.iter().map(|cell| router.decide_quietly(cell, &[])).collect();
     let mut findings = Vec::new();
     sensitive_egress(router, &space, &decisions, &mut findings);
     unmatchable(router, &mut findings);
@@ -190,7 +190,7 @@ fn classes(space: &Space, decisions: &[Decision]) -> Vec<Class> {
 /// The case that pins what `router` does with `request` when `unhealthy`
 /// are down (decided again here, so the case is true by construction).
 pub fn case_for(router: &Router, request: &Request, unhealthy: &[String], name: String) -> WitnessCase {
-    let decision = router.decide(request, unhealthy);
+    let decision = router.decide_quietly(request, unhealthy);
     WitnessCase {
         name,
         request: request.clone(),
@@ -231,7 +231,7 @@ fn dispatches(decision: &Decision) -> Vec<(Vec<String>, Option<String>)> {
 }
 
 fn sensitive_egress(router: &Router, space: &Space, decisions: &[Decision], findings: &mut Vec<Finding>) {
-    let mut seen: Vec<(String, String, String)> = Vec::new();
+    let mut seen: std::collections::HashSet<(String, String, String)> = std::collections::HashSet::new();
     for (cell, decision) in space.cells.iter().zip(decisions) {
         let class = router.classification(cell);
         if !router.is_sensitive(&class) {
@@ -243,10 +243,9 @@ fn sensitive_egress(router: &Router, space: &Space, decisions: &[Decision], find
                 continue;
             }
             let key = (class.clone(), decision.matched.label().to_string(), backend.name.clone());
-            if seen.contains(&key) {
+            if !seen.insert(key) {
                 continue;
             }
-            seen.push(key);
             let why = match &backend.provider {
                 Some(provider) if backend.tier == "local" => format!(
                     "external ({provider}) although its tier is local (the CRD defaults an absent tier to local; \
@@ -354,7 +353,7 @@ fn unreachable_rules(
     decisions: &[Decision],
     findings: &mut Vec<Finding>,
 ) -> Vec<String> {
-    let reached: Vec<&str> = decisions.iter().map(|d| d.matched.label()).collect();
+    let reached: std::collections::HashSet<&str> = decisions.iter().map(|d| d.matched.label()).collect();
     let mut out = Vec::new();
     let rule_names: Vec<String> = match &router.plane {
         Plane::Proxy(config) => config.rules.iter().map(|r| r.name.clone()).collect(),
@@ -370,30 +369,35 @@ fn unreachable_rules(
             names
         }
     };
+    // What the proxy reads of each cell, read once for every rule asked.
+    let mut features = None;
     for name in rule_names {
         if reached.contains(&name.as_str()) {
             continue;
         }
+        if let (Plane::Proxy(config), None) = (&router.plane, &features) {
+            features = Some(space.cells.iter().map(|cell| proxy::features(config, cell)).collect::<Vec<_>>());
+        }
         // The cells its own conditions take, and who takes them instead.
-        let takes = |cell: &Request| -> bool {
-            match &router.plane {
-                Plane::Proxy(config) => {
-                    let f = proxy::features(config, cell);
-                    config
-                        .rules
-                        .iter()
-                        .find(|r| r.name == name)
-                        .is_some_and(|r| proxy::rule_mismatch(config, r, &f).is_none())
+        let own = match &router.plane {
+            Plane::Proxy(config) => config.rules.iter().find(|r| r.name == name),
+            Plane::Gateway { .. } => None,
+        };
+        let takes = |i: usize, cell: &Request| -> bool {
+            match (&router.plane, &features) {
+                (Plane::Proxy(config), Some(features)) => {
+                    own.is_some_and(|r| proxy::rule_matches(config, r, &features[i]))
                 }
-                Plane::Gateway { rules, .. } => {
+                (Plane::Gateway { rules, .. }, _) => {
                     rules.iter().any(|r| r.from == Matched::Rule(name.clone()) && r.takes(cell))
                 }
+                (Plane::Proxy(_), None) => false,
             }
         };
         let mut shadows: Vec<String> = Vec::new();
         let mut witness: Option<&Request> = None;
-        for (cell, decision) in space.cells.iter().zip(decisions) {
-            if takes(cell) {
+        for (i, (cell, decision)) in space.cells.iter().zip(decisions).enumerate() {
+            if takes(i, cell) {
                 witness.get_or_insert(cell);
                 let by = decision.matched.label().to_string();
                 if !shadows.contains(&by) {
@@ -443,7 +447,7 @@ fn unrouted(router: &Router, space: &Space, decisions: &[Decision], findings: &m
 fn disagreements(gateway: &Router, space: &Space, decisions: &[Decision], findings: &mut Vec<Finding>) {
     let mut seen: Vec<(String, String)> = Vec::new();
     for (cell, decision) in space.cells.iter().zip(decisions) {
-        let other = gateway.decide(cell, &[]);
+        let other = gateway.decide_quietly(cell, &[]);
         if decision.same_outcome(&other) {
             continue;
         }
@@ -548,7 +552,7 @@ fn check_invariant(
                         Some(format!("{} goes to {b}, which is not among the only backends allowed", describe(cell)))
                     }
                     None => {
-                        let answered = router.decide(cell, &down).status;
+                        let answered = router.decide_quietly(cell, &down).status;
                         match (inv.status, answered) {
                             (Some(want), Some(got)) if want != got => {
                                 Some(format!("{} is answered {got}, not {want}", describe(cell)))
@@ -578,7 +582,7 @@ fn changes(old: &Router, new: &Router, space: &Space, decisions: &[Decision]) ->
     let mut groups: BTreeMap<(String, String), usize> = BTreeMap::new();
     let mut out: Vec<Change> = Vec::new();
     for (cell, after) in space.cells.iter().zip(decisions) {
-        let before = old.decide(cell, &[]);
+        let before = old.decide_quietly(cell, &[]);
         if before.same_outcome(after) {
             continue;
         }
