@@ -274,3 +274,36 @@ proptest! {
         prop_assert_eq!(routerctl::routing::proxy::decide_quietly(&cfg, &request, &down), loud);
     }
 }
+
+proptest! {
+    /// `--against` misses no change: a random request whose decision two
+    /// routers disagree on falls in a cell that verify lists as moved,
+    /// under the same (route before, route after).
+    #[test]
+    fn every_moved_request_is_in_a_listed_change(
+        old_rules in prop::collection::vec(glob_rule_strategy(), 0..4),
+        new_rules in prop::collection::vec(glob_rule_strategy(), 0..4),
+        old_default in prop::sample::select(vec!["l1", "c1", ""]),
+        requests in prop::collection::vec(noisy_request_strategy(), 1..20),
+    ) {
+        use routerctl::routing::router::Router;
+        use routerctl::routing::space::Limits;
+        use routerctl::routing::verify::{verify, Inputs};
+        let old = vec![vec![Router::from_config("ns/r".into(), "r".into(), config(&old_rules, old_default))]];
+        let new = vec![vec![Router::from_config("ns/r".into(), "r".into(), config(&new_rules, "l1"))]];
+        let reports = verify(&Inputs { planes: &new, against: Some(&old), invariants: &[], limits: Limits::default() });
+        prop_assert!(reports[0].complete, "{:?}", reports[0].notes);
+        let moved: Vec<(String, String)> = reports[0]
+            .changes
+            .iter()
+            .map(|c| (c.before.matched.label().to_string(), c.after.matched.label().to_string()))
+            .collect();
+        for request in &requests {
+            let (before, after) = (old[0][0].decide(request, &[]), new[0][0].decide(request, &[]));
+            if !before.same_outcome(&after) {
+                let key = (before.matched.label().to_string(), after.matched.label().to_string());
+                prop_assert!(moved.contains(&key), "{:?} moves {:?} but verify lists {:?}", request, key, moved);
+            }
+        }
+    }
+}

@@ -281,3 +281,25 @@ fn route_explains_one_request() {
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("-H \"no-value\": write a header as name=value"), "{}", bad.stderr);
 }
+
+/// What `verify` finds for all requests shows in `test` as warnings with
+/// their rule ids; they do not change the exit code.
+#[test]
+fn verify_findings_are_warnings_in_test() {
+    let cases = "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: default\n  request: {}\n  expect: {rule: default}\n";
+    let run =
+        routerctl(&["test", "--message-format", "json", "-f", "testdata/verify/leaky.yaml", "-t", "-"], Some(cases));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rules: Vec<(String, String)> = run
+        .stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .map(|f| (f["rule"].as_str().unwrap_or("").to_string(), f["severity"].as_str().unwrap_or("").to_string()))
+        .collect();
+    for rule in ["sensitive-egress", "unmatchable-value", "unreachable-rule"] {
+        assert!(rules.contains(&(rule.to_string(), "warning".to_string())), "{rule}: {rules:?}");
+    }
+    // A router with nothing to find adds nothing.
+    let safe = test(&["-f", ROUTER, "-t", "-"], Some(&case("{rule: pii-stays-local}", "")));
+    assert_eq!((safe.code, safe.stderr.as_str()), (0, ""));
+}

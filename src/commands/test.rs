@@ -16,7 +16,9 @@ use crate::diagnostic::{rules, Diagnostic};
 use crate::output::spool::Spool;
 use crate::report::{MessageFormat, Reporter};
 use crate::routing::router::{Plane, Router};
+use crate::routing::space::Limits;
 use crate::routing::suite::{self, Coverage, Ran, SuiteRun};
+use crate::routing::verify;
 use crate::routing::{Decision, Request};
 
 pub(super) fn run(args: &TestArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
@@ -45,6 +47,22 @@ pub(super) fn run(args: &TestArgs, stdin: &mut dyn Read, reporter: &mut Reporter
     let rendered: Vec<Vec<Router>> =
         planes.iter().map(|plane| routers(&args.common, *plane, stdin, reporter)).collect::<Result<_>>()?;
     let run = suite::run(&files, &rendered)?;
+    // What verify finds for all requests, told beside the cases.
+    for report in
+        verify::verify(&verify::Inputs { planes: &rendered, against: None, invariants: &[], limits: Limits::default() })
+    {
+        for finding in report.findings {
+            reporter.warn(Diagnostic::warning(
+                finding.rule,
+                format!(
+                    "{} ({}): {} (routerctl verify tells more)",
+                    report.router,
+                    report.plane.label(),
+                    finding.message
+                ),
+            ));
+        }
+    }
     let failed = run.failed();
     let below = args.min_coverage.filter(|min| run.coverage.iter().any(|c| c.percent() < f64::from(*min)));
     let strict_skips = args.common.strict && !run.skipped.is_empty();

@@ -326,8 +326,8 @@ impl Product {
     fn close(&self, k: usize, state: &mut [u64]) {
         let (at, _) = self.spans[k];
         let tokens = &self.automata[k];
-        for p in 0..tokens.len() {
-            if tokens[p] == Token::Star && Self::has(state, at, p) {
+        for (p, token) in tokens.iter().enumerate() {
+            if *token == Token::Star && Self::has(state, at, p) {
                 Self::set(state, at, p + 1);
             }
         }
