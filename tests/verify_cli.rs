@@ -323,3 +323,36 @@ fn bad_input_exits_two_with_nothing_on_stdout() {
     let run = verify(&["-f", "testdata/verify/does-not-exist.yaml"]);
     assert_eq!((run.code, run.stdout.as_str()), (2, ""));
 }
+
+/// `diff` puts what the new config.json moves next to the object diff:
+/// the live ConfigMap's config against the one rendered.
+#[test]
+fn diff_plan_says_which_requests_move() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = dir.path().join("live.yaml");
+    let image = ["--router-proxy-image", "example.com/router-proxy:1"];
+    let rendered = routerctl(&["render", "-q", image[0], image[1], "-f", SAFE], None);
+    assert_eq!(rendered.code, 0, "{}", rendered.stderr);
+    std::fs::write(&live, &rendered.stdout).expect("write");
+    let live = live.to_str().expect("utf-8 path");
+    let diff =
+        |router: &str| routerctl(&["diff", "-q", image[0], image[1], "-f", router, "--live", live, "-o", "json"], None);
+    let run = diff("testdata/verify/sample-with-gpt.yaml");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let plan: Value = serde_json::from_str(&run.stdout).expect("json");
+    let moved = &plan["routers"][0]["routingChanges"];
+    assert_eq!(
+        moved[0],
+        serde_json::json!({
+            "request": {"model": "gpt-x", "headers": {}},
+            "unhealthy": [],
+            "before": {"rule": "default", "backends": ["local-qwen"], "status": null},
+            "after": {"rule": "gpt-to-cloud", "backends": ["cloud-opus"], "status": null},
+        })
+    );
+    assert_eq!(moved.as_array().map(Vec::len), Some(3));
+    // The same config live: no routing changes, and the key is left out.
+    let same = diff(SAFE);
+    let plan: Value = serde_json::from_str(&same.stdout).expect("json");
+    assert!(plan["routers"][0].get("routingChanges").is_none(), "{plan:#}");
+}

@@ -5,6 +5,7 @@
 use std::io::{Read, Write};
 
 use anyhow::{Context as _, Result};
+use serde_json::{json, Value};
 
 use super::outcome::{text_outcome, Outcome, Terminal};
 use super::stream::{stream, LiveInput};
@@ -17,6 +18,10 @@ use crate::kube::ObjectKey;
 use crate::output::spool::Spool;
 use crate::pipeline::RouterResult;
 use crate::report::{MessageFormat, Reporter};
+use crate::routing::proxy::ProxyConfig;
+use crate::routing::router::Router;
+use crate::routing::space::Limits;
+use crate::routing::verify::{self, describe};
 
 /// One router compared: its plan, and its diffs printed or its
 /// comparisons kept for the external program.
@@ -64,6 +69,8 @@ pub(super) fn run(
             &result.orphans,
             &result.drift.iter().map(plan_drift).collect::<Vec<_>>(),
         );
+        let mut plan = plan;
+        plan.routing = routing_changes(&result, &comparisons);
         let mut compared = Compared { plan, diffs: String::new(), for_external: Vec::new() };
         if json {
             return Ok(compared);
@@ -108,6 +115,64 @@ pub(super) fn run(
         None => changed,
     };
     Ok(Outcome { stdout: spool, code, notes })
+}
+
+/// What the new config.json moves against the live one, when the live
+/// ConfigMap holds a different one: each group of requests with a witness,
+/// as `verify --against` lists them.
+fn routing_changes(result: &RouterResult, comparisons: &[Comparison]) -> Vec<(String, Value)> {
+    let config_of = |object: &Value| object.pointer("/data/config.json").and_then(Value::as_str).map(str::to_string);
+    let Some((item, cmp)) = result.items.iter().zip(comparisons).find(|(item, _)| item.key.kind == "ConfigMap") else {
+        return Vec::new();
+    };
+    let (Some(live), Some(new)) = (cmp.before.as_ref().and_then(config_of), config_of(&item.merged)) else {
+        return Vec::new();
+    };
+    if live == new {
+        return Vec::new();
+    }
+    // A live config the proxy's reader cannot read tells nothing to compare.
+    let (Ok(live), Ok(new)) = (ProxyConfig::from_json(&live), ProxyConfig::from_json(&new)) else {
+        return Vec::new();
+    };
+    let id = format!("{}/{}", result.router.namespace, result.router.name);
+    let old = Router::from_config(id.clone(), result.router.name.clone(), live);
+    let new = Router::from_config(id, result.router.name.clone(), new);
+    let (changes, complete) = verify::what_moves(&old, &new, Limits::default());
+    let mut out: Vec<(String, Value)> = changes
+        .iter()
+        .map(|c| {
+            let down = if c.unhealthy.is_empty() { String::new() } else { format!(" with {} down", c.unhealthy.join(", ")) };
+            let text = format!(
+                "requests moved: {}{down}: {} → {}, was {} → {}",
+                describe(&c.request),
+                c.after.matched.label(),
+                verify::outcome(&c.after),
+                c.before.matched.label(),
+                verify::outcome(&c.before),
+            );
+            let decision = |d: &crate::routing::Decision| {
+                json!({"rule": d.matched.label(), "backends": d.backends(), "status": d.status})
+            };
+            let request: serde_json::Map<String, Value> =
+                c.request.headers.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+            let json = json!({
+                "request": {"model": c.request.model, "headers": request},
+                "unhealthy": c.unhealthy,
+                "before": decision(&c.before),
+                "after": decision(&c.after),
+            });
+            (text, json)
+        })
+        .collect();
+    if !complete {
+        out.push((
+            "requests moved: the search stopped at its budget; routerctl verify --against says which classes it covered"
+                .to_string(),
+            json!({"complete": false}),
+        ));
+    }
+    out
 }
 
 /// A drift finding as the plan's JSON has always said it: the object's full

@@ -51,6 +51,10 @@ pub struct RouterPlan {
     pub objects: Vec<ObjectPlan>,
     /// What the live objects hold where the operator never repairs them.
     pub drift: Vec<String>,
+    /// Requests the new config.json sends elsewhere than the live one does:
+    /// a line for people and an object for `-o json` each (the caller
+    /// works them out; the plan only carries them).
+    pub routing: Vec<(String, Value)>,
 }
 
 impl RouterPlan {
@@ -75,7 +79,12 @@ impl RouterPlan {
                 format!("{} {}{rolls}", o.kind, o.action.as_str())
             })
             .collect();
-        format!("{}/{}: {}", self.namespace, self.name, parts.join(", "))
+        let mut line = format!("{}/{}: {}", self.namespace, self.name, parts.join(", "));
+        for (text, _) in &self.routing {
+            line.push_str("\n  ");
+            line.push_str(text);
+        }
+        line
     }
 }
 
@@ -94,6 +103,8 @@ struct RouterEntry<'a> {
     objects: Vec<ObjectEntry<'a>>,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     drift: &'a [String],
+    #[serde(skip_serializing_if = "<[Value]>::is_empty")]
+    routing_changes: Vec<Value>,
 }
 
 #[derive(Serialize)]
@@ -137,7 +148,14 @@ pub fn plan_router(
             action: Action::Orphaned,
         }))
         .collect();
-    RouterPlan { namespace: namespace.to_string(), name: name.to_string(), rolls_pods, objects, drift: drift.to_vec() }
+    RouterPlan {
+        namespace: namespace.to_string(),
+        name: name.to_string(),
+        rolls_pods,
+        objects,
+        drift: drift.to_vec(),
+        routing: Vec::new(),
+    }
 }
 
 /// `{"routers": [{"namespace", "name", "rollsPods", "objects": [{"kind",
@@ -156,6 +174,7 @@ pub fn report_json(plans: &[RouterPlan]) -> String {
                     .map(|o| ObjectEntry { kind: &o.kind, name: &o.name, action: o.action.as_str() })
                     .collect(),
                 drift: &p.drift,
+                routing_changes: p.routing.iter().map(|(_, json)| json.clone()).collect(),
             })
             .collect(),
     };

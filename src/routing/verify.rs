@@ -576,6 +576,17 @@ fn check_invariant(
     InvariantResult { name: inv.name.clone(), at: placed.at.to_string(), holds: failure.is_none(), failure }
 }
 
+/// What changing `old` into `new` moves (the same router, one plane):
+/// the changes, and whether the search covered every request.
+pub fn what_moves(old: &Router, new: &Router, limits: Limits) -> (Vec<Change>, bool) {
+    let mut literals = Literals::default();
+    literals.add_router(old);
+    literals.add_router(new);
+    let space = partition(&literals, limits);
+    let decisions: Vec<Decision> = space.cells.iter().map(|cell| new.decide_quietly(cell, &[])).collect();
+    (changes(old, new, &space, &decisions), space.complete)
+}
+
 /// Where the cells' decisions differ between `old` and `new`, grouped by
 /// (route before, route after).
 fn changes(old: &Router, new: &Router, space: &Space, decisions: &[Decision]) -> Vec<Change> {
