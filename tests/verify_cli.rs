@@ -356,3 +356,45 @@ fn diff_plan_says_which_requests_move() {
     let plan: Value = serde_json::from_str(&same.stdout).expect("json");
     assert!(plan["routers"][0].get("routingChanges").is_none(), "{plan:#}");
 }
+
+/// In CI formats each finding is also a diagnostic at its router's
+/// document (and a failed invariant at the invariant), so a pull request
+/// is annotated where the router is written; stdout is the same report.
+#[test]
+fn findings_are_annotated_at_their_router_in_ci() {
+    let human = verify(&["-f", LEAKY]);
+    // Without -q, so the warnings are written too.
+    let github = routerctl(&["verify", "--message-format", "github", "-f", LEAKY], None);
+    assert_eq!((github.code, github.stdout.as_str()), (1, human.stdout.as_str()));
+    assert!(
+        github.stderr.lines().any(|l| l.starts_with(
+            "::error file=testdata/verify/leaky.yaml,line=11,title=routerctl sensitive-egress::ml/leaky (Proxy): pii requests"
+        )),
+        "{}",
+        github.stderr
+    );
+    assert!(
+        github.stderr.lines().any(|l| l.starts_with(
+            "::warning file=testdata/verify/leaky.yaml,line=11,title=routerctl unreachable-rule::ml/leaky (Proxy): rule shadowed"
+        )),
+        "{}",
+        github.stderr
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let broken = dir.path().join("broken.yaml");
+    std::fs::write(
+        &broken,
+        "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ninvariants:\n- {name: never cloud, when: {classification: [pii]}, never: {tier: cloud}}\n",
+    )
+    .expect("write");
+    let path = broken.to_str().expect("utf-8 path");
+    let run = verify(&["--message-format", "json", "-f", LEAKY, "-t", path]);
+    let invariant: Vec<Value> = run
+        .stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|f| f["rule"] == "invariant")
+        .collect();
+    assert_eq!(invariant.len(), 1, "{}", run.stderr);
+    assert_eq!((invariant[0]["file"].as_str(), invariant[0]["line"].as_u64()), (Some(path), Some(4)));
+}

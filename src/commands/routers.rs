@@ -61,7 +61,7 @@ fn router(result: RouterResult) -> Result<Router> {
     let input = &result.router;
     let id = format!("{}/{}", input.namespace, input.name);
     let spec = &input.router.spec;
-    match &result.rendered {
+    let mut router = match &result.rendered {
         Rendered::Proxy(rendered) => Router::proxy(id, input.name.clone(), &rendered.compiled.json, spec),
         Rendered::Gateway(gateway) => {
             let route = result
@@ -72,7 +72,9 @@ fn router(result: RouterResult) -> Result<Router> {
                 .ok_or_else(|| anyhow::anyhow!("ModelRouter {id}: no AIGatewayRoute was rendered"))?;
             Router::gateway(id, input.name.clone(), route, &gateway.origins, spec)
         }
-    }
+    }?;
+    router.origin = Some(result.origin.clone());
+    Ok(router)
 }
 
 /// The RouterTest documents of `paths`. In `-t` files every document must

@@ -14,7 +14,7 @@ use super::routers::{planes, reads_stdin, routers, test_files};
 use crate::cli::{CommonArgs, PlaneChoice, ReportFormat, VerifyArgs};
 use crate::diagnostic::{rules, Diagnostic, Severity};
 use crate::output::spool::Spool;
-use crate::report::Reporter;
+use crate::report::{MessageFormat, Reporter};
 use crate::routing::router::{DataPlane, Router};
 use crate::routing::space::Limits;
 use crate::routing::suite;
@@ -53,6 +53,34 @@ pub(super) fn run(args: &VerifyArgs, stdin: &mut dyn Read, reporter: &mut Report
             rules::ROUTING_INCOMPLETE,
             format!("{} ({}): {}", report.router, report.plane.label(), report.notes.join("; ")),
         ));
+    }
+    // People read the findings in the report; CI reads them as findings at
+    // their router's document, to annotate it (as `test` does its cases).
+    if reporter.format() != MessageFormat::Human {
+        for report in &reports {
+            for f in &report.findings {
+                let message = format!("{} ({}): {}", report.router, report.plane.label(), f.message);
+                let mut d = match f.severity {
+                    Severity::Error => Diagnostic::error(f.rule, message),
+                    _ => Diagnostic::warning(f.rule, message),
+                };
+                if let Some(place) = &report.origin {
+                    d = d.at(place.clone());
+                }
+                if f.severity == Severity::Error {
+                    reporter.error(d);
+                } else {
+                    reporter.warn(d);
+                }
+            }
+            for invariant in &report.invariants {
+                if let Some((why, _)) = &invariant.failure {
+                    let message =
+                        format!("{} ({}): invariant {:?}: {why}", report.router, report.plane.label(), invariant.name);
+                    reporter.error(Diagnostic::error(rules::INVARIANT, message).at(invariant.at.clone()));
+                }
+            }
+        }
     }
     if let Some(path) = &args.emit_tests {
         std::fs::write(path, emitted_tests(&reports))
@@ -167,7 +195,7 @@ fn json_report(reports: &[RouterReport]) -> Value {
                 "unreachableRules": r.unreachable,
                 "findings": r.findings.iter().map(|f| json!({"rule": f.rule.id, "severity": severity(f.severity), "message": f.message, "case": case_json(&f.case)})).collect::<Vec<_>>(),
                 "invariants": r.invariants.iter().map(|i| {
-                    let mut v = json!({"name": i.name, "at": i.at, "holds": i.holds});
+                    let mut v = json!({"name": i.name, "at": i.at.to_string(), "holds": i.holds});
                     if let Some((why, case)) = &i.failure {
                         v["message"] = json!(why);
                         v["case"] = case_json(case);

@@ -14,6 +14,7 @@ use serde_json::Value;
 use super::gateway::{self, RouteRule};
 use super::proxy::{self, ProxyConfig};
 use super::{Decision, Request};
+use crate::diagnostic::Place;
 use crate::kube::names::sanitize_dns_name;
 use crate::model::{ModelRouterSpec, DEFAULT_CLASSIFICATION_HEADER, DEFAULT_SENSITIVE};
 use crate::render::gateway::rules::RuleOrigin;
@@ -82,6 +83,8 @@ pub struct Router {
     pub class_header: String,
     /// The sensitive classifications (the policy's, or `pii`, `phi`).
     pub sensitive: Vec<String>,
+    /// Where the ModelRouter was read, when it was.
+    pub origin: Option<Place>,
 }
 
 /// Facts read off a (defaulted) ModelRouter spec.
@@ -144,7 +147,16 @@ impl Router {
         } else {
             config.policy.classification.sensitive.clone()
         };
-        Router { id, name, plane: Plane::Proxy(Box::new(config)), routes, backends, class_header, sensitive }
+        Router {
+            id,
+            name,
+            plane: Plane::Proxy(Box::new(config)),
+            routes,
+            backends,
+            class_header,
+            sensitive,
+            origin: None,
+        }
     }
 
     /// A Gateway-plane router from its rendered AIGatewayRoute and what
@@ -170,7 +182,16 @@ impl Router {
         }
         let names = backends.iter().map(|b| (sanitize_dns_name(&b.name), b.name.clone())).collect();
         let rules = gateway::route_rules(route, origins)?;
-        Ok(Router { id, name, plane: Plane::Gateway { rules, names }, routes, backends, class_header, sensitive })
+        Ok(Router {
+            id,
+            name,
+            plane: Plane::Gateway { rules, names },
+            routes,
+            backends,
+            class_header,
+            sensitive,
+            origin: None,
+        })
     }
 
     pub fn data_plane(&self) -> DataPlane {

@@ -53,7 +53,8 @@ pub struct Class {
 #[derive(Debug, Clone)]
 pub struct InvariantResult {
     pub name: String,
-    pub at: String,
+    /// Where the invariant is written.
+    pub at: crate::diagnostic::Place,
     pub holds: bool,
     /// Why it fails, and a case that shows it.
     pub failure: Option<(String, WitnessCase)>,
@@ -77,6 +78,8 @@ pub struct Change {
 #[derive(Debug, Clone)]
 pub struct RouterReport {
     pub router: String,
+    /// Where the ModelRouter was read, when it was.
+    pub origin: Option<crate::diagnostic::Place>,
     pub plane: DataPlane,
     pub complete: bool,
     pub notes: Vec<String>,
@@ -164,6 +167,7 @@ fn verify_one(
     let changes = old.map(|old| changes(old, router, &space, &decisions)).unwrap_or_default();
     RouterReport {
         router: router.id.clone(),
+        origin: router.origin.clone(),
         plane: router.data_plane(),
         complete: space.complete,
         notes: space.notes.clone(),
@@ -573,7 +577,7 @@ fn check_invariant(
         }
         None
     })();
-    InvariantResult { name: inv.name.clone(), at: placed.at.to_string(), holds: failure.is_none(), failure }
+    InvariantResult { name: inv.name.clone(), at: placed.at.clone(), holds: failure.is_none(), failure }
 }
 
 /// What changing `old` into `new` moves (the same router, one plane):
