@@ -83,7 +83,8 @@ fn a_failing_case_is_a_finding_at_its_place_for_ci() {
     let human = test(&["-f", ROUTER, "-t", "-"], Some(&input));
     assert_eq!((human.code, human.stderr.as_str()), (1, ""));
     let github = test(&["--message-format", "github", "-f", ROUTER, "-t", "-"], Some(&input));
-    assert_eq!((github.code, github.stdout.as_str()), (1, human.stdout.as_str()), "the report is the same");
+    assert_eq!(github.code, 1);
+    assert_eq!(unfenced(&github.stdout), human.stdout, "the report is the same, fenced");
     assert_eq!(
         github.stderr,
         "::error file=<stdin>,line=4,col=3,title=routerctl test::case \"pii\" fails for ml/coding-router (Proxy): \
@@ -302,4 +303,44 @@ fn verify_findings_are_warnings_in_test() {
     // A router with nothing to find adds nothing.
     let safe = test(&["-f", ROUTER, "-t", "-"], Some(&case("{rule: pii-stays-local}", "")));
     assert_eq!((safe.code, safe.stderr.as_str()), (0, ""));
+}
+
+/// The report inside its `::stop-commands::TOKEN` … `::TOKEN::` fence,
+/// checked as the Actions runner reads it: the fence opens on the first
+/// line, closes on the last with the same token, and no line between them
+/// ends it early.
+fn unfenced(stdout: &str) -> String {
+    let mut lines: Vec<&str> = stdout.lines().collect();
+    let first = lines.remove(0);
+    let token = first.strip_prefix("::stop-commands::").expect("the report opens a fence");
+    assert!(!token.is_empty() && token.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'), "{token}");
+    assert_eq!(lines.pop(), Some(format!("::{token}::").as_str()), "the fence closes last");
+    assert!(lines.iter().all(|l| !l.contains(token)), "the token is not in the report");
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+/// Values from a RouterTest file or the command line cannot forge workflow
+/// commands in a GitHub log: every line that could be read as one is
+/// inside the fence, whose token the input cannot know.
+#[test]
+fn input_values_cannot_forge_workflow_commands() {
+    let forged = "\n::error file=README.md,line=1::forged\n::add-mask::secret";
+    let cases = format!(
+        "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: {name}\n  request:\n    model: {model}\n    headers: {{x-team: {model}}}\n  expect: {{rule: default, strategy: {model}}}\n",
+        name = serde_json::to_string(&format!("case{forged}")).expect("json"),
+        model = serde_json::to_string(forged).expect("json"),
+    );
+    let run = test(&["--message-format", "github", "-f", ROUTER, "-t", "-"], Some(&cases));
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let body = unfenced(&run.stdout);
+    assert!(body.lines().any(|l| l.trim_start().starts_with("::error")), "the forged line is there, fenced: {body}");
+    let route = routerctl(
+        &["route", "--message-format", "github", "-f", ROUTER, "--model", forged, "-H", &format!("x-team={forged}")],
+        None,
+    );
+    assert_eq!(route.code, 0, "{}", route.stderr);
+    unfenced(&route.stdout);
+    // The human format prints the report as it is.
+    let human = test(&["-f", ROUTER, "-t", "-"], Some(&cases));
+    assert!(!human.stdout.starts_with("::stop-commands::"));
 }

@@ -365,7 +365,12 @@ fn findings_are_annotated_at_their_router_in_ci() {
     let human = verify(&["-f", LEAKY]);
     // Without -q, so the warnings are written too.
     let github = routerctl(&["verify", "--message-format", "github", "-f", LEAKY], None);
-    assert_eq!((github.code, github.stdout.as_str()), (1, human.stdout.as_str()));
+    // The report is the same, fenced from the runner's command parser.
+    let fenced = github.stdout.lines().collect::<Vec<_>>();
+    let token = fenced[0].strip_prefix("::stop-commands::").expect("fence opens");
+    assert_eq!(fenced.last().copied(), Some(format!("::{token}::").as_str()));
+    let body: String = fenced[1..fenced.len() - 1].iter().map(|l| format!("{l}\n")).collect();
+    assert_eq!((github.code, body.as_str()), (1, human.stdout.as_str()));
     assert!(
         github.stderr.lines().any(|l| l.starts_with(
             "::error file=testdata/verify/leaky.yaml,line=11,title=routerctl sensitive-egress::ml/leaky (Proxy): pii requests"

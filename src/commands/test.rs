@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::{json, Value};
 
-use super::outcome::Outcome;
+use super::outcome::{fenced, Outcome};
 use super::routers::{planes, reads_stdin, routers, test_files};
 use crate::cli::{ReportFormat, RouteArgs, TestArgs};
 use crate::diagnostic::{rules, Diagnostic};
@@ -68,7 +68,9 @@ pub(super) fn run(args: &TestArgs, stdin: &mut dyn Read, reporter: &mut Reporter
     let strict_skips = args.common.strict && !run.skipped.is_empty();
     let mut out = Spool::new();
     let text = match args.output {
-        ReportFormat::Text => text_report(&run, args.coverage || args.min_coverage.is_some()),
+        ReportFormat::Text => {
+            fenced(text_report(&run, args.coverage || args.min_coverage.is_some()), reporter.format())
+        }
         ReportFormat::Json => json_report(&run) + "\n",
     };
     std::io::Write::write_all(&mut out, text.as_bytes()).context("cannot spool output")?;
@@ -290,7 +292,7 @@ pub(super) fn route(args: &RouteArgs, stdin: &mut dyn Read, reporter: &mut Repor
             "tried": decision.trials.iter().map(|t| json!({"rule": t.rule, "matched": t.failed.is_none(), "why": t.failed})).collect::<Vec<_>>()}));
     }
     let body = match args.output {
-        ReportFormat::Text => text,
+        ReportFormat::Text => fenced(text, reporter.format()),
         ReportFormat::Json => serde_json::to_string_pretty(&decisions).unwrap_or_default() + "\n",
     };
     let mut out = Spool::new();

@@ -9,7 +9,7 @@ use std::io::Read;
 use anyhow::{bail, Context as _, Result};
 use serde_json::{json, Value};
 
-use super::outcome::Outcome;
+use super::outcome::{fenced, Outcome};
 use super::routers::{planes, reads_stdin, routers, test_files};
 use crate::cli::{CommonArgs, PlaneChoice, ReportFormat, VerifyArgs};
 use crate::diagnostic::{rules, Diagnostic, Severity};
@@ -87,7 +87,7 @@ pub(super) fn run(args: &VerifyArgs, stdin: &mut dyn Read, reporter: &mut Report
             .with_context(|| format!("--emit-tests {}: cannot write the file", path.display()))?;
     }
     let body = match args.output {
-        ReportFormat::Text => text_report(&reports),
+        ReportFormat::Text => fenced(text_report(&reports), reporter.format()),
         ReportFormat::Json => serde_json::to_string_pretty(&json_report(&reports)).unwrap_or_default() + "\n",
     };
     let mut out = Spool::new();
