@@ -144,26 +144,15 @@ fn settle_operator(
     let op = match detection {
         Detection::Found(op) => op,
         Detection::NotFound => {
-            reporter.warn(Diagnostic::warning(
-                rules::RELEASE,
-                format!(
-                    "found no LLMKube operator in the cluster (no Deployment labelled {OPERATOR_SELECTOR} runs an \
-                 llmkube-controller image); rendering as {} with the operator flags given here",
-                    options.flags.release
-                ),
-            ));
-            return Ok(());
+            let message = format!(
+                "found no LLMKube operator in the cluster (no Deployment labelled {OPERATOR_SELECTOR} runs an \
+                 llmkube-controller image)"
+            );
+            return unknown_release(options, common, reporter, message);
         }
         Detection::Failed(message) => {
-            reporter.warn(Diagnostic::warning(
-                rules::RELEASE,
-                format!(
-                    "could not look for the LLMKube operator ({}); rendering as {} with the operator flags given here",
-                    message.lines().next().unwrap_or(""),
-                    options.flags.release
-                ),
-            ));
-            return Ok(());
+            let message = format!("could not look for the LLMKube operator ({})", message.lines().next().unwrap_or(""));
+            return unknown_release(options, common, reporter, message);
         }
         Detection::Several(found) => {
             let names = describe_several(&found);
@@ -184,6 +173,16 @@ fn settle_operator(
         }
     };
     reporter.note(&op.describe());
+    for (name, from) in &op.unexpanded {
+        reporter.warn(Diagnostic::warning(
+            rules::RELEASE,
+            format!(
+                "operator {}: its manager container's command or args use $({name}), whose value comes from {from}, \
+                 which routerctl does not read: the word is read as written; give the flag it sets on the command line",
+                op.id()
+            ),
+        ));
+    }
     let flags = &mut options.flags;
     match (common.operator_version, op.release) {
         (Some(given), Some(found)) if given != found => reporter.warn(Diagnostic::warning(
@@ -194,10 +193,10 @@ fn settle_operator(
         (None, Some(found)) => flags.release = found,
         (None, None) => {
             let message = format!(
-                "operator {} runs {}, whose tag names no LLMKube release routerctl knows (a digest, a custom \
-                 build); give --operator-version",
+                "operator {} runs {}: {}, so which release reconciles is not known; give --operator-version",
                 op.id(),
-                op.image
+                op.image,
+                op.unknown_release()
             );
             if common.strict {
                 bail!("{message} (refused with --strict)");
@@ -230,6 +229,26 @@ fn settle_operator(
         ));
     }
     flags.emit_scrape_annotations |= op.emit_scrape_annotations;
+    Ok(())
+}
+
+/// The operator's release could not be read (`why`): the release given on
+/// the command line is used; without one, routerctl renders as its default
+/// with a warning, and `--strict` refuses (exit 2).
+fn unknown_release(options: &Options, common: &CommonArgs, reporter: &mut Reporter, why: String) -> Result<()> {
+    match common.operator_version {
+        Some(given) => {
+            let message = format!("{why}; rendering as --operator-version {given} with the operator flags given here");
+            reporter.warn(Diagnostic::warning(rules::RELEASE, message));
+        }
+        None if common.strict => {
+            bail!("{why}, so which release reconciles is not known; give --operator-version (refused with --strict)")
+        }
+        None => {
+            let message = format!("{why}; rendering as {} with the operator flags given here", options.flags.release);
+            reporter.warn(Diagnostic::warning(rules::RELEASE, message));
+        }
+    }
     Ok(())
 }
 

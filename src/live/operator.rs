@@ -7,10 +7,12 @@
 //! manifests alike), with `app.kubernetes.io/name: llmkube` or a container
 //! running an `llmkube-controller` image (a chart installed with a
 //! `nameOverride` changes the name label, never the image). Its release is
-//! the image's tag (`0.9.19` from the chart, `v0.9.19` by hand), else the
-//! chart's `app.kubernetes.io/version` label; its flags are the `manager`
-//! container's command and args, read with the rules of Go's `flag`
-//! package, which the operator parses them with.
+//! the image's tag (`0.9.19` from the chart, `v0.9.19` by hand); a tag that
+//! names no release leaves it unknown, and only an image pinned by digest
+//! alone is read through the chart's `app.kubernetes.io/version` label. Its
+//! flags are the words the kubelet passes the `manager` container's program
+//! (`live::container`: `command` and `args`, `$(VAR)` expanded), read with
+//! the rules of Go's `flag` package, which the operator parses them with.
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -19,6 +21,7 @@ use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 
 use super::cluster::KubectlOptions;
+use super::container;
 use super::run::{failure, run_kubectl};
 use crate::release::Release;
 
@@ -38,14 +41,37 @@ pub struct Operator {
     /// The release its image tag (or version label) names; `None` for a
     /// digest, `dev`, `latest` or a tag of no release routerctl knows.
     pub release: Option<Release>,
-    /// Where the release was read: the image tag or the version label.
-    pub release_source: &'static str,
+    /// Where the release was read.
+    pub release_source: ReleaseSource,
     /// `--router-proxy-image`, when the operator is given one.
     pub router_proxy_image: Option<String>,
     /// `--default-litellm-url`, when the operator is given one.
     pub default_litellm_url: Option<String>,
     /// `--emit-scrape-annotations`.
     pub emit_scrape_annotations: bool,
+    /// The references in the manager's command and args that the
+    /// Deployment cannot resolve: each variable and where its value comes
+    /// from (see `live::container`).
+    pub unexpanded: Vec<(String, String)>,
+}
+
+/// Where an operator's release was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReleaseSource {
+    /// The manager image's tag.
+    ImageTag,
+    /// The chart's `app.kubernetes.io/version` label, for an image pinned
+    /// by digest alone.
+    VersionLabel,
+}
+
+impl std::fmt::Display for ReleaseSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ReleaseSource::ImageTag => "image tag",
+            ReleaseSource::VersionLabel => "app.kubernetes.io/version label",
+        })
+    }
 }
 
 /// The outcome of looking for the operator.
@@ -149,35 +175,36 @@ pub fn image_tag(image: &str) -> Option<&str> {
     last.split_once(':').map(|(_, tag)| tag).filter(|t| !t.is_empty())
 }
 
-/// The operator a Deployment is, if it is one.
+/// The operator's image, without registry, tag or digest.
+const CONTROLLER_IMAGE: &str = "llmkube-controller";
+
+/// The manager container's name in both install methods.
+const MANAGER: &str = "manager";
+
+/// The operator a Deployment is, if it is one: its manager container is the
+/// one named `manager` running the `llmkube-controller` image, else the one
+/// container running that image (renamed), else, in a Deployment labelled
+/// `app.kubernetes.io/name: llmkube`, the one named `manager` (a custom
+/// image). Names and images are compared exactly: a sidecar whose name or
+/// image only starts like them is not the manager.
 fn operator_of(deployment: &Value) -> Option<Operator> {
     let containers = deployment.pointer("/spec/template/spec/containers")?.as_array()?;
     let image_of = |c: &Value| str_at(c, &["image"]).unwrap_or("").to_string();
-    let is_controller = |c: &&Value| image_name(&image_of(c)).starts_with("llmkube-controller");
+    let runs_controller = |c: &&Value| image_name(&image_of(c)) == CONTROLLER_IMAGE;
+    let named_manager = |c: &&Value| str_at(c, &["name"]) == Some(MANAGER);
     let labelled = str_at(deployment, &["metadata", "labels", "app.kubernetes.io/name"]) == Some("llmkube");
     let manager = containers
         .iter()
-        .find(is_controller)
-        .or_else(|| containers.iter().find(|c| str_at(c, &["name"]) == Some("manager")).filter(|_| labelled))?;
+        .find(|c| named_manager(c) && runs_controller(c))
+        .or_else(|| {
+            let mut running = containers.iter().filter(runs_controller);
+            running.next().filter(|_| running.next().is_none())
+        })
+        .or_else(|| containers.iter().find(named_manager).filter(|_| labelled))?;
     let image = image_of(manager);
-    let (release, release_source) = match image_tag(&image).and_then(|t| Release::parse(t).ok()) {
-        Some(r) => (Some(r), "image tag"),
-        None => {
-            let label = str_at(deployment, &["metadata", "labels", "app.kubernetes.io/version"]);
-            match label.and_then(|v| Release::parse(v).ok()) {
-                Some(r) => (Some(r), "app.kubernetes.io/version label"),
-                None => (None, "image tag"),
-            }
-        }
-    };
-    let mut argv: Vec<String> = Vec::new();
-    for key in ["command", "args"] {
-        if let Some(Value::Array(items)) = manager.get(key) {
-            argv.extend(items.iter().filter_map(Value::as_str).map(str::to_string));
-        }
-    }
-    // The command's first word is the program, not a flag.
-    let flags = go_flags(argv.get(1..).unwrap_or_default());
+    let (release, release_source) = release_of(&image, str_at(deployment, &["metadata", "labels", VERSION_LABEL]));
+    let launch = container::launch(manager);
+    let flags = go_flags(&launch.args);
     let string_flag = |name: &str| flags.iter().rev().find(|(n, _)| n == name).and_then(|(_, v)| v.clone());
     let emit = flags
         .iter()
@@ -193,7 +220,27 @@ fn operator_of(deployment: &Value) -> Option<Operator> {
         router_proxy_image: string_flag("router-proxy-image").filter(|v| !v.is_empty()),
         default_litellm_url: string_flag("default-litellm-url").filter(|v| !v.is_empty()),
         emit_scrape_annotations: emit,
+        unexpanded: launch.unknown,
     })
+}
+
+/// The chart's version label, which it writes from the chart's appVersion.
+const VERSION_LABEL: &str = "app.kubernetes.io/version";
+
+/// The release an image runs, and where that was read. A tag names a
+/// release (`0.9.19` from the chart, `v0.9.19` by hand) or none (`latest`,
+/// `dev`, `next`, a candidate, a custom build): routerctl does not guess
+/// then. Only an image pinned by digest alone is read through the chart's
+/// version label, which the chart writes from its appVersion (when a tag
+/// is given instead, the label says nothing about it).
+fn release_of(image: &str, version_label: Option<&str>) -> (Option<Release>, ReleaseSource) {
+    let released = |text: &str| Release::parse(text).ok().filter(|r| *r != Release::NEXT);
+    match image_tag(image) {
+        Some(tag) => (released(tag), ReleaseSource::ImageTag),
+        None if image.contains('@') => (version_label.and_then(released), ReleaseSource::VersionLabel),
+        // No tag is `latest`.
+        None => (None, ReleaseSource::ImageTag),
+    }
 }
 
 /// Go's `strconv.ParseBool`.
@@ -252,11 +299,22 @@ impl Operator {
         format!("{}/{}", self.namespace, self.name)
     }
 
+    /// Why the release is not known, in words.
+    pub fn unknown_release(&self) -> String {
+        match (image_tag(&self.image), self.release_source) {
+            (Some(tag), _) => format!("its image tag {tag:?} names no LLMKube release"),
+            (None, ReleaseSource::VersionLabel) => {
+                format!("its image is pinned by digest and no {VERSION_LABEL} label names a release")
+            }
+            (None, ReleaseSource::ImageTag) => "its image has no tag (kubelet pulls latest)".to_string(),
+        }
+    }
+
     /// One line on what was found.
     pub fn describe(&self) -> String {
         let release = match self.release {
             Some(r) => format!("release {r} (from its {})", self.release_source),
-            None => "a release routerctl does not know".to_string(),
+            None => format!("no release routerctl knows ({})", self.unknown_release()),
         };
         let flag = |name: &str, v: &Option<String>| match v {
             Some(v) => format!("--{name}={v}"),
@@ -337,7 +395,7 @@ mod tests {
         );
         let op = operator_of(&chart).expect("an operator");
         assert_eq!(op.release.map(|r| r.name()), Some("v0.9.12"));
-        assert_eq!(op.release_source, "app.kubernetes.io/version label");
+        assert_eq!(op.release_source, ReleaseSource::VersionLabel);
         assert!(!op.emit_scrape_annotations);
         assert_eq!(op.router_proxy_image.as_deref(), Some("rp:dev"));
 
@@ -345,9 +403,51 @@ mod tests {
         let op = operator_of(&custom).expect("found by its image");
         assert_eq!(op.release, None);
 
+        // A tag that names no release is not read through the label, which
+        // the chart writes from its appVersion whatever the tag.
+        let label = json!({"app.kubernetes.io/name": "llmkube", "app.kubernetes.io/version": "0.9.19"});
+        for image in [
+            "ghcr.io/defilantech/llmkube-controller:latest",
+            "ghcr.io/defilantech/llmkube-controller:v0.9.19-rc1",
+            "ghcr.io/defilantech/llmkube-controller:0.9.20",
+            "ghcr.io/defilantech/llmkube-controller:next",
+            "ghcr.io/defilantech/llmkube-controller",
+        ] {
+            let op =
+                operator_of(&deployment(label.clone(), json!({"name": "manager", "image": image}))).expect("found");
+            assert_eq!(op.release, None, "{image}");
+        }
+        let tagged = "ghcr.io/defilantech/llmkube-controller:v0.9.13@sha256:00";
+        let op = operator_of(&deployment(label, json!({"name": "manager", "image": tagged}))).expect("found");
+        assert_eq!((op.release.map(|r| r.name()), op.release_source), (Some("v0.9.13"), ReleaseSource::ImageTag));
+
         // Another controller-manager (some other operator) is not ours.
         let other =
             deployment(json!({"app.kubernetes.io/name": "foreman"}), json!({"name": "manager", "image": "x:1"}));
         assert_eq!(operator_of(&other), None);
+    }
+
+    #[test]
+    fn the_manager_is_found_by_its_exact_name_and_image() {
+        let pod = json!({"kind": "Deployment", "metadata": {"name": "op", "namespace": "ns",
+            "labels": {"app.kubernetes.io/name": "llmkube"}},
+            "spec": {"template": {"spec": {"containers": [
+                {"name": "llmkube-controller-helper", "image": "ghcr.io/defilantech/llmkube-controller-helper:0.9.1",
+                 "args": ["--router-proxy-image=helper"]},
+                {"name": "manager-sidecar", "image": "ghcr.io/defilantech/llmkube-controller:0.9.1",
+                 "args": ["--router-proxy-image=sidecar"]},
+                {"name": "manager", "image": "ghcr.io/defilantech/llmkube-controller:0.9.12",
+                 "args": ["--router-proxy-image=rp:1"]}]}}}});
+        let op = operator_of(&pod).expect("an operator");
+        assert_eq!(
+            (op.image.as_str(), op.router_proxy_image.as_deref()),
+            ("ghcr.io/defilantech/llmkube-controller:0.9.12", Some("rp:1"))
+        );
+        // Not labelled, and no container runs the controller's image
+        // exactly: not the operator.
+        let helper_only = json!({"kind": "Deployment", "metadata": {"name": "h", "namespace": "ns"},
+            "spec": {"template": {"spec": {"containers": [
+                {"name": "manager", "image": "ghcr.io/defilantech/llmkube-controller-helper:0.9.1"}]}}}});
+        assert_eq!(operator_of(&helper_only), None);
     }
 }
