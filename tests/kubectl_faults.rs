@@ -114,3 +114,94 @@ fn a_signal_to_routerctl_stops_kubectl_with_its_process_group() {
         }
     }
 }
+
+/// A stand-in whose operator look-up writes its pid to `lookup-pid` and
+/// hangs, and whose namespace read writes its pid to `ns-pid` and hangs;
+/// both honour SIGTERM, as every real kubectl does.
+fn hanging_in_every_phase() -> FakeKubectl {
+    let kubectl = FakeKubectl::new();
+    let script = format!(
+        r#"#!/bin/sh
+dir='{}'
+printf '%s\n' "$*" >> "$dir/calls.log"
+case "$*" in
+  *--all-namespaces*) name=lookup-pid ;;
+  *) name=ns-pid ;;
+esac
+echo $$ > "$dir/$name.tmp"; mv "$dir/$name.tmp" "$dir/$name"
+sleep 600 & wait
+"#,
+        kubectl.dir.path().display()
+    );
+    std::fs::write(kubectl.dir.path().join("kubectl"), script).expect("writes the stand-in");
+    kubectl
+}
+
+/// Waits for `file` in the stand-in's directory and returns the pid in it.
+fn pid_in(kubectl: &FakeKubectl, file: &str) -> String {
+    let path = kubectl.dir.path().join(file);
+    let start = Instant::now();
+    while !path.exists() {
+        assert!(start.elapsed() < Duration::from_secs(60), "{file} never written");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::fs::read_to_string(&path).expect("pid").trim().to_string()
+}
+
+/// A signal during the operator look-up: the look-up's kubectl is stopped,
+/// no namespace read starts after it (it would outlive routerctl in its own
+/// process group), and routerctl exits with the signal's status and a
+/// message that says so, never a warning that the look-up failed.
+#[test]
+fn a_signal_during_the_operator_lookup_starts_nothing_more() {
+    for (signal, code, said) in
+        [("TERM", 143, "terminated (SIGTERM)"), ("INT", 130, "interrupted (SIGINT)"), ("HUP", 129, "hung up (SIGHUP)")]
+    {
+        let kubectl = hanging_in_every_phase();
+        let child = Command::new(env!("CARGO_BIN_EXE_routerctl"))
+            .args(["diff", "-f", ROUTER, "--router-proxy-image", "x:1"])
+            .current_dir(root())
+            .env("PATH", kubectl.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("routerctl starts");
+        let lookup = pid_in(&kubectl, "lookup-pid");
+        let sent =
+            Command::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().expect("kill runs");
+        assert!(sent.success());
+        let out = child.wait_with_output().expect("routerctl ends");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!((out.status.code(), out.stdout.is_empty()), (Some(code), true), "{signal}: {stderr}");
+        assert_eq!(stderr, format!("error: {said}; the kubectl run under way was stopped\n"), "{signal}");
+        // Give a namespace read that would start late the time to show.
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(!kubectl.dir.path().join("ns-pid").exists(), "{signal}: a namespace read started after the signal");
+        let start = Instant::now();
+        while alive(&lookup) {
+            assert!(start.elapsed() < Duration::from_secs(30), "{signal}: the look-up's kubectl {lookup} survived");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// A signal during a namespace read is the signal, not a kubectl failure.
+#[test]
+fn a_signal_during_a_namespace_read_exits_with_its_status() {
+    let kubectl =
+        FakeKubectl::scripted("echo $$ > \"$dir/pid.tmp\"; mv \"$dir/pid.tmp\" \"$dir/pid\"; sleep 600 & wait");
+    let (child, pid) = start_with_stubborn_kubectl(&kubectl);
+    let sent = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
+    assert!(sent.success());
+    let out = child.wait_with_output().expect("routerctl ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!((out.status.code(), out.stdout.is_empty()), (Some(143), true), "{stderr}");
+    assert!(stderr.ends_with("\nerror: terminated (SIGTERM); the kubectl run under way was stopped\n"), "{stderr}");
+    assert!(!stderr.contains("killed by a signal"), "{stderr}");
+    let start = Instant::now();
+    while alive(&pid) {
+        assert!(start.elapsed() < Duration::from_secs(30), "kubectl {pid} survived");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -84,6 +84,8 @@ pub(super) fn stream_as<T: Send>(
     options.data_plane = data_plane.map(str::to_string);
     if let LiveInput::Cluster(cluster) = live {
         let detection = operator::detect(&kubectl_options(cluster)?);
+        // A look-up a signal stopped is no failed look-up to warn about.
+        crate::live::run::park_if_stopping();
         settle_operator(&mut options, common, detection, reporter)?;
     }
     let release = options.flags.release;

@@ -6,9 +6,13 @@
 //!
 //! kubectl runs in a process group of its own, so that it and whatever it
 //! starts (an exec credential plugin) can be stopped together: by the
-//! deadline, and by [`stop_all`] when routerctl itself is interrupted or
-//! terminated (the binary's signal handler calls it). A terminal's Ctrl-C
-//! then reaches kubectl through routerctl, not beside it.
+//! deadline, and by [`stop_all`] when routerctl itself is interrupted,
+//! terminated or hung up (the binary's signal handler calls it). A
+//! terminal's Ctrl-C or hang-up then reaches kubectl through routerctl, not
+//! beside it. Once [`stop_all`] has begun no kubectl starts (the check and
+//! the start are one step under the same lock), and the thread that ran a
+//! stopped kubectl parks in [`park_if_stopping`] rather than report its
+//! failure: the signal handler says what happened and ends the process.
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -26,8 +30,35 @@ pub const MAX_STDERR_BYTES: usize = 64 * 1024;
 /// gets half its deadline again (a short deadline is a short wait).
 const GRACE: Duration = Duration::from_secs(10);
 
-/// The process groups of the kubectl runs under way.
-static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+/// The kubectl runs under way, and whether routerctl is stopping.
+struct Running {
+    /// Their process groups.
+    groups: Vec<u32>,
+    /// [`stop_all`] has begun: nothing starts any more.
+    stopping: bool,
+}
+
+static RUNNING: Mutex<Running> = Mutex::new(Running { groups: Vec::new(), stopping: false });
+
+fn running() -> std::sync::MutexGuard<'static, Running> {
+    RUNNING.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Whether routerctl is being stopped by a signal.
+pub fn stopping() -> bool {
+    running().stopping
+}
+
+/// When routerctl is being stopped, never returns: the signal handler ends
+/// the process, with its own message and status, and nothing the stopped
+/// run would say (a kubectl "killed by a signal") is written.
+pub fn park_if_stopping() {
+    if stopping() {
+        loop {
+            std::thread::park();
+        }
+    }
+}
 
 /// What to do before the first kubectl starts: the binary installs its
 /// signal handler there, so a run that starts no kubectl pays nothing for
@@ -45,10 +76,15 @@ fn grace(timeout: Duration) -> Duration {
 
 /// Stops every kubectl under way, with its process group: SIGTERM, and
 /// SIGKILL for what is still there a moment later (a program may ignore
-/// SIGTERM). Called when routerctl is interrupted or terminated; says how
-/// many were stopped.
+/// SIGTERM); from the first moment no other kubectl starts. Called when
+/// routerctl is interrupted, terminated or hung up; says how many were
+/// stopped.
 pub fn stop_all() -> usize {
-    let groups: Vec<u32> = RUNNING.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let groups: Vec<u32> = {
+        let mut running = running();
+        running.stopping = true;
+        running.groups.clone()
+    };
     if groups.is_empty() {
         return 0;
     }
@@ -56,7 +92,10 @@ pub fn stop_all() -> usize {
         signal_group(*group, libc::SIGTERM);
     }
     std::thread::sleep(Duration::from_millis(200));
-    for group in &groups {
+    // Only the groups still registered: a kubectl reaped since may have
+    // left its pid to another process.
+    let running = running();
+    for group in groups.iter().filter(|g| running.groups.contains(g)) {
         signal_group(*group, libc::SIGKILL);
     }
     groups.len()
@@ -77,15 +116,24 @@ fn signal_group(group: u32, signal: libc::c_int) {
 struct Registered(u32);
 
 impl Registered {
-    fn new(group: u32) -> Registered {
-        RUNNING.lock().unwrap_or_else(PoisonError::into_inner).push(group);
-        Registered(group)
+    /// Starts `command` and registers its process group, unless routerctl
+    /// is stopping: both under the lock [`stop_all`] takes, so that no
+    /// kubectl starts unseen by it.
+    fn spawn(command: &mut Command) -> std::io::Result<(std::process::Child, Registered)> {
+        let mut running = running();
+        if running.stopping {
+            return Err(std::io::Error::new(std::io::ErrorKind::Interrupted, "routerctl is stopping"));
+        }
+        let child = command.spawn()?;
+        running.groups.push(child.id());
+        let registered = Registered(child.id());
+        Ok((child, registered))
     }
 }
 
 impl Drop for Registered {
     fn drop(&mut self) {
-        RUNNING.lock().unwrap_or_else(PoisonError::into_inner).retain(|g| *g != self.0);
+        running().groups.retain(|g| *g != self.0);
     }
 }
 
@@ -120,18 +168,13 @@ pub fn run_kubectl<T>(
             hook();
         }
     });
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .spawn()?;
+    let mut command = Command::new(program);
+    command.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    let (mut child, registered) = Registered::spawn(&mut command)?;
     // kubectl leads its group: its pid names the group. The pid stays
     // kubectl's until the wait below reaps it, and the watchdog is stopped
     // right after that.
     let group = child.id();
-    let registered = Registered::new(group);
     let mut stdout = child.stdout.take().ok_or_else(|| std::io::Error::other("kubectl's stdout"))?;
     let stderr = child.stderr.take().ok_or_else(|| std::io::Error::other("kubectl's stderr"))?;
     let done = Arc::new((Mutex::new(false), Condvar::new()));
