@@ -27,7 +27,10 @@ fn a_kubectl_that_hangs_is_stopped_after_the_request_timeout() {
     let run = diff(&kubectl, &["--request-timeout", "1s"]);
     assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
     assert!(
-        run.stderr.contains("no answer within 1s (--request-timeout) and 500ms more: kubectl was stopped"),
+        run.stderr.contains(
+            "the cluster read had no answer within 1s (--request-timeout, for every kubectl of the run) and 500ms \
+             more: kubectl was stopped"
+        ),
         "{}",
         run.stderr
     );
@@ -203,5 +206,91 @@ fn a_signal_during_a_namespace_read_exits_with_its_status() {
     while alive(&pid) {
         assert!(start.elapsed() < Duration::from_secs(30), "kubectl {pid} survived");
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Eight routers, each in its own namespace.
+fn eight_namespaces() -> String {
+    (0..8)
+        .map(|i| {
+            format!(
+                "apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nmetadata:\n  name: r\n  namespace: \
+                 ns{i}\nspec:\n  backends:\n  - name: b\n    external:\n      provider: openai\n      model: m\n"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("---\n")
+}
+
+/// Whether any process still runs the stand-in's script.
+fn stand_ins_left(kubectl: &FakeKubectl) -> Vec<String> {
+    let out = Command::new("pgrep").args(["-f", &kubectl.dir.path().display().to_string()]).output().expect("pgrep");
+    String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect()
+}
+
+/// A cluster that never answers costs one deadline for the whole read,
+/// however many namespaces: the look-up and the reads share it, the reads
+/// of different namespaces run side by side, and once it has passed no
+/// kubectl starts. routerctl exits 2 once, naming what did not answer.
+#[test]
+fn a_cluster_that_never_answers_costs_one_deadline() {
+    // The look-up hangs: nothing else is started after it.
+    let kubectl = FakeKubectl::new();
+    let script =
+        format!("#!/bin/sh\nprintf '%s\\n' \"$*\" >> '{}/calls.log'\nsleep 600 & wait\n", kubectl.dir.path().display());
+    std::fs::write(kubectl.dir.path().join("kubectl"), script).expect("writes the stand-in");
+    let start = Instant::now();
+    let run = kubectl.run(&["diff", "-f", "-", "-j", "8", "--request-timeout", "1s"], Some(&eight_namespaces()));
+    let took = start.elapsed();
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    assert!(
+        run.stderr.starts_with("error: the operator look-up `kubectl --request-timeout=1s get deployments.apps"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("was stopped: the cluster read had no answer within 1s"), "{}", run.stderr);
+    assert_eq!(run.stderr.matches("error:").count(), 1, "{}", run.stderr);
+    assert_eq!(kubectl.calls().len(), 1, "only the look-up ran: {:?}", kubectl.calls());
+    assert_eq!(stand_ins_left(&kubectl), Vec::<String>::new());
+
+    // The look-up answers and every namespace hangs: eight reads side by
+    // side, one deadline for all of them.
+    let kubectl = FakeKubectl::scripted("sleep 600 & wait");
+    let start = Instant::now();
+    let run = kubectl.run(
+        &["diff", "-f", "-", "-j", "8", "--request-timeout", "2s", "--router-proxy-image", "x:1"],
+        Some(&eight_namespaces()),
+    );
+    let took = start.elapsed();
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+    // The deadline and its grace (1s), not eight of them.
+    assert!(took < Duration::from_secs(6), "took {took:?}");
+    assert_eq!(run.stderr.matches("error:").count(), 1, "{}", run.stderr);
+    assert!(run.stderr.contains("had no answer within 2s"), "{}", run.stderr);
+    assert_eq!(stand_ins_left(&kubectl), Vec::<String>::new());
+}
+
+/// An input that cannot be read is refused before the cluster is asked.
+#[test]
+fn inputs_are_read_before_the_cluster_is_asked() {
+    let kubectl = FakeKubectl::new();
+    let run = kubectl.run(&["diff", "-f", "testdata/no-such-file.yaml"], None);
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+    assert!(run.stderr.contains("testdata/no-such-file.yaml"), "{}", run.stderr);
+    assert_eq!(kubectl.calls(), Vec::<String>::new());
+}
+
+/// `--request-timeout` reaches kubectl as written: kubectl reads Go
+/// durations too, so `1.5s` stays `1.5s` and `2m` stays `2m`.
+#[test]
+fn the_request_timeout_is_passed_as_given() {
+    for given in ["1.5s", "2m", "250ms"] {
+        let kubectl = FakeKubectl::new();
+        let run = diff(&kubectl, &["--request-timeout", given, "--router-proxy-image", "x:1", "-q"]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        let calls = kubectl.calls();
+        assert_eq!(calls.len(), 2, "{calls:?}");
+        assert!(calls.iter().all(|c| c.starts_with(&format!("--request-timeout={given} get "))), "{calls:?}");
     }
 }

@@ -13,6 +13,7 @@ use crate::cli::{ClusterArgs, CommonArgs};
 use crate::diagnostic::{rules, Diagnostic};
 use crate::input::read_sources;
 use crate::live::operator::{self, describe_several, Detection, OPERATOR_SELECTOR};
+use crate::live::run::Deadline;
 use crate::live::{ClusterLive, KubectlOptions, LiveObjects, LiveStore};
 use crate::model::duration::parse_go_duration;
 use crate::pipeline::{Options, RouterResult};
@@ -82,12 +83,25 @@ pub(super) fn stream_as<T: Send>(
     }
     let mut options = options(common);
     options.data_plane = data_plane.map(str::to_string);
-    if let LiveInput::Cluster(cluster) = live {
-        let detection = operator::detect(&kubectl_options(cluster)?);
-        // A look-up a signal stopped is no failed look-up to warn about.
-        crate::live::run::park_if_stopping();
-        settle_operator(&mut options, common, detection, reporter)?;
-    }
+    // The inputs are read (and kubectl's flags checked) before the cluster
+    // is asked anything: a missing file costs no cluster round trip.
+    let files = crate::input::recursive::expand(&common.files, common.recursive)?;
+    let router_sources = read_sources(&files, stdin, &mut stdin_used)?;
+    let live: Box<dyn LiveObjects> = match live {
+        LiveInput::Files(paths) => {
+            let paths = crate::input::recursive::expand(paths, common.recursive)?;
+            Box::new(LiveStore::from_paths(&paths, stdin, &mut stdin_used, options.default_namespace())?)
+        }
+        LiveInput::Cluster(cluster) => {
+            // The run's one deadline starts here, with its first kubectl.
+            let kubectl = kubectl_options(cluster)?;
+            let detection = operator::detect(&kubectl);
+            // A look-up a signal stopped is no failed look-up to warn about.
+            crate::live::run::park_if_stopping();
+            settle_operator(&mut options, common, detection, reporter)?;
+            Box::new(ClusterLive::new(kubectl))
+        }
+    };
     let release = options.flags.release;
     if options.flags.emit_scrape_annotations && !release.has(Change::PodMetadata) {
         reporter.warn(Diagnostic::warning(
@@ -98,15 +112,6 @@ pub(super) fn stream_as<T: Send>(
             ),
         ));
     }
-    let files = crate::input::recursive::expand(&common.files, common.recursive)?;
-    let router_sources = read_sources(&files, stdin, &mut stdin_used)?;
-    let live: Box<dyn LiveObjects> = match live {
-        LiveInput::Files(paths) => {
-            let paths = crate::input::recursive::expand(paths, common.recursive)?;
-            Box::new(LiveStore::from_paths(&paths, stdin, &mut stdin_used, options.default_namespace())?)
-        }
-        LiveInput::Cluster(cluster) => Box::new(ClusterLive::new(kubectl_options(cluster)?)),
-    };
     crate::pipeline::run(&options, &router_sources, live.as_ref(), reporter, finish, sink)
 }
 
@@ -126,8 +131,12 @@ fn kubectl_options(cluster: &ClusterArgs) -> Result<KubectlOptions> {
             cluster.request_timeout
         )
     })?;
-    let request_timeout = std::time::Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
-    Ok(KubectlOptions { context: cluster.context.clone(), kubeconfig: cluster.kubeconfig.clone(), request_timeout })
+    let timeout = std::time::Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
+    Ok(KubectlOptions {
+        context: cluster.context.clone(),
+        kubeconfig: cluster.kubeconfig.clone(),
+        deadline: Deadline::starting_now(&cluster.request_timeout, timeout),
+    })
 }
 
 /// Cluster mode renders as the operator that runs there: its release and
@@ -152,6 +161,8 @@ fn settle_operator(
             );
             return unknown_release(options, common, reporter, message);
         }
+        // The deadline is the whole read's: nothing is left to read with.
+        Detection::Unanswered(message) => bail!("{message}"),
         Detection::Failed(message) => {
             let message = format!("could not look for the LLMKube operator ({})", message.lines().next().unwrap_or(""));
             return unknown_release(options, common, reporter, message);

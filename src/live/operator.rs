@@ -85,6 +85,9 @@ pub enum Detection {
     /// The listing failed (no permission to list Deployments in every
     /// namespace, no cluster): kubectl's message.
     Failed(String),
+    /// The cluster did not answer before the run's deadline: the look-up's
+    /// kubectl was stopped (or not started). The whole message.
+    Unanswered(String),
 }
 
 impl KubectlOptions {
@@ -105,7 +108,12 @@ pub fn detect(options: &KubectlOptions) -> Detection {
 
 fn detect_with(program: OsString, options: &KubectlOptions) -> Detection {
     let args = options.operator_args();
-    let timeout = options.request_timeout;
+    let deadline = &options.deadline;
+    let shown = format!(
+        "{} {}",
+        program.to_string_lossy(),
+        args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ")
+    );
     // A list of Deployments: a few MiB at most.
     let read = |stdout: &mut dyn Read| -> Result<Vec<u8>> {
         let mut bytes = Vec::new();
@@ -115,17 +123,28 @@ fn detect_with(program: OsString, options: &KubectlOptions) -> Detection {
         }
         Ok(bytes)
     };
-    let finished = match run_kubectl(&program, &args, timeout, read) {
+    let unanswered = |what: &str| {
+        Detection::Unanswered(format!(
+            "the operator look-up `{shown}` {what}: the cluster read had no answer within {:?} (--request-timeout, \
+             for every kubectl of the run); check --context and --kubeconfig, or give a longer --request-timeout",
+            deadline.timeout
+        ))
+    };
+    let finished = match run_kubectl(&program, &args, deadline, read) {
         Ok(finished) => finished,
+        Err(e) if e.kind() == std::io::ErrorKind::TimedOut => return unanswered("was not started"),
         Err(e) => return Detection::Failed(format!("cannot run kubectl: {e}")),
     };
     if let (true, Err(e)) = (finished.stopped_by_reader, &finished.read) {
         return Detection::Failed(format!("{e:#}"));
     }
-    if !finished.status.success() || finished.timed_out {
+    if finished.timed_out {
+        return unanswered("was stopped");
+    }
+    if !finished.status.success() {
         let message = finished.stderr.trim().to_string();
         let message = if message.is_empty() {
-            format!("kubectl: {}", failure(finished.status, finished.timed_out, timeout))
+            format!("kubectl: {}", failure(finished.status, finished.timed_out, deadline))
         } else {
             message
         };

@@ -1,8 +1,9 @@
-//! Running kubectl with bounds: a deadline (kubectl's own
-//! `--request-timeout`, and a kill when it has not ended some seconds after
-//! it), stdout handed to a reader as it arrives (so a flood is stopped by
-//! the reader's own bounds, and kubectl is killed), and stderr kept to its
-//! first lines.
+//! Running kubectl with bounds: one [`Deadline`] for the whole cluster
+//! read (each kubectl gets `--request-timeout` as given, and every one
+//! still running some seconds after the deadline is killed; none starts
+//! after it), stdout handed to a reader as it arrives (so a flood is
+//! stopped by the reader's own bounds, and kubectl is killed), and stderr
+//! kept to its first lines.
 //!
 //! kubectl runs in a process group of its own, so that it and whatever it
 //! starts (an exec credential plugin) can be stopped together: by the
@@ -19,7 +20,7 @@ use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Result};
 
@@ -72,6 +73,37 @@ pub fn before_first_run(hook: fn()) {
 
 fn grace(timeout: Duration) -> Duration {
     (timeout / 2).clamp(Duration::from_millis(500), GRACE)
+}
+
+/// The one deadline of a run's cluster read: `--request-timeout` from the
+/// moment the read begins, for every kubectl together.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deadline {
+    /// `--request-timeout` as the user wrote it, passed to kubectl as is.
+    pub text: String,
+    /// Its length.
+    pub timeout: Duration,
+    /// When it passes; `None` when it is too far to be represented.
+    at: Option<Instant>,
+}
+
+impl Deadline {
+    /// A deadline `timeout` (written `text`) from now.
+    pub fn starting_now(text: &str, timeout: Duration) -> Deadline {
+        Deadline { text: text.to_string(), timeout, at: Instant::now().checked_add(timeout) }
+    }
+
+    /// Whether it has passed.
+    pub fn passed(&self) -> bool {
+        self.at.is_some_and(|at| Instant::now() >= at)
+    }
+
+    /// How long from now a kubectl still running is killed: the deadline
+    /// and a grace for kubectl to give up by itself.
+    fn kill_in(&self) -> Duration {
+        let left = self.at.map_or(self.timeout, |at| at.saturating_duration_since(Instant::now()));
+        left.saturating_add(grace(self.timeout))
+    }
 }
 
 /// Stops every kubectl under way, with its process group: SIGTERM, and
@@ -154,14 +186,17 @@ pub struct Finished<T> {
 }
 
 /// Runs `program args`, hands its stdout to `read`, and waits for it,
-/// killing it `timeout` plus a grace after the start, or as soon as `read`
-/// fails.
+/// killing it a grace after the `deadline`, or as soon as `read` fails.
+/// Past the deadline it does not start (a `TimedOut` error).
 pub fn run_kubectl<T>(
     program: &OsString,
     args: &[OsString],
-    timeout: Duration,
+    deadline: &Deadline,
     read: impl FnOnce(&mut dyn Read) -> Result<T>,
 ) -> std::io::Result<Finished<T>> {
+    if deadline.passed() {
+        return Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "the cluster read's deadline has passed"));
+    }
     static FIRST: std::sync::Once = std::sync::Once::new();
     FIRST.call_once(|| {
         if let Some(hook) = BEFORE_FIRST_RUN.get() {
@@ -181,14 +216,14 @@ pub fn run_kubectl<T>(
     let timed_out = Arc::new(Mutex::new(false));
 
     // The watchdog: at the deadline, kill kubectl (its pipes then close).
+    let kill_in = deadline.kill_in();
     let watchdog = {
         let (done, timed_out) = (Arc::clone(&done), Arc::clone(&timed_out));
         std::thread::spawn(move || {
             let (lock, wake) = &*done;
             let finished = lock.lock().unwrap_or_else(PoisonError::into_inner);
-            let (finished, _) = wake
-                .wait_timeout_while(finished, timeout + grace(timeout), |f| !*f)
-                .unwrap_or_else(PoisonError::into_inner);
+            let (finished, _) =
+                wake.wait_timeout_while(finished, kill_in, |f| !*f).unwrap_or_else(PoisonError::into_inner);
             if !*finished {
                 *timed_out.lock().unwrap_or_else(PoisonError::into_inner) = true;
                 signal_group(group, libc::SIGKILL);
@@ -232,18 +267,20 @@ fn keep_start(mut from: impl Read) -> String {
     text
 }
 
-/// kubectl's `--request-timeout` for a deadline.
-pub fn request_timeout_arg(timeout: Duration) -> OsString {
-    format!("--request-timeout={}s", timeout.as_secs().max(1)).into()
+/// kubectl's `--request-timeout`, as the user gave it (kubectl reads Go
+/// durations as routerctl does).
+pub fn request_timeout_arg(deadline: &Deadline) -> OsString {
+    format!("--request-timeout={}", deadline.text).into()
 }
 
 /// Says why a kubectl run failed, for messages.
-pub fn failure(finished_status: ExitStatus, timed_out: bool, timeout: Duration) -> anyhow::Error {
+pub fn failure(finished_status: ExitStatus, timed_out: bool, deadline: &Deadline) -> anyhow::Error {
     if timed_out {
         return anyhow!(
-            "no answer within {:?} (--request-timeout) and {:?} more: kubectl was stopped",
-            timeout,
-            grace(timeout)
+            "the cluster read had no answer within {:?} (--request-timeout, for every kubectl of the run) and {:?} \
+             more: kubectl was stopped",
+            deadline.timeout,
+            grace(deadline.timeout)
         );
     }
     match finished_status.code() {
