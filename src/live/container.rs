@@ -18,7 +18,7 @@
 
 use std::collections::HashMap;
 
-use serde_json::Value;
+use serde::Deserialize;
 
 /// What the kubelet would run, as far as the Deployment says.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -39,16 +39,74 @@ enum Var {
     Unknown(String),
 }
 
-/// The arguments `container` (a pod template's container) starts its
-/// program with.
-pub fn launch(container: &Value) -> Launch {
-    let words = |key: &str| -> Vec<&str> {
-        match container.get(key) {
-            Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
-            _ => Vec::new(),
-        }
-    };
-    let (command, args) = (words("command"), words("args"));
+/// What is read of a pod template's container (every other field is
+/// skipped as it is parsed).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Container {
+    pub name: Option<String>,
+    pub image: Option<String>,
+    #[serde(default)]
+    pub command: Vec<String>,
+    #[serde(default)]
+    pub args: Vec<String>,
+    #[serde(default)]
+    pub env: Vec<EnvVar>,
+    #[serde(default)]
+    pub env_from: Vec<EnvFromSource>,
+}
+
+/// One `env` entry.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EnvVar {
+    pub name: String,
+    pub value: Option<String>,
+    pub value_from: Option<ValueFrom>,
+}
+
+/// Where a `valueFrom` takes its value.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ValueFrom {
+    pub config_map_key_ref: Option<KeyRef>,
+    pub secret_key_ref: Option<KeyRef>,
+    pub field_ref: Option<FieldRef>,
+    pub resource_field_ref: Option<ResourceRef>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct KeyRef {
+    pub name: Option<String>,
+    pub key: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldRef {
+    pub field_path: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ResourceRef {
+    pub resource: Option<String>,
+}
+
+/// One `envFrom` entry.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EnvFromSource {
+    pub config_map_ref: Option<NameRef>,
+    pub secret_ref: Option<NameRef>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct NameRef {
+    pub name: Option<String>,
+}
+
+/// The arguments `container` starts its program with.
+pub fn launch(container: &Container) -> Launch {
     let vars = variables(container);
     let from_env = env_from(container);
     let mut unknown: Vec<(String, String)> = Vec::new();
@@ -65,20 +123,19 @@ pub fn launch(container: &Value) -> Launch {
     };
     // The program's name is not an argument; without a command it is the
     // image's ENTRYPOINT, which the Deployment does not show.
-    let passed = command.iter().skip(1).chain(args.iter());
+    let passed = container.command.iter().skip(1).chain(container.args.iter());
     let args = passed.map(|word| expand(word, &mut lookup)).collect();
     Launch { args, unknown }
 }
 
 /// The container's `env`, in order, each value expanded from the ones
 /// before it (and unknown when it names an unknown one).
-fn variables(container: &Value) -> HashMap<String, Var> {
+fn variables(container: &Container) -> HashMap<String, Var> {
     let mut vars: HashMap<String, Var> = HashMap::new();
     let from_env = env_from(container);
-    let Some(Value::Array(env)) = container.get("env") else { return vars };
-    for entry in env {
-        let Some(name) = entry.get("name").and_then(Value::as_str) else { continue };
-        let var = match (entry.get("value").and_then(Value::as_str), entry.get("valueFrom")) {
+    for entry in &container.env {
+        let name = &entry.name;
+        let var = match (&entry.value, &entry.value_from) {
             (_, Some(source)) => Var::Unknown(value_from(source)),
             (Some(value), None) => {
                 let mut through: Option<String> = None;
@@ -98,40 +155,39 @@ fn variables(container: &Value) -> HashMap<String, Var> {
             }
             (None, None) => Var::Known(String::new()),
         };
-        vars.insert(name.to_string(), var);
+        vars.insert(name.clone(), var);
     }
     vars
 }
 
 /// Where a `valueFrom` takes its value, in words.
-fn value_from(source: &Value) -> String {
-    let at = |key: &str, field: &str| source.get(key).and_then(|s| s.get(field)).and_then(Value::as_str);
-    if let Some(key) = at("configMapKeyRef", "key") {
-        return format!("key {key} of ConfigMap {}", at("configMapKeyRef", "name").unwrap_or("?"));
+fn value_from(source: &ValueFrom) -> String {
+    let or_unknown = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".to_string());
+    if let Some(r) = &source.config_map_key_ref {
+        return format!("key {} of ConfigMap {}", or_unknown(&r.key), or_unknown(&r.name));
     }
-    if let Some(key) = at("secretKeyRef", "key") {
-        return format!("key {key} of Secret {}", at("secretKeyRef", "name").unwrap_or("?"));
+    if let Some(r) = &source.secret_key_ref {
+        return format!("key {} of Secret {}", or_unknown(&r.key), or_unknown(&r.name));
     }
-    if let Some(path) = at("fieldRef", "fieldPath") {
-        return format!("the pod's field {path}");
+    if let Some(r) = &source.field_ref {
+        return format!("the pod's field {}", or_unknown(&r.field_path));
     }
-    if let Some(resource) = at("resourceFieldRef", "resource") {
-        return format!("the container's resource {resource}");
+    if let Some(r) = &source.resource_field_ref {
+        return format!("the container's resource {}", or_unknown(&r.resource));
     }
     "a valueFrom routerctl does not know".to_string()
 }
 
 /// The ConfigMaps and Secrets of `envFrom`, in words, when there are any:
 /// a variable `env` does not define may come from them.
-fn env_from(container: &Value) -> Option<String> {
-    let Some(Value::Array(sources)) = container.get("envFrom") else { return None };
-    let named: Vec<String> = sources
+fn env_from(container: &Container) -> Option<String> {
+    let name = |r: &NameRef| r.name.clone().unwrap_or_else(|| "?".to_string());
+    let named: Vec<String> = container
+        .env_from
         .iter()
         .filter_map(|s| {
-            let of = |key: &str| s.get(key).and_then(|r| r.get("name")).and_then(Value::as_str);
-            of("configMapRef")
-                .map(|n| format!("ConfigMap {n}"))
-                .or_else(|| of("secretRef").map(|n| format!("Secret {n}")))
+            let config_map = s.config_map_ref.as_ref().map(|r| format!("ConfigMap {}", name(r)));
+            config_map.or_else(|| s.secret_ref.as_ref().map(|r| format!("Secret {}", name(r))))
         })
         .collect();
     (!named.is_empty()).then(|| format!("perhaps envFrom ({})", named.join(", ")))
@@ -186,6 +242,11 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// `launch` of a container written as JSON.
+    fn launch(container: serde_json::Value) -> Launch {
+        super::launch(&serde_json::from_value(container).expect("a container"))
+    }
+
     fn vars<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl FnMut(&str) -> Option<String> + 'a {
         move |name: &str| pairs.iter().find(|(n, _)| *n == name).map(|(_, v)| v.to_string())
     }
@@ -217,12 +278,12 @@ mod tests {
     #[test]
     fn args_alone_all_reach_the_images_entrypoint() {
         let only_args = json!({"args": ["--router-proxy-image=rp:1", "--leader-elect"]});
-        assert_eq!(launch(&only_args).args, ["--router-proxy-image=rp:1", "--leader-elect"]);
+        assert_eq!(launch(only_args).args, ["--router-proxy-image=rp:1", "--leader-elect"]);
         let both = json!({"command": ["/manager", "--a"], "args": ["--b"]});
-        assert_eq!(launch(&both).args, ["--a", "--b"]);
+        assert_eq!(launch(both).args, ["--a", "--b"]);
         let empty_command = json!({"command": [], "args": ["--b"]});
-        assert_eq!(launch(&empty_command).args, ["--b"]);
-        assert!(launch(&json!({})).args.is_empty());
+        assert_eq!(launch(empty_command).args, ["--b"]);
+        assert!(launch(json!({})).args.is_empty());
     }
 
     #[test]
@@ -240,7 +301,7 @@ mod tests {
             "args": ["--router-proxy-image=$(IMAGE)", "--late=$(LATE_REF)", "--t=$(TOKEN)", "--v=$(VIA)", "--n=$(NODE)",
                      "--u=$(UNSET)"],
         });
-        let run = launch(&container);
+        let run = launch(container);
         assert_eq!(
             run.args,
             [
@@ -262,7 +323,7 @@ mod tests {
         );
         let with_env_from = json!({"envFrom": [{"configMapRef": {"name": "flags"}}], "args": ["--x=$(UNSET)"]});
         assert_eq!(
-            launch(&with_env_from).unknown,
+            launch(with_env_from).unknown,
             [("UNSET".to_string(), "perhaps envFrom (ConfigMap flags)".to_string())]
         );
     }

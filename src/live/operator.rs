@@ -17,11 +17,13 @@
 use std::ffi::OsString;
 use std::io::Read;
 
+use std::collections::BTreeMap;
+
 use anyhow::{bail, Context as _, Result};
-use serde_json::Value;
+use serde::Deserialize;
 
 use super::cluster::KubectlOptions;
-use super::container;
+use super::container::{self, Container};
 use super::run::{failure, run_kubectl};
 use crate::release::Release;
 
@@ -114,14 +116,18 @@ fn detect_with(program: OsString, options: &KubectlOptions) -> Detection {
         program.to_string_lossy(),
         args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ")
     );
-    // A list of Deployments: a few MiB at most.
-    let read = |stdout: &mut dyn Read| -> Result<Vec<u8>> {
-        let mut bytes = Vec::new();
-        stdout.take(MAX_ANSWER_BYTES + 1).read_to_end(&mut bytes)?;
-        if bytes.len() as u64 > MAX_ANSWER_BYTES {
+    // The answer is parsed as it arrives, keeping only the fields read
+    // here, so memory follows what is kept, not what kubectl sends. Past
+    // the bound the reader fails, and kubectl is stopped; an answer that
+    // does not parse is told once kubectl has ended (its own failure, if
+    // it failed, is the one to tell).
+    let read = |stdout: &mut dyn Read| -> Result<Result<Vec<Operator>, String>> {
+        let mut counted = Counted { inner: stdout.take(MAX_ANSWER_BYTES + 1), bytes: 0 };
+        let parsed = operators_from(&mut counted);
+        if counted.bytes > MAX_ANSWER_BYTES {
             bail!("kubectl's answer is larger than {} MiB", MAX_ANSWER_BYTES >> 20);
         }
-        Ok(bytes)
+        Ok(parsed.map_err(|e| format!("{e:#}")))
     };
     let unanswered = |what: &str| {
         Detection::Unanswered(format!(
@@ -150,33 +156,94 @@ fn detect_with(program: OsString, options: &KubectlOptions) -> Detection {
         };
         return Detection::Failed(message);
     }
-    let stdout = match finished.read {
-        Ok(bytes) => bytes,
+    let parsed = match finished.read {
+        Ok(parsed) => parsed,
         Err(e) => return Detection::Failed(format!("{e:#}")),
     };
-    match operators_in(&stdout) {
+    match parsed {
         Ok(mut found) => match found.len() {
             0 => Detection::NotFound,
             1 => Detection::Found(Box::new(found.remove(0))),
             _ => Detection::Several(found),
         },
-        Err(e) => Detection::Failed(format!("{e:#}")),
+        Err(e) => Detection::Failed(e),
     }
+}
+
+/// A reader that counts the bytes through it.
+struct Counted<R> {
+    inner: R,
+    bytes: u64,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+/// The fields of a `kubectl get -o json` answer read here: a List's items,
+/// or a Deployment's own fields. Every other field is skipped as it is
+/// parsed.
+#[derive(Deserialize)]
+struct Answer {
+    kind: Option<String>,
+    items: Option<Vec<Deployment>>,
+    #[serde(default)]
+    metadata: Metadata,
+    spec: Option<DeploymentSpec>,
+}
+
+/// What is read of a Deployment.
+#[derive(Deserialize, Default)]
+struct Deployment {
+    #[serde(default)]
+    metadata: Metadata,
+    spec: Option<DeploymentSpec>,
+}
+
+#[derive(Deserialize, Default)]
+struct Metadata {
+    name: Option<String>,
+    namespace: Option<String>,
+    #[serde(default)]
+    labels: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+struct DeploymentSpec {
+    template: Option<PodTemplate>,
+}
+
+#[derive(Deserialize)]
+struct PodTemplate {
+    spec: Option<PodSpec>,
+}
+
+#[derive(Deserialize)]
+struct PodSpec {
+    #[serde(default)]
+    containers: Vec<Container>,
+}
+
+/// The operators among the Deployments of a `kubectl get -o json` answer,
+/// read from `json` as it arrives.
+fn operators_from(json: &mut dyn Read) -> Result<Vec<Operator>> {
+    let answer: Answer =
+        serde_json::from_reader(std::io::BufReader::new(json)).context("kubectl's answer is not the JSON asked for")?;
+    let deployments = match (answer.items, answer.kind.as_deref()) {
+        (Some(items), _) => items,
+        (None, Some("Deployment")) => vec![Deployment { metadata: answer.metadata, spec: answer.spec }],
+        _ => bail!("kubectl's answer is neither a List nor a Deployment"),
+    };
+    Ok(deployments.iter().filter_map(operator_of).collect())
 }
 
 /// The operators among the Deployments of a `kubectl get -o json` answer.
 pub fn operators_in(json: &[u8]) -> Result<Vec<Operator>> {
-    let list: Value = serde_json::from_slice(json).context("kubectl's answer is not JSON")?;
-    let items = match list.get("items") {
-        Some(Value::Array(items)) => items.as_slice(),
-        _ if list.get("kind").and_then(Value::as_str) == Some("Deployment") => std::slice::from_ref(&list),
-        _ => bail!("kubectl's answer is neither a List nor a Deployment"),
-    };
-    Ok(items.iter().filter_map(operator_of).collect())
-}
-
-fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
-    path.iter().try_fold(v, |v, k| v.get(k)).and_then(Value::as_str)
+    operators_from(&mut &json[..])
 }
 
 /// The image's repository name without registry and tag:
@@ -206,12 +273,13 @@ const MANAGER: &str = "manager";
 /// `app.kubernetes.io/name: llmkube`, the one named `manager` (a custom
 /// image). Names and images are compared exactly: a sidecar whose name or
 /// image only starts like them is not the manager.
-fn operator_of(deployment: &Value) -> Option<Operator> {
-    let containers = deployment.pointer("/spec/template/spec/containers")?.as_array()?;
-    let image_of = |c: &Value| str_at(c, &["image"]).unwrap_or("").to_string();
-    let runs_controller = |c: &&Value| image_name(&image_of(c)) == CONTROLLER_IMAGE;
-    let named_manager = |c: &&Value| str_at(c, &["name"]) == Some(MANAGER);
-    let labelled = str_at(deployment, &["metadata", "labels", "app.kubernetes.io/name"]) == Some("llmkube");
+fn operator_of(deployment: &Deployment) -> Option<Operator> {
+    let containers = &deployment.spec.as_ref()?.template.as_ref()?.spec.as_ref()?.containers;
+    let image_of = |c: &Container| c.image.clone().unwrap_or_default();
+    let runs_controller = |c: &&Container| image_name(&image_of(c)) == CONTROLLER_IMAGE;
+    let named_manager = |c: &&Container| c.name.as_deref() == Some(MANAGER);
+    let labels = &deployment.metadata.labels;
+    let labelled = labels.get("app.kubernetes.io/name").map(String::as_str) == Some("llmkube");
     let manager = containers
         .iter()
         .find(|c| named_manager(c) && runs_controller(c))
@@ -221,7 +289,7 @@ fn operator_of(deployment: &Value) -> Option<Operator> {
         })
         .or_else(|| containers.iter().find(named_manager).filter(|_| labelled))?;
     let image = image_of(manager);
-    let (release, release_source) = release_of(&image, str_at(deployment, &["metadata", "labels", VERSION_LABEL]));
+    let (release, release_source) = release_of(&image, labels.get(VERSION_LABEL).map(String::as_str));
     let launch = container::launch(manager);
     let flags = go_flags(&launch.args);
     let string_flag = |name: &str| flags.iter().rev().find(|(n, _)| n == name).and_then(|(_, v)| v.clone());
@@ -231,8 +299,8 @@ fn operator_of(deployment: &Value) -> Option<Operator> {
         .find(|(n, _)| n == "emit-scrape-annotations")
         .is_some_and(|(_, v)| v.as_deref().is_none_or(|v| parse_go_bool(v) == Some(true)));
     Some(Operator {
-        namespace: str_at(deployment, &["metadata", "namespace"]).unwrap_or("").to_string(),
-        name: str_at(deployment, &["metadata", "name"]).unwrap_or("").to_string(),
+        namespace: deployment.metadata.namespace.clone().unwrap_or_default(),
+        name: deployment.metadata.name.clone().unwrap_or_default(),
         image,
         release,
         release_source,
@@ -358,7 +426,13 @@ pub fn describe_several(found: &[Operator]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    /// The operator a Deployment written as JSON is.
+    fn operator_of(deployment: &Value) -> Option<Operator> {
+        let typed: Deployment = serde_json::from_value(deployment.clone()).expect("a Deployment");
+        super::operator_of(&typed)
+    }
 
     fn words(args: &[&str]) -> Vec<String> {
         args.iter().map(|s| s.to_string()).collect()
