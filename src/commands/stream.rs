@@ -18,7 +18,7 @@ use crate::live::{ClusterLive, KubectlOptions, LiveObjects, LiveStore};
 use crate::model::duration::parse_go_duration;
 use crate::pipeline::{Options, RouterResult};
 use crate::reconcile::server_fields::strip;
-use crate::release::{Change, Release};
+use crate::release::Release;
 use crate::render::OperatorFlags;
 use crate::report::Reporter;
 use crate::validate::metadata::dns1123_label_errors;
@@ -102,16 +102,6 @@ pub(super) fn stream_as<T: Send>(
             Box::new(ClusterLive::new(kubectl))
         }
     };
-    let release = options.flags.release;
-    if options.flags.emit_scrape_annotations && !release.has(Change::PodMetadata) {
-        reporter.warn(Diagnostic::warning(
-            rules::RELEASE,
-            format!(
-                "--emit-scrape-annotations: operator {release} puts scrape annotations on InferenceService pods only \
-             (from v0.9.14), never on router proxies; none are rendered"
-            ),
-        ));
-    }
     crate::pipeline::run(&options, &router_sources, live.as_ref(), reporter, finish, sink)
 }
 
