@@ -352,6 +352,14 @@ fn an_upgrade_preview_names_the_routers_that_roll() {
     let upgrade = kubectl.run(&["diff", "-f", ROUTER, "-q", "--operator-version", "v0.9.19", "-o", "json"], None);
     assert_eq!(upgrade.code, 1, "{}", upgrade.stderr);
     let plan: Value = serde_json::from_str(&upgrade.stdout).expect("the plan as JSON");
+    // The plan says which release it follows, and where that came from.
+    assert_eq!(plan["release"], json!({"name": "v0.9.19", "from": "--operator-version"}));
+    let as_found = kubectl.run(&["diff", "-f", ROUTER, "-q", "-o", "json"], None);
+    let found: Value = serde_json::from_str(&as_found.stdout).expect("the plan as JSON");
+    assert_eq!(
+        found["release"],
+        json!({"name": "v0.9.12", "from": "operator llmkube-system/llmkube-controller-manager's image tag"})
+    );
     let router = &plan["routers"][0];
     assert_eq!(router["name"], "coding");
     assert_eq!(router["rollsPods"], true, "{}", upgrade.stdout);

@@ -60,8 +60,24 @@ pub(super) fn stream<T: Send>(
     reporter: &mut Reporter,
     finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
     sink: &mut dyn FnMut(T) -> Result<()>,
-) -> Result<()> {
+) -> Result<RenderedAs> {
     stream_as(common, live, stdin, reporter, None, finish, sink)
+}
+
+/// Which release a run's output follows, and where that came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct RenderedAs {
+    pub release: Release,
+    /// In words: `--operator-version`, the operator's image tag, or why
+    /// routerctl's default was used.
+    pub from: String,
+}
+
+impl RenderedAs {
+    /// One line for people.
+    pub fn line(&self) -> String {
+        format!("rendered as operator release {} (from {})", self.release, self.from)
+    }
 }
 
 /// [`stream`], every router rendered as `data_plane` when given.
@@ -73,7 +89,7 @@ pub(super) fn stream_as<T: Send>(
     data_plane: Option<&str>,
     finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
     sink: &mut dyn FnMut(T) -> Result<()>,
-) -> Result<()> {
+) -> Result<RenderedAs> {
     let mut stdin_used = false;
     if let Some(namespace) = &common.namespace {
         let errors = dns1123_label_errors(namespace);
@@ -87,10 +103,24 @@ pub(super) fn stream_as<T: Send>(
     // is asked anything: a missing file costs no cluster round trip.
     let files = crate::input::recursive::expand(&common.files, common.recursive)?;
     let router_sources = read_sources(&files, stdin, &mut stdin_used)?;
-    let live: Box<dyn LiveObjects> = match live {
+    let given = "--operator-version".to_string();
+    let (live, from): (Box<dyn LiveObjects>, String) = match live {
         LiveInput::Files(paths) => {
             let paths = crate::input::recursive::expand(paths, common.recursive)?;
-            Box::new(LiveStore::from_paths(&paths, stdin, &mut stdin_used, options.default_namespace())?)
+            let store = LiveStore::from_paths(&paths, stdin, &mut stdin_used, options.default_namespace())?;
+            let from = match common.operator_version {
+                Some(_) => given,
+                None => {
+                    let from = "routerctl's default; files say nothing of the operator: give --operator-version";
+                    // Live objects from files are the cluster's, read as an
+                    // operator whose release nothing says: say it.
+                    if !paths.is_empty() {
+                        reporter.note(&format!("rendering as operator release {} ({from})", options.flags.release));
+                    }
+                    from.to_string()
+                }
+            };
+            (Box::new(store), from)
         }
         LiveInput::Cluster(cluster) => {
             // The run's one deadline starts here, with its first kubectl.
@@ -98,11 +128,12 @@ pub(super) fn stream_as<T: Send>(
             let detection = operator::detect(&kubectl);
             // A look-up a signal stopped is no failed look-up to warn about.
             crate::live::run::park_if_stopping();
-            settle_operator(&mut options, common, detection, reporter)?;
-            Box::new(ClusterLive::new(kubectl))
+            let from = settle_operator(&mut options, common, detection, reporter)?;
+            (Box::new(ClusterLive::new(kubectl)), from)
         }
     };
-    crate::pipeline::run(&options, &router_sources, live.as_ref(), reporter, finish, sink)
+    crate::pipeline::run(&options, &router_sources, live.as_ref(), reporter, finish, sink)?;
+    Ok(RenderedAs { release: options.flags.release, from })
 }
 
 /// kubectl's flags from ours. An empty one is refused: kubectl would take
@@ -140,8 +171,9 @@ fn settle_operator(
     common: &CommonArgs,
     detection: Detection,
     reporter: &mut Reporter,
-) -> Result<()> {
+) -> Result<String> {
     let default = Release::default();
+    let given = || "--operator-version".to_string();
     let op = match detection {
         Detection::Found(op) => op,
         Detection::NotFound => {
@@ -149,13 +181,13 @@ fn settle_operator(
                 "found no LLMKube operator in the cluster (no Deployment labelled {OPERATOR_SELECTOR} runs an \
                  llmkube-controller image)"
             );
-            return unknown_release(options, common, reporter, message);
+            return unknown_release(options, common, reporter, message, "no operator was found in the cluster");
         }
         // The deadline is the whole read's: nothing is left to read with.
         Detection::Unanswered(message) => bail!("{message}"),
         Detection::Failed(message) => {
             let message = format!("could not look for the LLMKube operator ({})", message.lines().next().unwrap_or(""));
-            return unknown_release(options, common, reporter, message);
+            return unknown_release(options, common, reporter, message, "the operator look-up failed");
         }
         Detection::Several(found) => {
             let names = describe_several(&found);
@@ -172,7 +204,7 @@ fn settle_operator(
                 found.len(),
                 options.flags.release
             )));
-            return Ok(());
+            return Ok(given());
         }
     };
     reporter.note(&op.describe());
@@ -187,13 +219,19 @@ fn settle_operator(
         ));
     }
     let flags = &mut options.flags;
-    match (common.operator_version, op.release) {
-        (Some(given), Some(found)) if given != found => reporter.warn(Diagnostic::warning(
-            rules::RELEASE,
-            format!("--operator-version {given} is used, but operator {} is {found}", op.id()),
-        )),
-        (Some(_), _) => {}
-        (None, Some(found)) => flags.release = found,
+    let from = match (common.operator_version, op.release) {
+        (Some(given_version), Some(found)) if given_version != found => {
+            reporter.warn(Diagnostic::warning(
+                rules::RELEASE,
+                format!("--operator-version {given_version} is used, but operator {} is {found}", op.id()),
+            ));
+            given()
+        }
+        (Some(_), _) => given(),
+        (None, Some(found)) => {
+            flags.release = found;
+            format!("operator {}'s {}", op.id(), op.release_source)
+        }
         (None, None) => {
             let message = format!(
                 "operator {} runs {}: {}, so which release reconciles is not known; give --operator-version",
@@ -205,8 +243,9 @@ fn settle_operator(
                 bail!("{message} (refused with --strict)");
             }
             reporter.warn(Diagnostic::warning(rules::RELEASE, format!("{message}; rendering as {default}")));
+            format!("routerctl's default; operator {}'s release is not known", op.id())
         }
-    }
+    };
     let strings = [
         ("--router-proxy-image", &mut flags.router_proxy_image, &op.router_proxy_image),
         ("--default-litellm-url", &mut flags.default_litellm_url, &op.default_litellm_url),
@@ -232,17 +271,24 @@ fn settle_operator(
         ));
     }
     flags.emit_scrape_annotations |= op.emit_scrape_annotations;
-    Ok(())
+    Ok(from)
 }
 
 /// The operator's release could not be read (`why`): the release given on
 /// the command line is used; without one, routerctl renders as its default
 /// with a warning, and `--strict` refuses (exit 2).
-fn unknown_release(options: &Options, common: &CommonArgs, reporter: &mut Reporter, why: String) -> Result<()> {
+fn unknown_release(
+    options: &Options,
+    common: &CommonArgs,
+    reporter: &mut Reporter,
+    why: String,
+    short: &str,
+) -> Result<String> {
     match common.operator_version {
         Some(given) => {
             let message = format!("{why}; rendering as --operator-version {given} with the operator flags given here");
             reporter.warn(Diagnostic::warning(rules::RELEASE, message));
+            return Ok("--operator-version".to_string());
         }
         None if common.strict => {
             bail!("{why}, so which release reconciles is not known; give --operator-version (refused with --strict)")
@@ -252,7 +298,7 @@ fn unknown_release(options: &Options, common: &CommonArgs, reporter: &mut Report
             reporter.warn(Diagnostic::warning(rules::RELEASE, message));
         }
     }
-    Ok(())
+    Ok(format!("routerctl's default; {short}"))
 }
 
 /// The pipeline's settings from the flags every command shares.
