@@ -294,3 +294,23 @@ fn the_request_timeout_is_passed_as_given() {
         assert!(calls.iter().all(|c| c.starts_with(&format!("--request-timeout={given} get "))), "{calls:?}");
     }
 }
+
+/// A credential plugin that ignores SIGTERM outlives a kubectl that honours
+/// it: the whole group is killed all the same.
+#[test]
+fn a_plugin_that_ignores_sigterm_is_stopped_with_its_group() {
+    let kubectl = FakeKubectl::scripted(
+        "(trap '' TERM INT; echo $(exec sh -c 'echo $PPID') > \"$dir/pid.tmp\"; mv \"$dir/pid.tmp\" \"$dir/pid\"; \
+         exec sleep 600 >/dev/null 2>&1) & wait",
+    );
+    let (child, plugin) = start_with_stubborn_kubectl(&kubectl);
+    let sent = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill runs");
+    assert!(sent.success());
+    let out = child.wait_with_output().expect("routerctl ends");
+    assert_eq!(out.status.code(), Some(143), "{}", String::from_utf8_lossy(&out.stderr));
+    let start = Instant::now();
+    while alive(&plugin) {
+        assert!(start.elapsed() < Duration::from_secs(30), "the plugin {plugin} survived");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

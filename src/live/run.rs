@@ -124,10 +124,10 @@ pub fn stop_all() -> usize {
         signal_group(*group, libc::SIGTERM);
     }
     std::thread::sleep(Duration::from_millis(200));
-    // Only the groups still registered: a kubectl reaped since may have
-    // left its pid to another process.
-    let running = running();
-    for group in groups.iter().filter(|g| running.groups.contains(g)) {
+    // Every group, its kubectl reaped or not: what kubectl started (a
+    // credential plugin) may outlive it in the group, and a group's id is
+    // not given to another process while a member lives.
+    for group in &groups {
         signal_group(*group, libc::SIGKILL);
     }
     groups.len()
