@@ -110,3 +110,91 @@ for n in 35 50; do
   measure "--crd with a rule over every three backends, $n backends" "$bin" render -f "$work/router-$n.yaml" \
     --crd "$work/cubic-crd.yaml" --router-proxy-image example.com/proxy:1
 done
+
+# The cluster read under faults, with the default deadline (30s for the
+# whole read), for one namespace and for eight (-j 8): the operator look-up
+# and the namespace reads each answer, hang, ignore SIGTERM or are sent a
+# signal. "kubectl left" counts stand-in processes still running a second
+# after routerctl has ended.
+python3 - "$work" <<'PY'
+import json, sys
+work = sys.argv[1]
+router = ("apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nmetadata:\n  name: r\n  namespace: ns{i}\n"
+          "spec:\n  backends:\n  - name: b\n    external:\n      provider: openai\n      model: m\n")
+open(f"{work}/ns1.yaml", "w").write(router.format(i=0))
+open(f"{work}/ns8.yaml", "w").write("---\n".join(router.format(i=i) for i in range(8)))
+# 30 MiB of Deployments the look-up selects (none the operator), and 60 MiB
+# of a List of zeros.
+dep = {"apiVersion": "apps/v1", "kind": "Deployment",
+       "metadata": {"name": "d", "namespace": "x", "labels": {"control-plane": "controller-manager"},
+                    "annotations": {"a": "v" * 2000}},
+       "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "other:1", "args": ["--x"] * 50}]}}}}
+items, size = [], 0
+while size < 30 * 1024 * 1024:
+    d = json.loads(json.dumps(dep))
+    d["metadata"]["name"] = f"d{len(items)}"
+    items.append(d)
+    size += len(json.dumps(d))
+json.dump({"apiVersion": "v1", "kind": "List", "items": items}, open(f"{work}/deployments-30mib.json", "w"))
+with open(f"{work}/zeros-60mib.json", "w") as f:
+    f.write('{"apiVersion":"v1","kind":"List","items":[' + ",".join(["0"] * (30 * 1024 * 1024)) + "]}")
+PY
+
+# cluster_stand_in NAME LOOKUP READ: the look-up runs LOOKUP, a namespace
+# read READ.
+cluster_stand_in() {
+  mkdir -p "$work/$1"
+  cat > "$work/$1/kubectl" <<SH
+#!/bin/sh
+case "\$*" in *--all-namespaces*) $2; exit ;; esac
+$3
+SH
+  chmod +x "$work/$1/kubectl"
+}
+empty='echo {\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[]}'
+hang='sleep 600 & wait'
+stubborn='trap "" TERM INT HUP; sleep 600 & wait; sleep 600'
+cluster_stand_in never-answers "$hang" "$hang"
+cluster_stand_in reads-hang "$empty" "$hang"
+cluster_stand_in reads-ignore-sigterm "$empty" "$stubborn"
+cluster_stand_in lookup-forbidden "echo 'Error from server (Forbidden): deployments.apps is forbidden' >&2; exit 1" "$empty"
+cluster_stand_in lookup-30mib "cat $work/deployments-30mib.json" "$empty"
+cluster_stand_in lookup-60mib-zeros "cat $work/zeros-60mib.json" "$empty"
+cluster_stand_in reads-flood "$empty" 'exec yes "a: b"'
+
+# cluster NAME STAND_IN NAMESPACES [SIGNAL AFTER]: one row.
+cluster() {
+  local name=$1 dir=$work/$2 ns=$3 signal=${4:-} after=${5:-}
+  set +e
+  if [ -n "$signal" ]; then
+    /usr/bin/time -f "%e %M" -o "$work/time" env PATH="$dir:$PATH" sh -c \
+      "'$bin' diff -f '$work/ns$ns.yaml' -j 8 --router-proxy-image x:1 & pid=\$!; sleep $after; kill -$signal \$pid; wait \$pid" \
+      >/dev/null 2>"$work/err"
+  else
+    /usr/bin/time -f "%e %M" -o "$work/time" env PATH="$dir:$PATH" \
+      "$bin" diff -f "$work/ns$ns.yaml" -j 8 --router-proxy-image x:1 >/dev/null 2>"$work/err"
+  fi
+  local code=$?
+  set -e
+  sleep 1
+  local left secs kib
+  left=$( (pgrep -f "$dir/kubectl" || true) | wc -l)
+  read -r secs kib < <(tail -n 1 "$work/time")
+  echo "| $name | $ns | $code | $secs | $left | $((kib / 1024)) |"
+}
+
+echo
+echo "| cluster fault | namespaces | exit | seconds | kubectl left | peak RSS (MiB) |"
+echo "| --- | --- | --- | --- | --- | --- |"
+for ns in 1 8; do
+  cluster "never answers" never-answers $ns
+  cluster "look-up answers, reads hang" reads-hang $ns
+  cluster "reads ignore SIGTERM" reads-ignore-sigterm $ns
+  cluster "SIGTERM during the look-up" never-answers $ns TERM 2
+  cluster "SIGHUP during the look-up" never-answers $ns HUP 2
+  cluster "SIGINT during reads that ignore SIGTERM" reads-ignore-sigterm $ns INT 2
+  cluster "look-up forbidden" lookup-forbidden $ns
+  cluster "look-up: 30 MiB of Deployments" lookup-30mib $ns
+  cluster "look-up: 60 MiB List of zeros" lookup-60mib-zeros $ns
+  cluster "reads flood stdout" reads-flood $ns
+done

@@ -54,7 +54,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l crd -d 'T
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l live -d 'Live objects (`kubectl get deploy,svc,cm,sa,role,rolebinding -o yaml`, a YAML stream, a single object, a directory or `-`) to merge into. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l context -d 'The kubeconfig context kubectl uses to read the live objects' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the live objects' -r -F
-complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l request-timeout -d 'How long one kubectl call may take (kubectl\'s --request-timeout, a Go duration such as 30s or 2m); kubectl is stopped 10s after' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l request-timeout -d 'How long the whole cluster read may take, every kubectl together (a Go duration such as 30s or 2m, passed to each kubectl as its --request-timeout); what still runs is stopped up to 10s after' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s o -l output -d 'Output format' -r -f -a "yaml\t''
 json\t''
 name\t'`resource[.group]/name`, one a line, as `kubectl get -o name`'"
@@ -80,7 +80,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l crd -d 'The
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l live -d 'Live objects to compare with (as for `render --live`), instead of reading them from the cluster. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l context -d 'The kubeconfig context kubectl uses to read the live objects' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the live objects' -r -F
-complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l request-timeout -d 'How long one kubectl call may take (kubectl\'s --request-timeout, a Go duration such as 30s or 2m); kubectl is stopped 10s after' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l request-timeout -d 'How long the whole cluster read may take, every kubectl together (a Go duration such as 30s or 2m, passed to each kubectl as its --request-timeout); what still runs is stopped up to 10s after' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s o -l output -d '`diff`: unified diffs; `json`: the plan per router (objects created, updated, unchanged; whether the pods roll)' -r -f -a "diff\t''
 json\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l color -d 'When to colour the diff' -r -f -a "auto\t''
@@ -107,7 +107,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l crd -d '
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l live -d 'Live objects, as for `render --live`. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l context -d 'The kubeconfig context kubectl uses to read the live objects' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the live objects' -r -F
-complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l request-timeout -d 'How long one kubectl call may take (kubectl\'s --request-timeout, a Go duration such as 30s or 2m); kubectl is stopped 10s after' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l request-timeout -d 'How long the whole cluster read may take, every kubectl together (a Go duration such as 30s or 2m, passed to each kubectl as its --request-timeout); what still runs is stopped up to 10s after' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''

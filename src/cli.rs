@@ -339,8 +339,9 @@ pub struct ClusterArgs {
     #[arg(long, value_name = "FILE")]
     pub kubeconfig: Option<PathBuf>,
 
-    /// How long one kubectl call may take (kubectl's --request-timeout, a Go
-    /// duration such as 30s or 2m); kubectl is stopped 10s after.
+    /// How long the whole cluster read may take, every kubectl together (a
+    /// Go duration such as 30s or 2m, passed to each kubectl as its
+    /// --request-timeout); what still runs is stopped up to 10s after.
     #[arg(long, value_name = "DURATION", default_value = "30s")]
     pub request_timeout: String,
 }

@@ -90,22 +90,27 @@ fn message_format(args: &[std::ffi::OsString]) -> Option<MessageChoice> {
     MessageChoice::from_str(value, false).ok()
 }
 
-/// SIGINT and SIGTERM stop the kubectl runs under way with their process
-/// groups, then end routerctl with a message and the status shells give a
-/// process ended by that signal (130, 143). stdout is written only after a
-/// run succeeds, so an interrupted run has printed nothing there. Installed
-/// before the first kubectl starts; until then the signals' default
-/// actions stop routerctl at once.
+/// SIGINT, SIGTERM and SIGHUP stop the kubectl runs under way with their
+/// process groups (and keep any other from starting), then end routerctl
+/// with a message and the status shells give a process ended by that
+/// signal (130, 143, 129). stdout is written only after a run succeeds, so
+/// an interrupted run has printed nothing there. Installed before the
+/// first kubectl starts; until then the signals' default actions stop
+/// routerctl at once.
 fn stop_on_signals() {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
         // Without a handler the signals keep their default action.
         return;
     };
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
             let stopped = routerctl::live::run::stop_all();
-            let name = if signal == SIGINT { "interrupted (SIGINT)" } else { "terminated (SIGTERM)" };
+            let name = match signal {
+                SIGINT => "interrupted (SIGINT)",
+                SIGHUP => "hung up (SIGHUP)",
+                _ => "terminated (SIGTERM)",
+            };
             let kubectl = match stopped {
                 0 => String::new(),
                 1 => "; the kubectl run under way was stopped".to_string(),

@@ -90,6 +90,38 @@ fn an_object_another_controller_owns_is_refused() {
     assert!(run.stderr.contains("it is controlled by ModelRouter \"other-router\""), "{}", run.stderr);
 }
 
+/// A router from git has no uid; a live Backend, AIServiceBackend or
+/// AIGatewayRoute of the same name that another ModelRouter controls is
+/// still refused (the operator's SetControllerReference refuses it), never
+/// planned as an update that would keep the other router's owner and
+/// redirect its traffic.
+#[test]
+fn without_a_uid_another_routers_gateway_object_is_refused() {
+    let without_uid: String = common::fixture(ROUTER).replace(&format!("  uid: {UID}\n"), "");
+    assert!(!without_uid.contains(UID), "the router's uid is removed");
+    for kind in ["Backend", "AIServiceBackend", "AIGatewayRoute"] {
+        // Only the other router's object is live: nothing carries this
+        // router's uid.
+        let mut live: Vec<Value> = live_objects().into_iter().filter(|o| o["kind"] == kind).take(1).collect();
+        let taken = live.first_mut().expect("an object of the kind");
+        taken["metadata"]["ownerReferences"][0]["name"] = json!("r1");
+        taken["metadata"]["ownerReferences"][0]["uid"] = json!("uid-of-r1");
+        let name = taken["metadata"]["name"].as_str().unwrap_or_default().to_string();
+        let kubectl = FakeKubectl::new();
+        kubectl.namespace("ml", &list(&[live, all_ready()].concat()));
+        let run = kubectl.run(&["diff", "-f", "-", "-o", "json"], Some(&without_uid));
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{kind}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!(
+                "{name}: it is controlled by ModelRouter \"r1\"; the operator refuses to update an object another \
+                 controller owns"
+            )),
+            "{kind}: {}",
+            run.stderr
+        );
+    }
+}
+
 #[test]
 fn a_live_inference_service_without_status_is_ejected() {
     let kubectl = FakeKubectl::new();

@@ -53,7 +53,8 @@ fn drift_in_a_live_route_is_diffed_and_restored() {
     // Apply-ready: no server fields.
     assert!(r.get("status").is_none() && r["metadata"].get("resourceVersion").is_none());
 
-    let again = routerctl(&["diff", "-f", ROUTER, "--live", "-"], Some(&to_stream(&restored)));
+    let again =
+        routerctl(&["diff", "-f", ROUTER, "--live", "-", "--operator-version", "next"], Some(&to_stream(&restored)));
     assert_eq!((again.code, again.stdout.as_str(), again.stderr.as_str()), (0, "", ""));
 
     // explain names the drifted fields and what the update keeps.

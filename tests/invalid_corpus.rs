@@ -30,7 +30,12 @@ fn every_invalid_input_is_refused_with_its_message() {
         let run = routerctl(&args, None);
         assert_eq!(run.code, 2, "{name}: {}", run.stderr);
         assert_eq!(run.stdout, "", "{name} printed to stdout");
-        assert!(run.stderr.starts_with("error: "), "{name}: {}", run.stderr);
+        // With --live files that load, the release rendered as (the
+        // default) is named first.
+        let note = "routerctl: rendering as operator release next (routerctl's default; files say nothing of the operator: give --operator-version)\n";
+        let error =
+            if stem.starts_with("live-") { run.stderr.strip_prefix(note).unwrap_or(&run.stderr) } else { &run.stderr };
+        assert!(error.starts_with("error: "), "{name}: {}", run.stderr);
         // Large inputs make large messages; the snapshot keeps their start.
         let mut transcript = run.transcript(&args);
         if transcript.len() > 4000 {

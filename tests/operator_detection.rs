@@ -127,9 +127,9 @@ fn a_tag_of_no_known_release_is_a_warning_and_an_error_with_strict() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr.contains(
-            "warning: operator ops/llmkube-controller-manager runs ghcr.io/defilantech/llmkube-controller:my-build, \
-             whose tag names no LLMKube release routerctl knows (a digest, a custom build); give --operator-version; \
-             rendering as next\n"
+            "warning: operator ops/llmkube-controller-manager runs ghcr.io/defilantech/llmkube-controller:my-build: \
+             its image tag \"my-build\" names no LLMKube release, so which release reconciles is not known; give \
+             --operator-version; rendering as next\n"
         ),
         "{}",
         run.stderr
@@ -142,6 +142,123 @@ fn a_tag_of_no_known_release_is_a_warning_and_an_error_with_strict() {
     let given = kubectl
         .run(&["diff", "-f", ROUTER, "--router-proxy-image", "x:1", "--strict", "--operator-version", "next"], None);
     assert_ne!(given.code, 2, "{}", given.stderr);
+}
+
+/// The chart writes `app.kubernetes.io/version` from its appVersion even
+/// when the image tag is overridden: a tag that names no release is not
+/// read through the label, and `next` (routerctl's own name) is no release.
+#[test]
+fn a_tag_of_no_release_is_never_read_through_the_label() {
+    for image in [
+        "ghcr.io/defilantech/llmkube-controller:latest",
+        "ghcr.io/defilantech/llmkube-controller:v0.9.19-rc1",
+        "ghcr.io/defilantech/llmkube-controller:0.9.20",
+        "ghcr.io/defilantech/llmkube-controller:next",
+        "ghcr.io/defilantech/llmkube-controller",
+    ] {
+        let kubectl = FakeKubectl::new();
+        let mut operator = chart_operator("llmkube-system", "0.9.12", &[]);
+        operator["spec"]["template"]["spec"]["containers"][0]["image"] = json!(image);
+        kubectl.operators(&[operator]);
+        let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", "x:1", "--strict"], None);
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{image}: {}", run.stderr);
+        assert!(run.stderr.contains("so which release reconciles is not known"), "{image}: {}", run.stderr);
+        assert!(!run.stderr.contains("v0.9.12"), "{image}: the label is not read: {}", run.stderr);
+    }
+}
+
+/// A namespace-scoped CI may not list Deployments cluster-wide, and a
+/// cluster may hold no operator: the release is then not known, and
+/// `--strict` refuses rather than render as routerctl's default; the
+/// release given on the command line settles it.
+#[test]
+fn strict_refuses_when_the_operator_cannot_be_read() {
+    let forbidden = FakeKubectl::new();
+    forbidden.operators_fail_with("Error from server (Forbidden): deployments.apps is forbidden\n");
+    let none = FakeKubectl::new();
+    for kubectl in [&forbidden, &none] {
+        let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", "x:1", "--strict"], None);
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+        assert!(
+            run.stderr.ends_with(
+                ", so which release reconciles is not known; give --operator-version (refused with --strict)\n"
+            ),
+            "{}",
+            run.stderr
+        );
+        let given = kubectl.run(
+            &["diff", "-f", ROUTER, "--router-proxy-image", "x:1", "--strict", "--operator-version", "next"],
+            None,
+        );
+        assert_eq!(given.code, 1, "creates: {}", given.stderr);
+        assert!(given.stderr.contains("rendering as --operator-version next"), "{}", given.stderr);
+    }
+}
+
+/// The manager's words as the kubelet passes them: `args` without
+/// `command` all reach the image's ENTRYPOINT (the first is no program
+/// name); `$(VAR)` comes from the container's literal env and `$$` is a
+/// `$`; a value from a Secret is not read, and a warning names it.
+#[test]
+fn the_manager_container_is_read_as_the_kubelet_runs_it() {
+    let kubectl = FakeKubectl::new();
+    let mut operator = chart_operator("llmkube-system", "0.9.12", &[]);
+    let container = &mut operator["spec"]["template"]["spec"]["containers"][0];
+    container.as_object_mut().expect("a container").remove("command");
+    container["args"] = json!([
+        "--router-proxy-image=$(REGISTRY)/llmkube-router-proxy:$$v1",
+        "--default-litellm-url",
+        "$(LITELLM)",
+        "--leader-elect"
+    ]);
+    container["env"] = json!([
+        {"name": "REGISTRY", "value": "registry.example.com/mirror"},
+        {"name": "LITELLM", "valueFrom": {"secretKeyRef": {"name": "litellm", "key": "url"}}},
+    ]);
+    kubectl.operators(&[operator]);
+    let run = kubectl.run(&["render", "-f", ROUTER, "--live-from-cluster"], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "--router-proxy-image=registry.example.com/mirror/llmkube-router-proxy:$v1, \
+                             --default-litellm-url=$(LITELLM),"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains(
+            "warning: operator llmkube-system/llmkube-controller-manager: its manager container's command or args use \
+             $(LITELLM), whose value comes from key url of Secret litellm, which routerctl does not read: the word is \
+             read as written; give the flag it sets on the command line\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(containers(&parse_stream(&run.stdout))["image"], "registry.example.com/mirror/llmkube-router-proxy:$v1");
+}
+
+/// A sidecar whose name or image only begins like the manager's is not
+/// the manager, wherever it is listed.
+#[test]
+fn a_helper_listed_first_is_not_the_manager() {
+    let kubectl = FakeKubectl::new();
+    let mut operator = chart_operator("llmkube-system", "0.9.12", &["--router-proxy-image=rp:manager"]);
+    let manager = operator["spec"]["template"]["spec"]["containers"][0].clone();
+    operator["spec"]["template"]["spec"]["containers"] = json!([
+        {"name": "llmkube-controller-helper", "image": "ghcr.io/defilantech/llmkube-controller-helper:0.9.1",
+         "command": ["/helper"], "args": ["--router-proxy-image=rp:helper"]},
+        manager,
+    ]);
+    kubectl.operators(&[operator]);
+    let run = kubectl.run(&["render", "-f", ROUTER, "--live-from-cluster"], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("runs ghcr.io/defilantech/llmkube-controller:0.9.12: release v0.9.12"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(containers(&parse_stream(&run.stdout))["image"], "rp:manager");
 }
 
 #[test]
@@ -235,6 +352,14 @@ fn an_upgrade_preview_names_the_routers_that_roll() {
     let upgrade = kubectl.run(&["diff", "-f", ROUTER, "-q", "--operator-version", "v0.9.19", "-o", "json"], None);
     assert_eq!(upgrade.code, 1, "{}", upgrade.stderr);
     let plan: Value = serde_json::from_str(&upgrade.stdout).expect("the plan as JSON");
+    // The plan says which release it follows, and where that came from.
+    assert_eq!(plan["release"], json!({"name": "v0.9.19", "from": "--operator-version"}));
+    let as_found = kubectl.run(&["diff", "-f", ROUTER, "-q", "-o", "json"], None);
+    let found: Value = serde_json::from_str(&as_found.stdout).expect("the plan as JSON");
+    assert_eq!(
+        found["release"],
+        json!({"name": "v0.9.12", "from": "operator llmkube-system/llmkube-controller-manager's image tag"})
+    );
     let router = &plan["routers"][0];
     assert_eq!(router["name"], "coding");
     assert_eq!(router["rollsPods"], true, "{}", upgrade.stdout);

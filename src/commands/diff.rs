@@ -84,7 +84,7 @@ pub(super) fn run(
         }
         Ok(compared)
     };
-    stream(&args.common, live, stdin, reporter, &compare_router, &mut |compared| {
+    let rendered_as = stream(&args.common, live, stdin, reporter, &compare_router, &mut |compared| {
         plans.push(compared.plan);
         if let Some(ext) = &mut external {
             for (key, cmp) in &compared.for_external {
@@ -95,13 +95,15 @@ pub(super) fn run(
     })?;
     let changed = i32::from(plans.iter().any(RouterPlan::changed));
     if args.output == DiffFormat::Json {
-        return text_outcome(&report_json(&plans), changed);
+        let release = (rendered_as.release.name(), rendered_as.from.as_str());
+        return text_outcome(&report_json(&plans, Some(release)), changed);
     }
     // The plan closes the diff on a terminal; pipes get the diff alone.
     // stderr holds only findings in the machine formats.
     let human = reporter.format() == MessageFormat::Human;
     let notes = if terminal.stderr_is_tty && !reporter.is_quiet() && human {
-        plans.iter().map(|p| p.summary() + "\n").collect()
+        let plan: String = plans.iter().map(|p| p.summary() + "\n").collect();
+        format!("{plan}{}\n", rendered_as.line())
     } else {
         String::new()
     };

@@ -24,7 +24,12 @@
 //! `spec` — carries the operator's settings: `routerProxyImage`,
 //! `defaultLitellmUrl`, `emitScrapeAnnotations` ("true"/"false"),
 //! `namespace` (as `-n`), `strict` ("true"/"false") and `operatorVersion`
-//! (as `--operator-version`).
+//! (as `--operator-version`). One that is neither (a misspelt kind, another
+//! apiVersion of ConfigMap, not an object) is an error result rather than
+//! settings ignored in silence. A result's `resourceRef` is whole
+//! (apiVersion, kind, name) or absent. The warnings about what a release
+//! does not do are the pipeline's, so the function gives them as the
+//! command line does.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -350,9 +355,26 @@ fn settings(function_config: Option<&Value>, findings: &mut Vec<Finding>) -> Set
         findings.push(Finding::new(Severity::Error, subject, None, "functionConfig is not an object"));
         return s;
     };
-    let is_config_map = fc_map.get("kind").and_then(Value::as_str) == Some("ConfigMap")
-        && fc_map.get("apiVersion").and_then(Value::as_str) == Some("v1");
+    let kind = fc_map.get("kind").and_then(Value::as_str).unwrap_or("");
+    let api_version = fc_map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let is_config_map = kind == "ConfigMap" && api_version == "v1";
     let section = if is_config_map { "data" } else { "spec" };
+    // What is not a v1 ConfigMap is read through its spec: one without a
+    // spec (a misspelt kind, a ConfigMap of another apiVersion, its
+    // settings under data) would be a setting ignored in silence.
+    if !is_config_map && !fc_map.contains_key("spec") {
+        let msg = format!(
+            "functionConfig is {} with no spec, so none of its settings is read; routerctl reads the data of an \
+             apiVersion: v1, kind: ConfigMap, or the spec of any other kind",
+            if kind.is_empty() && api_version.is_empty() {
+                "an object without apiVersion and kind".to_string()
+            } else {
+                format!("apiVersion: {api_version:?}, kind: {kind:?}")
+            }
+        );
+        findings.push(Finding::new(Severity::Error, subject, None, msg));
+        return s;
+    }
     let values = match fc_map.get(section) {
         None | Some(Value::Null) => return s,
         Some(Value::Object(m)) => m,
@@ -496,12 +518,16 @@ fn item_path(obj: &Value) -> Option<&str> {
     PATH_ANNOTATIONS.iter().find_map(|k| annotation(obj, k)).filter(|p| !p.is_empty())
 }
 
-/// A result's `resourceRef`: apiVersion, kind, name (and namespace).
+/// A result's `resourceRef`: apiVersion, kind, name (and namespace). The
+/// KRM function specification requires the first three: an object that
+/// lacks one has no reference (the result is about the function input as
+/// a whole, and its message says which).
 fn resource_ref(obj: &Value) -> Option<Value> {
+    let present = |v: Option<&str>| v.filter(|s| !s.is_empty()).map(str::to_string);
     let mut r = Map::new();
-    r.insert("apiVersion".into(), json!(obj.get("apiVersion").and_then(Value::as_str).unwrap_or("")));
-    r.insert("kind".into(), json!(obj.get("kind").and_then(Value::as_str).unwrap_or("")));
-    r.insert("name".into(), json!(meta_str(obj, "name").unwrap_or("")));
+    r.insert("apiVersion".into(), json!(present(obj.get("apiVersion").and_then(Value::as_str))?));
+    r.insert("kind".into(), json!(present(obj.get("kind").and_then(Value::as_str))?));
+    r.insert("name".into(), json!(present(meta_str(obj, "name"))?));
     if let Some(ns) = meta_str(obj, "namespace") {
         r.insert("namespace".into(), json!(ns));
     }
@@ -736,6 +762,60 @@ mod tests {
         let out = parse_output(&bad);
         assert_eq!(out["results"][0]["field"]["path"], "data.operatorVersion");
         assert!(out["results"][0]["message"].as_str().unwrap_or("").contains("is not an LLMKube release"), "{out}");
+    }
+
+    /// A functionConfig whose settings would go unread is an error, with
+    /// a resourceRef when it names itself fully and none (never one of
+    /// empty strings) when it cannot.
+    #[test]
+    fn a_function_config_that_is_not_read_is_an_error() {
+        let head = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n";
+        let misspelt = run(&format!(
+            "{head}  apiVersion: v1\n  kind: Configmap\n  metadata: {{name: cfg}}\n  data: {{strict: \"true\"}}\n"
+        ));
+        assert!(misspelt.failed);
+        let r = &parse_output(&misspelt)["results"][0];
+        assert_eq!(r["severity"], "error");
+        assert_eq!(r["resourceRef"], json!({"apiVersion": "v1", "kind": "Configmap", "name": "cfg"}));
+        assert!(
+            r["message"]
+                .as_str()
+                .unwrap_or("")
+                .starts_with("functionConfig is apiVersion: \"v1\", kind: \"Configmap\" with no spec"),
+            "{r}"
+        );
+        let other_version = run(&format!(
+            "{head}  apiVersion: v2\n  kind: ConfigMap\n  metadata: {{name: cfg}}\n  data: {{strict: \"true\"}}\n"
+        ));
+        assert!(other_version.failed);
+        let list = run(&format!("{head}  [1, 2]\n"));
+        assert!(list.failed);
+        let r = &parse_output(&list)["results"][0];
+        assert_eq!((r["severity"].as_str(), r.get("resourceRef")), (Some("error"), None), "{r}");
+        // Any other kind is read through its spec, as before.
+        let custom = run(&format!(
+            "{head}  apiVersion: example.com/v1\n  kind: RouterctlConfig\n  metadata: {{name: cfg}}\n  spec: {{strict: true}}\n"
+        ));
+        assert!(!custom.failed, "{}", stderr(&custom));
+    }
+
+    /// The release rules of the flags are the pipeline's: the KRM function
+    /// warns as the command line does.
+    #[test]
+    fn the_function_warns_of_what_its_release_does_not_do() {
+        let list = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: inference.llmkube.dev/v1alpha1\n  kind: ModelRouter\n  metadata: {name: r, namespace: ml}\n  spec:\n    backends: [{name: a, external: {provider: openai, model: m}}]\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cfg}\n  data: {routerProxyImage: rp, operatorVersion: \"0.9.13\", emitScrapeAnnotations: \"true\"}\n";
+        let outcome = run(list);
+        assert!(!outcome.failed, "{}", stderr(&outcome));
+        let out = parse_output(&outcome);
+        let results = out["results"].as_array().cloned().unwrap_or_default();
+        assert!(
+            results.iter().any(|r| r["severity"] == "warning"
+                && r["message"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("operator v0.9.13 puts scrape annotations on InferenceService pods only")),
+            "{out}"
+        );
     }
 
     #[test]

@@ -45,6 +45,9 @@ pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write, terminal: Te
     let reporter = &mut Reporter::new(stderr, cli.quiet, cli.verbose, terminal.stderr_is_tty)
         .with_format(cli.message_format.into());
     let outcome = run_command(cli, stdin, reporter, terminal);
+    // A signal stopped the kubectl runs: the handler reports it and ends
+    // the process; what the stopped run came to is not said.
+    crate::live::run::park_if_stopping();
     if let Err(e) = &outcome {
         reporter.failed(e);
     }

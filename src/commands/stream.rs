@@ -13,11 +13,12 @@ use crate::cli::{ClusterArgs, CommonArgs};
 use crate::diagnostic::{rules, Diagnostic};
 use crate::input::read_sources;
 use crate::live::operator::{self, describe_several, Detection, OPERATOR_SELECTOR};
+use crate::live::run::Deadline;
 use crate::live::{ClusterLive, KubectlOptions, LiveObjects, LiveStore};
 use crate::model::duration::parse_go_duration;
 use crate::pipeline::{Options, RouterResult};
 use crate::reconcile::server_fields::strip;
-use crate::release::{Change, Release};
+use crate::release::Release;
 use crate::render::OperatorFlags;
 use crate::report::Reporter;
 use crate::validate::metadata::dns1123_label_errors;
@@ -59,8 +60,24 @@ pub(super) fn stream<T: Send>(
     reporter: &mut Reporter,
     finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
     sink: &mut dyn FnMut(T) -> Result<()>,
-) -> Result<()> {
+) -> Result<RenderedAs> {
     stream_as(common, live, stdin, reporter, None, finish, sink)
+}
+
+/// Which release a run's output follows, and where that came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct RenderedAs {
+    pub release: Release,
+    /// In words: `--operator-version`, the operator's image tag, or why
+    /// routerctl's default was used.
+    pub from: String,
+}
+
+impl RenderedAs {
+    /// One line for people.
+    pub fn line(&self) -> String {
+        format!("rendered as operator release {} (from {})", self.release, self.from)
+    }
 }
 
 /// [`stream`], every router rendered as `data_plane` when given.
@@ -72,7 +89,7 @@ pub(super) fn stream_as<T: Send>(
     data_plane: Option<&str>,
     finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
     sink: &mut dyn FnMut(T) -> Result<()>,
-) -> Result<()> {
+) -> Result<RenderedAs> {
     let mut stdin_used = false;
     if let Some(namespace) = &common.namespace {
         let errors = dns1123_label_errors(namespace);
@@ -82,30 +99,41 @@ pub(super) fn stream_as<T: Send>(
     }
     let mut options = options(common);
     options.data_plane = data_plane.map(str::to_string);
-    if let LiveInput::Cluster(cluster) = live {
-        let detection = operator::detect(&kubectl_options(cluster)?);
-        settle_operator(&mut options, common, detection, reporter)?;
-    }
-    let release = options.flags.release;
-    if options.flags.emit_scrape_annotations && !release.has(Change::PodMetadata) {
-        reporter.warn(Diagnostic::warning(
-            rules::RELEASE,
-            format!(
-                "--emit-scrape-annotations: operator {release} puts scrape annotations on InferenceService pods only \
-             (from v0.9.14), never on router proxies; none are rendered"
-            ),
-        ));
-    }
+    // The inputs are read (and kubectl's flags checked) before the cluster
+    // is asked anything: a missing file costs no cluster round trip.
     let files = crate::input::recursive::expand(&common.files, common.recursive)?;
     let router_sources = read_sources(&files, stdin, &mut stdin_used)?;
-    let live: Box<dyn LiveObjects> = match live {
+    let given = "--operator-version".to_string();
+    let (live, from): (Box<dyn LiveObjects>, String) = match live {
         LiveInput::Files(paths) => {
             let paths = crate::input::recursive::expand(paths, common.recursive)?;
-            Box::new(LiveStore::from_paths(&paths, stdin, &mut stdin_used, options.default_namespace())?)
+            let store = LiveStore::from_paths(&paths, stdin, &mut stdin_used, options.default_namespace())?;
+            let from = match common.operator_version {
+                Some(_) => given,
+                None => {
+                    let from = "routerctl's default; files say nothing of the operator: give --operator-version";
+                    // Live objects from files are the cluster's, read as an
+                    // operator whose release nothing says: say it.
+                    if !paths.is_empty() {
+                        reporter.note(&format!("rendering as operator release {} ({from})", options.flags.release));
+                    }
+                    from.to_string()
+                }
+            };
+            (Box::new(store), from)
         }
-        LiveInput::Cluster(cluster) => Box::new(ClusterLive::new(kubectl_options(cluster)?)),
+        LiveInput::Cluster(cluster) => {
+            // The run's one deadline starts here, with its first kubectl.
+            let kubectl = kubectl_options(cluster)?;
+            let detection = operator::detect(&kubectl);
+            // A look-up a signal stopped is no failed look-up to warn about.
+            crate::live::run::park_if_stopping();
+            let from = settle_operator(&mut options, common, detection, reporter)?;
+            (Box::new(ClusterLive::new(kubectl)), from)
+        }
     };
-    crate::pipeline::run(&options, &router_sources, live.as_ref(), reporter, finish, sink)
+    crate::pipeline::run(&options, &router_sources, live.as_ref(), reporter, finish, sink)?;
+    Ok(RenderedAs { release: options.flags.release, from })
 }
 
 /// kubectl's flags from ours. An empty one is refused: kubectl would take
@@ -124,8 +152,12 @@ fn kubectl_options(cluster: &ClusterArgs) -> Result<KubectlOptions> {
             cluster.request_timeout
         )
     })?;
-    let request_timeout = std::time::Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
-    Ok(KubectlOptions { context: cluster.context.clone(), kubeconfig: cluster.kubeconfig.clone(), request_timeout })
+    let timeout = std::time::Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
+    Ok(KubectlOptions {
+        context: cluster.context.clone(),
+        kubeconfig: cluster.kubeconfig.clone(),
+        deadline: Deadline::starting_now(&cluster.request_timeout, timeout),
+    })
 }
 
 /// Cluster mode renders as the operator that runs there: its release and
@@ -139,31 +171,23 @@ fn settle_operator(
     common: &CommonArgs,
     detection: Detection,
     reporter: &mut Reporter,
-) -> Result<()> {
+) -> Result<String> {
     let default = Release::default();
+    let given = || "--operator-version".to_string();
     let op = match detection {
         Detection::Found(op) => op,
         Detection::NotFound => {
-            reporter.warn(Diagnostic::warning(
-                rules::RELEASE,
-                format!(
-                    "found no LLMKube operator in the cluster (no Deployment labelled {OPERATOR_SELECTOR} runs an \
-                 llmkube-controller image); rendering as {} with the operator flags given here",
-                    options.flags.release
-                ),
-            ));
-            return Ok(());
+            let message = format!(
+                "found no LLMKube operator in the cluster (no Deployment labelled {OPERATOR_SELECTOR} runs an \
+                 llmkube-controller image)"
+            );
+            return unknown_release(options, common, reporter, message, "no operator was found in the cluster");
         }
+        // The deadline is the whole read's: nothing is left to read with.
+        Detection::Unanswered(message) => bail!("{message}"),
         Detection::Failed(message) => {
-            reporter.warn(Diagnostic::warning(
-                rules::RELEASE,
-                format!(
-                    "could not look for the LLMKube operator ({}); rendering as {} with the operator flags given here",
-                    message.lines().next().unwrap_or(""),
-                    options.flags.release
-                ),
-            ));
-            return Ok(());
+            let message = format!("could not look for the LLMKube operator ({})", message.lines().next().unwrap_or(""));
+            return unknown_release(options, common, reporter, message, "the operator look-up failed");
         }
         Detection::Several(found) => {
             let names = describe_several(&found);
@@ -180,31 +204,48 @@ fn settle_operator(
                 found.len(),
                 options.flags.release
             )));
-            return Ok(());
+            return Ok(given());
         }
     };
     reporter.note(&op.describe());
-    let flags = &mut options.flags;
-    match (common.operator_version, op.release) {
-        (Some(given), Some(found)) if given != found => reporter.warn(Diagnostic::warning(
+    for (name, from) in &op.unexpanded {
+        reporter.warn(Diagnostic::warning(
             rules::RELEASE,
-            format!("--operator-version {given} is used, but operator {} is {found}", op.id()),
-        )),
-        (Some(_), _) => {}
-        (None, Some(found)) => flags.release = found,
+            format!(
+                "operator {}: its manager container's command or args use $({name}), whose value comes from {from}, \
+                 which routerctl does not read: the word is read as written; give the flag it sets on the command line",
+                op.id()
+            ),
+        ));
+    }
+    let flags = &mut options.flags;
+    let from = match (common.operator_version, op.release) {
+        (Some(given_version), Some(found)) if given_version != found => {
+            reporter.warn(Diagnostic::warning(
+                rules::RELEASE,
+                format!("--operator-version {given_version} is used, but operator {} is {found}", op.id()),
+            ));
+            given()
+        }
+        (Some(_), _) => given(),
+        (None, Some(found)) => {
+            flags.release = found;
+            format!("operator {}'s {}", op.id(), op.release_source)
+        }
         (None, None) => {
             let message = format!(
-                "operator {} runs {}, whose tag names no LLMKube release routerctl knows (a digest, a custom \
-                 build); give --operator-version",
+                "operator {} runs {}: {}, so which release reconciles is not known; give --operator-version",
                 op.id(),
-                op.image
+                op.image,
+                op.unknown_release()
             );
             if common.strict {
                 bail!("{message} (refused with --strict)");
             }
             reporter.warn(Diagnostic::warning(rules::RELEASE, format!("{message}; rendering as {default}")));
+            format!("routerctl's default; operator {}'s release is not known", op.id())
         }
-    }
+    };
     let strings = [
         ("--router-proxy-image", &mut flags.router_proxy_image, &op.router_proxy_image),
         ("--default-litellm-url", &mut flags.default_litellm_url, &op.default_litellm_url),
@@ -230,7 +271,34 @@ fn settle_operator(
         ));
     }
     flags.emit_scrape_annotations |= op.emit_scrape_annotations;
-    Ok(())
+    Ok(from)
+}
+
+/// The operator's release could not be read (`why`): the release given on
+/// the command line is used; without one, routerctl renders as its default
+/// with a warning, and `--strict` refuses (exit 2).
+fn unknown_release(
+    options: &Options,
+    common: &CommonArgs,
+    reporter: &mut Reporter,
+    why: String,
+    short: &str,
+) -> Result<String> {
+    match common.operator_version {
+        Some(given) => {
+            let message = format!("{why}; rendering as --operator-version {given} with the operator flags given here");
+            reporter.warn(Diagnostic::warning(rules::RELEASE, message));
+            return Ok("--operator-version".to_string());
+        }
+        None if common.strict => {
+            bail!("{why}, so which release reconciles is not known; give --operator-version (refused with --strict)")
+        }
+        None => {
+            let message = format!("{why}; rendering as {} with the operator flags given here", options.flags.release);
+            reporter.warn(Diagnostic::warning(rules::RELEASE, message));
+        }
+    }
+    Ok(format!("routerctl's default; {short}"))
 }
 
 /// The pipeline's settings from the flags every command shares.

@@ -91,7 +91,16 @@ impl RouterPlan {
 /// The report's shape, fields in the order a reader wants them.
 #[derive(Serialize)]
 struct Report<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    release: Option<ReleaseEntry<'a>>,
     routers: Vec<RouterEntry<'a>>,
+}
+
+/// Which operator release the plan follows, and where that came from.
+#[derive(Serialize)]
+struct ReleaseEntry<'a> {
+    name: &'a str,
+    from: &'a str,
 }
 
 #[derive(Serialize)]
@@ -158,10 +167,13 @@ pub fn plan_router(
     }
 }
 
-/// `{"routers": [{"namespace", "name", "rollsPods", "objects": [{"kind",
-/// "name", "action"}]}]}`, indented by four spaces as kubectl indents JSON.
-pub fn report_json(plans: &[RouterPlan]) -> String {
+/// `{"release": {"name", "from"}, "routers": [{"namespace", "name",
+/// "rollsPods", "objects": [{"kind", "name", "action"}]}]}`, indented by
+/// four spaces as kubectl indents JSON; `release` (the operator release
+/// the plan follows, and where that came from) when given.
+pub fn report_json(plans: &[RouterPlan], release: Option<(&str, &str)>) -> String {
     let report = Report {
+        release: release.map(|(name, from)| ReleaseEntry { name, from }),
         routers: plans
             .iter()
             .map(|p| RouterEntry {
@@ -252,10 +264,14 @@ mod tests {
     fn the_report_keeps_its_field_order() {
         let p = plan(vec![item(None, service(80))]);
         assert_eq!(
-            report_json(&[p]),
+            report_json(&[p], None),
             "{\n    \"routers\": [\n        {\n            \"namespace\": \"ns\",\n            \"name\": \"r\",\n            \"rollsPods\": false,\n            \"objects\": [\n                {\n                    \"kind\": \"Service\",\n                    \"name\": \"r-router-proxy\",\n                    \"action\": \"create\"\n                }\n            ]\n        }\n    ]\n}\n"
         );
-        assert_eq!(report_json(&[]), "{\n    \"routers\": []\n}\n");
+        assert_eq!(report_json(&[], None), "{\n    \"routers\": []\n}\n");
+        assert_eq!(
+            report_json(&[], Some(("v0.9.12", "--operator-version"))),
+            "{\n    \"release\": {\n        \"name\": \"v0.9.12\",\n        \"from\": \"--operator-version\"\n    },\n    \"routers\": []\n}\n"
+        );
     }
 
     #[test]

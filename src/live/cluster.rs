@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Result};
@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::files::LiveStore;
 use super::objects::LiveObjects;
-use super::run::{failure, request_timeout_arg, run_kubectl};
+use super::run::{failure, request_timeout_arg, run_kubectl, Deadline};
 use crate::kube::kinds::Planes;
 use crate::kube::ObjectKey;
 
@@ -31,23 +31,29 @@ use crate::kube::ObjectKey;
 pub struct KubectlOptions {
     pub context: Option<String>,
     pub kubeconfig: Option<PathBuf>,
-    /// kubectl's `--request-timeout`; kubectl is killed some seconds after.
-    pub request_timeout: Duration,
+    /// The one deadline of the run's cluster read (`--request-timeout`,
+    /// also passed to each kubectl); every kubectl still running some
+    /// seconds after it is killed.
+    pub deadline: Deadline,
 }
 
 impl Default for KubectlOptions {
     fn default() -> Self {
-        KubectlOptions { context: None, kubeconfig: None, request_timeout: DEFAULT_REQUEST_TIMEOUT }
+        KubectlOptions {
+            context: None,
+            kubeconfig: None,
+            deadline: Deadline::starting_now("30s", DEFAULT_REQUEST_TIMEOUT),
+        }
     }
 }
 
-/// How long one kubectl call may take, unless `--request-timeout` says.
+/// How long the cluster read may take, unless `--request-timeout` says.
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 impl KubectlOptions {
     /// The global flags, before the verb.
     pub(super) fn global_args(&self) -> Vec<OsString> {
-        let mut args = vec![request_timeout_arg(self.request_timeout)];
+        let mut args = vec![request_timeout_arg(&self.deadline)];
         if let Some(context) = &self.context {
             args.push("--context".into());
             args.push(context.into());
@@ -72,12 +78,18 @@ impl KubectlOptions {
 /// The live objects of the cluster, fetched a namespace at a time on first
 /// use and kept for the rest of the run. Routers are reconciled on several
 /// threads: the first to need a namespace runs kubectl while the others
-/// wait, so each namespace is read once, and a failed read is not retried.
+/// that need the same namespace wait, so each namespace is read once, and
+/// reads of different namespaces run side by side. A failed read is not
+/// retried, and after one no other kubectl starts: the reads not yet begun
+/// fail with its message.
 pub struct ClusterLive {
     program: OsString,
     options: KubectlOptions,
-    /// Each namespace read, or why it could not be (the error's text).
-    namespaces: Mutex<HashMap<String, Result<Arc<LiveStore>, String>>>,
+    /// Each namespace's read, once begun: its store, or why it could not
+    /// be read (the error's text).
+    namespaces: Mutex<HashMap<String, Arc<NamespaceRead>>>,
+    /// The first read that failed, once one has.
+    failed: OnceLock<String>,
     /// kubectl's stderr from calls that succeeded (deprecation and
     /// admission warnings), one entry per line, by namespace.
     notes: Mutex<HashMap<String, Vec<String>>>,
@@ -85,6 +97,9 @@ pub struct ClusterLive {
     /// none was said).
     planes: Mutex<HashMap<String, Planes>>,
 }
+
+/// One namespace's read, done once: its store, or why it could not be read.
+type NamespaceRead = OnceLock<Result<Arc<LiveStore>, String>>;
 
 /// A lock whose holder panicked still guards whole values (each is
 /// inserted in one step).
@@ -99,6 +114,7 @@ impl ClusterLive {
             program: "kubectl".into(),
             options,
             namespaces: Mutex::new(HashMap::new()),
+            failed: OnceLock::new(),
             notes: Mutex::new(HashMap::new()),
             planes: Mutex::new(HashMap::new()),
         }
@@ -114,15 +130,21 @@ impl ClusterLive {
             self.program.to_string_lossy(),
             args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ")
         );
-        let timeout = self.options.request_timeout;
+        let deadline = &self.options.deadline;
         // The answer is indexed as it arrives (spooled to a temporary file
         // to be read back), so the bounds on an object stop a flood.
-        let finished = run_kubectl(&self.program, &args, timeout, |stdout| {
+        let finished = run_kubectl(&self.program, &args, deadline, |stdout| {
             LiveStore::from_stream(&format!("`{shown}`"), stdout, namespace)
         })
         .map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => anyhow!(
                 "cannot run kubectl: it is not on PATH; install kubectl, or give the live objects with --live FILE"
+            ),
+            std::io::ErrorKind::TimedOut => anyhow!(
+                "`{shown}` was not started: the cluster read had no answer within {:?} (--request-timeout, for \
+                 every kubectl of the run); check --context and --kubeconfig, give a longer --request-timeout, or \
+                 give the live objects with --live FILE",
+                deadline.timeout
             ),
             _ => anyhow!("cannot run `{shown}`: {e}"),
         })?;
@@ -130,7 +152,7 @@ impl ClusterLive {
             return finished.read;
         }
         if !finished.status.success() || finished.timed_out {
-            let status = failure(finished.status, finished.timed_out, timeout);
+            let status = failure(finished.status, finished.timed_out, deadline);
             let message = finished.stderr.trim_end().to_string();
             let message = if message.is_empty() { "(kubectl printed nothing on stderr)".to_string() } else { message };
             bail!(
@@ -172,17 +194,23 @@ impl LiveObjects for ClusterLive {
     }
 
     fn get(&self, key: &ObjectKey) -> Result<Option<Value>> {
-        let store = {
-            let mut namespaces = lock(&self.namespaces);
-            let read = namespaces
-                .entry(key.namespace.clone())
-                .or_insert_with(|| self.fetch(&key.namespace).map(Arc::new).map_err(|e| format!("{e:#}")));
-            match read {
-                Ok(store) => Arc::clone(store),
-                Err(message) => bail!("{message}"),
+        // The map is held only to find the namespace's cell; its read runs
+        // outside it.
+        let cell = Arc::clone(lock(&self.namespaces).entry(key.namespace.clone()).or_default());
+        let read = cell.get_or_init(|| {
+            if let Some(first) = self.failed.get() {
+                return Err(first.clone());
             }
-        };
-        store.get(key)
+            let read = self.fetch(&key.namespace).map(Arc::new).map_err(|e| format!("{e:#}"));
+            if let Err(message) = &read {
+                let _ = self.failed.set(message.clone());
+            }
+            read
+        });
+        match read {
+            Ok(store) => store.get(key),
+            Err(message) => bail!("{message}"),
+        }
     }
 
     fn take_notes(&self, namespace: &str) -> Vec<String> {
@@ -201,11 +229,11 @@ mod tests {
         let options = KubectlOptions {
             context: Some("prod".into()),
             kubeconfig: Some("kc".into()),
-            request_timeout: Duration::from_secs(90),
+            deadline: Deadline::starting_now("1m30s", Duration::from_secs(90)),
         };
         let args: Vec<String> =
             options.get_args("ml", proxy).iter().map(|a| a.to_string_lossy().into_owned()).collect();
-        let want = ["--request-timeout=90s", "--context", "prod", "--kubeconfig", "kc", "get", &resources];
+        let want = ["--request-timeout=1m30s", "--context", "prod", "--kubeconfig", "kc", "get", &resources];
         assert_eq!(args, [&want[..], &["-n", "ml", "-o", "yaml"]].concat());
         let bare: Vec<String> =
             KubectlOptions::default().get_args("a", proxy).iter().map(|a| a.to_string_lossy().into_owned()).collect();

@@ -2,10 +2,12 @@
 //! reads them from `--live` manifests (a `kubectl get -o yaml` dump),
 //! `cluster` asks `kubectl get`; `LiveIndex` holds a few in memory (both
 //! in `objects`, with the trait);
-//! `operator` reads the running operator's release and flags. The
+//! `operator` reads the running operator's release and flags, its manager
+//! container read as the kubelet starts it (`container`). The
 //! reconcile stage only ever sees `LiveObjects`.
 
 mod cluster;
+mod container;
 mod files;
 mod json_stream;
 mod objects;

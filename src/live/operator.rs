@@ -7,18 +7,23 @@
 //! manifests alike), with `app.kubernetes.io/name: llmkube` or a container
 //! running an `llmkube-controller` image (a chart installed with a
 //! `nameOverride` changes the name label, never the image). Its release is
-//! the image's tag (`0.9.19` from the chart, `v0.9.19` by hand), else the
-//! chart's `app.kubernetes.io/version` label; its flags are the `manager`
-//! container's command and args, read with the rules of Go's `flag`
-//! package, which the operator parses them with.
+//! the image's tag (`0.9.19` from the chart, `v0.9.19` by hand); a tag that
+//! names no release leaves it unknown, and only an image pinned by digest
+//! alone is read through the chart's `app.kubernetes.io/version` label. Its
+//! flags are the words the kubelet passes the `manager` container's program
+//! (`live::container`: `command` and `args`, `$(VAR)` expanded), read with
+//! the rules of Go's `flag` package, which the operator parses them with.
 
 use std::ffi::OsString;
 use std::io::Read;
 
+use std::collections::BTreeMap;
+
 use anyhow::{bail, Context as _, Result};
-use serde_json::Value;
+use serde::Deserialize;
 
 use super::cluster::KubectlOptions;
+use super::container::{self, Container};
 use super::run::{failure, run_kubectl};
 use crate::release::Release;
 
@@ -38,14 +43,37 @@ pub struct Operator {
     /// The release its image tag (or version label) names; `None` for a
     /// digest, `dev`, `latest` or a tag of no release routerctl knows.
     pub release: Option<Release>,
-    /// Where the release was read: the image tag or the version label.
-    pub release_source: &'static str,
+    /// Where the release was read.
+    pub release_source: ReleaseSource,
     /// `--router-proxy-image`, when the operator is given one.
     pub router_proxy_image: Option<String>,
     /// `--default-litellm-url`, when the operator is given one.
     pub default_litellm_url: Option<String>,
     /// `--emit-scrape-annotations`.
     pub emit_scrape_annotations: bool,
+    /// The references in the manager's command and args that the
+    /// Deployment cannot resolve: each variable and where its value comes
+    /// from (see `live::container`).
+    pub unexpanded: Vec<(String, String)>,
+}
+
+/// Where an operator's release was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReleaseSource {
+    /// The manager image's tag.
+    ImageTag,
+    /// The chart's `app.kubernetes.io/version` label, for an image pinned
+    /// by digest alone.
+    VersionLabel,
+}
+
+impl std::fmt::Display for ReleaseSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ReleaseSource::ImageTag => "image tag",
+            ReleaseSource::VersionLabel => "app.kubernetes.io/version label",
+        })
+    }
 }
 
 /// The outcome of looking for the operator.
@@ -59,6 +87,9 @@ pub enum Detection {
     /// The listing failed (no permission to list Deployments in every
     /// namespace, no cluster): kubectl's message.
     Failed(String),
+    /// The cluster did not answer before the run's deadline: the look-up's
+    /// kubectl was stopped (or not started). The whole message.
+    Unanswered(String),
 }
 
 impl KubectlOptions {
@@ -79,59 +110,140 @@ pub fn detect(options: &KubectlOptions) -> Detection {
 
 fn detect_with(program: OsString, options: &KubectlOptions) -> Detection {
     let args = options.operator_args();
-    let timeout = options.request_timeout;
-    // A list of Deployments: a few MiB at most.
-    let read = |stdout: &mut dyn Read| -> Result<Vec<u8>> {
-        let mut bytes = Vec::new();
-        stdout.take(MAX_ANSWER_BYTES + 1).read_to_end(&mut bytes)?;
-        if bytes.len() as u64 > MAX_ANSWER_BYTES {
+    let deadline = &options.deadline;
+    let shown = format!(
+        "{} {}",
+        program.to_string_lossy(),
+        args.iter().map(|a| a.to_string_lossy()).collect::<Vec<_>>().join(" ")
+    );
+    // The answer is parsed as it arrives, keeping only the fields read
+    // here, so memory follows what is kept, not what kubectl sends. Past
+    // the bound the reader fails, and kubectl is stopped; an answer that
+    // does not parse is told once kubectl has ended (its own failure, if
+    // it failed, is the one to tell).
+    let read = |stdout: &mut dyn Read| -> Result<Result<Vec<Operator>, String>> {
+        let mut counted = Counted { inner: stdout.take(MAX_ANSWER_BYTES + 1), bytes: 0 };
+        let parsed = operators_from(&mut counted);
+        if counted.bytes > MAX_ANSWER_BYTES {
             bail!("kubectl's answer is larger than {} MiB", MAX_ANSWER_BYTES >> 20);
         }
-        Ok(bytes)
+        Ok(parsed.map_err(|e| format!("{e:#}")))
     };
-    let finished = match run_kubectl(&program, &args, timeout, read) {
+    let unanswered = |what: &str| {
+        Detection::Unanswered(format!(
+            "the operator look-up `{shown}` {what}: the cluster read had no answer within {:?} (--request-timeout, \
+             for every kubectl of the run); check --context and --kubeconfig, or give a longer --request-timeout",
+            deadline.timeout
+        ))
+    };
+    let finished = match run_kubectl(&program, &args, deadline, read) {
         Ok(finished) => finished,
+        Err(e) if e.kind() == std::io::ErrorKind::TimedOut => return unanswered("was not started"),
         Err(e) => return Detection::Failed(format!("cannot run kubectl: {e}")),
     };
     if let (true, Err(e)) = (finished.stopped_by_reader, &finished.read) {
         return Detection::Failed(format!("{e:#}"));
     }
-    if !finished.status.success() || finished.timed_out {
+    if finished.timed_out {
+        return unanswered("was stopped");
+    }
+    if !finished.status.success() {
         let message = finished.stderr.trim().to_string();
         let message = if message.is_empty() {
-            format!("kubectl: {}", failure(finished.status, finished.timed_out, timeout))
+            format!("kubectl: {}", failure(finished.status, finished.timed_out, deadline))
         } else {
             message
         };
         return Detection::Failed(message);
     }
-    let stdout = match finished.read {
-        Ok(bytes) => bytes,
+    let parsed = match finished.read {
+        Ok(parsed) => parsed,
         Err(e) => return Detection::Failed(format!("{e:#}")),
     };
-    match operators_in(&stdout) {
+    match parsed {
         Ok(mut found) => match found.len() {
             0 => Detection::NotFound,
             1 => Detection::Found(Box::new(found.remove(0))),
             _ => Detection::Several(found),
         },
-        Err(e) => Detection::Failed(format!("{e:#}")),
+        Err(e) => Detection::Failed(e),
     }
+}
+
+/// A reader that counts the bytes through it.
+struct Counted<R> {
+    inner: R,
+    bytes: u64,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+/// The fields of a `kubectl get -o json` answer read here: a List's items,
+/// or a Deployment's own fields. Every other field is skipped as it is
+/// parsed.
+#[derive(Deserialize)]
+struct Answer {
+    kind: Option<String>,
+    items: Option<Vec<Deployment>>,
+    #[serde(default)]
+    metadata: Metadata,
+    spec: Option<DeploymentSpec>,
+}
+
+/// What is read of a Deployment.
+#[derive(Deserialize, Default)]
+struct Deployment {
+    #[serde(default)]
+    metadata: Metadata,
+    spec: Option<DeploymentSpec>,
+}
+
+#[derive(Deserialize, Default)]
+struct Metadata {
+    name: Option<String>,
+    namespace: Option<String>,
+    #[serde(default)]
+    labels: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+struct DeploymentSpec {
+    template: Option<PodTemplate>,
+}
+
+#[derive(Deserialize)]
+struct PodTemplate {
+    spec: Option<PodSpec>,
+}
+
+#[derive(Deserialize)]
+struct PodSpec {
+    #[serde(default)]
+    containers: Vec<Container>,
+}
+
+/// The operators among the Deployments of a `kubectl get -o json` answer,
+/// read from `json` as it arrives.
+fn operators_from(json: &mut dyn Read) -> Result<Vec<Operator>> {
+    let answer: Answer =
+        serde_json::from_reader(std::io::BufReader::new(json)).context("kubectl's answer is not the JSON asked for")?;
+    let deployments = match (answer.items, answer.kind.as_deref()) {
+        (Some(items), _) => items,
+        (None, Some("Deployment")) => vec![Deployment { metadata: answer.metadata, spec: answer.spec }],
+        _ => bail!("kubectl's answer is neither a List nor a Deployment"),
+    };
+    Ok(deployments.iter().filter_map(operator_of).collect())
 }
 
 /// The operators among the Deployments of a `kubectl get -o json` answer.
 pub fn operators_in(json: &[u8]) -> Result<Vec<Operator>> {
-    let list: Value = serde_json::from_slice(json).context("kubectl's answer is not JSON")?;
-    let items = match list.get("items") {
-        Some(Value::Array(items)) => items.as_slice(),
-        _ if list.get("kind").and_then(Value::as_str) == Some("Deployment") => std::slice::from_ref(&list),
-        _ => bail!("kubectl's answer is neither a List nor a Deployment"),
-    };
-    Ok(items.iter().filter_map(operator_of).collect())
-}
-
-fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
-    path.iter().try_fold(v, |v, k| v.get(k)).and_then(Value::as_str)
+    operators_from(&mut &json[..])
 }
 
 /// The image's repository name without registry and tag:
@@ -149,35 +261,37 @@ pub fn image_tag(image: &str) -> Option<&str> {
     last.split_once(':').map(|(_, tag)| tag).filter(|t| !t.is_empty())
 }
 
-/// The operator a Deployment is, if it is one.
-fn operator_of(deployment: &Value) -> Option<Operator> {
-    let containers = deployment.pointer("/spec/template/spec/containers")?.as_array()?;
-    let image_of = |c: &Value| str_at(c, &["image"]).unwrap_or("").to_string();
-    let is_controller = |c: &&Value| image_name(&image_of(c)).starts_with("llmkube-controller");
-    let labelled = str_at(deployment, &["metadata", "labels", "app.kubernetes.io/name"]) == Some("llmkube");
+/// The operator's image, without registry, tag or digest.
+const CONTROLLER_IMAGE: &str = "llmkube-controller";
+
+/// The manager container's name in both install methods.
+const MANAGER: &str = "manager";
+
+/// The operator a Deployment is, if it is one: its manager container is the
+/// one named `manager` running the `llmkube-controller` image, else the one
+/// container running that image (renamed), else, in a Deployment labelled
+/// `app.kubernetes.io/name: llmkube`, the one named `manager` (a custom
+/// image). Names and images are compared exactly: a sidecar whose name or
+/// image only starts like them is not the manager.
+fn operator_of(deployment: &Deployment) -> Option<Operator> {
+    let containers = &deployment.spec.as_ref()?.template.as_ref()?.spec.as_ref()?.containers;
+    let image_of = |c: &Container| c.image.clone().unwrap_or_default();
+    let runs_controller = |c: &&Container| image_name(&image_of(c)) == CONTROLLER_IMAGE;
+    let named_manager = |c: &&Container| c.name.as_deref() == Some(MANAGER);
+    let labels = &deployment.metadata.labels;
+    let labelled = labels.get("app.kubernetes.io/name").map(String::as_str) == Some("llmkube");
     let manager = containers
         .iter()
-        .find(is_controller)
-        .or_else(|| containers.iter().find(|c| str_at(c, &["name"]) == Some("manager")).filter(|_| labelled))?;
+        .find(|c| named_manager(c) && runs_controller(c))
+        .or_else(|| {
+            let mut running = containers.iter().filter(runs_controller);
+            running.next().filter(|_| running.next().is_none())
+        })
+        .or_else(|| containers.iter().find(named_manager).filter(|_| labelled))?;
     let image = image_of(manager);
-    let (release, release_source) = match image_tag(&image).and_then(|t| Release::parse(t).ok()) {
-        Some(r) => (Some(r), "image tag"),
-        None => {
-            let label = str_at(deployment, &["metadata", "labels", "app.kubernetes.io/version"]);
-            match label.and_then(|v| Release::parse(v).ok()) {
-                Some(r) => (Some(r), "app.kubernetes.io/version label"),
-                None => (None, "image tag"),
-            }
-        }
-    };
-    let mut argv: Vec<String> = Vec::new();
-    for key in ["command", "args"] {
-        if let Some(Value::Array(items)) = manager.get(key) {
-            argv.extend(items.iter().filter_map(Value::as_str).map(str::to_string));
-        }
-    }
-    // The command's first word is the program, not a flag.
-    let flags = go_flags(argv.get(1..).unwrap_or_default());
+    let (release, release_source) = release_of(&image, labels.get(VERSION_LABEL).map(String::as_str));
+    let launch = container::launch(manager);
+    let flags = go_flags(&launch.args);
     let string_flag = |name: &str| flags.iter().rev().find(|(n, _)| n == name).and_then(|(_, v)| v.clone());
     let emit = flags
         .iter()
@@ -185,15 +299,35 @@ fn operator_of(deployment: &Value) -> Option<Operator> {
         .find(|(n, _)| n == "emit-scrape-annotations")
         .is_some_and(|(_, v)| v.as_deref().is_none_or(|v| parse_go_bool(v) == Some(true)));
     Some(Operator {
-        namespace: str_at(deployment, &["metadata", "namespace"]).unwrap_or("").to_string(),
-        name: str_at(deployment, &["metadata", "name"]).unwrap_or("").to_string(),
+        namespace: deployment.metadata.namespace.clone().unwrap_or_default(),
+        name: deployment.metadata.name.clone().unwrap_or_default(),
         image,
         release,
         release_source,
         router_proxy_image: string_flag("router-proxy-image").filter(|v| !v.is_empty()),
         default_litellm_url: string_flag("default-litellm-url").filter(|v| !v.is_empty()),
         emit_scrape_annotations: emit,
+        unexpanded: launch.unknown,
     })
+}
+
+/// The chart's version label, which it writes from the chart's appVersion.
+const VERSION_LABEL: &str = "app.kubernetes.io/version";
+
+/// The release an image runs, and where that was read. A tag names a
+/// release (`0.9.19` from the chart, `v0.9.19` by hand) or none (`latest`,
+/// `dev`, `next`, a candidate, a custom build): routerctl does not guess
+/// then. Only an image pinned by digest alone is read through the chart's
+/// version label, which the chart writes from its appVersion (when a tag
+/// is given instead, the label says nothing about it).
+fn release_of(image: &str, version_label: Option<&str>) -> (Option<Release>, ReleaseSource) {
+    let released = |text: &str| Release::parse(text).ok().filter(|r| *r != Release::NEXT);
+    match image_tag(image) {
+        Some(tag) => (released(tag), ReleaseSource::ImageTag),
+        None if image.contains('@') => (version_label.and_then(released), ReleaseSource::VersionLabel),
+        // No tag is `latest`.
+        None => (None, ReleaseSource::ImageTag),
+    }
 }
 
 /// Go's `strconv.ParseBool`.
@@ -252,11 +386,22 @@ impl Operator {
         format!("{}/{}", self.namespace, self.name)
     }
 
+    /// Why the release is not known, in words.
+    pub fn unknown_release(&self) -> String {
+        match (image_tag(&self.image), self.release_source) {
+            (Some(tag), _) => format!("its image tag {tag:?} names no LLMKube release"),
+            (None, ReleaseSource::VersionLabel) => {
+                format!("its image is pinned by digest and no {VERSION_LABEL} label names a release")
+            }
+            (None, ReleaseSource::ImageTag) => "its image has no tag (kubelet pulls latest)".to_string(),
+        }
+    }
+
     /// One line on what was found.
     pub fn describe(&self) -> String {
         let release = match self.release {
             Some(r) => format!("release {r} (from its {})", self.release_source),
-            None => "a release routerctl does not know".to_string(),
+            None => format!("no release routerctl knows ({})", self.unknown_release()),
         };
         let flag = |name: &str, v: &Option<String>| match v {
             Some(v) => format!("--{name}={v}"),
@@ -281,7 +426,13 @@ pub fn describe_several(found: &[Operator]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    /// The operator a Deployment written as JSON is.
+    fn operator_of(deployment: &Value) -> Option<Operator> {
+        let typed: Deployment = serde_json::from_value(deployment.clone()).expect("a Deployment");
+        super::operator_of(&typed)
+    }
 
     fn words(args: &[&str]) -> Vec<String> {
         args.iter().map(|s| s.to_string()).collect()
@@ -337,7 +488,7 @@ mod tests {
         );
         let op = operator_of(&chart).expect("an operator");
         assert_eq!(op.release.map(|r| r.name()), Some("v0.9.12"));
-        assert_eq!(op.release_source, "app.kubernetes.io/version label");
+        assert_eq!(op.release_source, ReleaseSource::VersionLabel);
         assert!(!op.emit_scrape_annotations);
         assert_eq!(op.router_proxy_image.as_deref(), Some("rp:dev"));
 
@@ -345,9 +496,51 @@ mod tests {
         let op = operator_of(&custom).expect("found by its image");
         assert_eq!(op.release, None);
 
+        // A tag that names no release is not read through the label, which
+        // the chart writes from its appVersion whatever the tag.
+        let label = json!({"app.kubernetes.io/name": "llmkube", "app.kubernetes.io/version": "0.9.19"});
+        for image in [
+            "ghcr.io/defilantech/llmkube-controller:latest",
+            "ghcr.io/defilantech/llmkube-controller:v0.9.19-rc1",
+            "ghcr.io/defilantech/llmkube-controller:0.9.20",
+            "ghcr.io/defilantech/llmkube-controller:next",
+            "ghcr.io/defilantech/llmkube-controller",
+        ] {
+            let op =
+                operator_of(&deployment(label.clone(), json!({"name": "manager", "image": image}))).expect("found");
+            assert_eq!(op.release, None, "{image}");
+        }
+        let tagged = "ghcr.io/defilantech/llmkube-controller:v0.9.13@sha256:00";
+        let op = operator_of(&deployment(label, json!({"name": "manager", "image": tagged}))).expect("found");
+        assert_eq!((op.release.map(|r| r.name()), op.release_source), (Some("v0.9.13"), ReleaseSource::ImageTag));
+
         // Another controller-manager (some other operator) is not ours.
         let other =
             deployment(json!({"app.kubernetes.io/name": "foreman"}), json!({"name": "manager", "image": "x:1"}));
         assert_eq!(operator_of(&other), None);
+    }
+
+    #[test]
+    fn the_manager_is_found_by_its_exact_name_and_image() {
+        let pod = json!({"kind": "Deployment", "metadata": {"name": "op", "namespace": "ns",
+            "labels": {"app.kubernetes.io/name": "llmkube"}},
+            "spec": {"template": {"spec": {"containers": [
+                {"name": "llmkube-controller-helper", "image": "ghcr.io/defilantech/llmkube-controller-helper:0.9.1",
+                 "args": ["--router-proxy-image=helper"]},
+                {"name": "manager-sidecar", "image": "ghcr.io/defilantech/llmkube-controller:0.9.1",
+                 "args": ["--router-proxy-image=sidecar"]},
+                {"name": "manager", "image": "ghcr.io/defilantech/llmkube-controller:0.9.12",
+                 "args": ["--router-proxy-image=rp:1"]}]}}}});
+        let op = operator_of(&pod).expect("an operator");
+        assert_eq!(
+            (op.image.as_str(), op.router_proxy_image.as_deref()),
+            ("ghcr.io/defilantech/llmkube-controller:0.9.12", Some("rp:1"))
+        );
+        // Not labelled, and no container runs the controller's image
+        // exactly: not the operator.
+        let helper_only = json!({"kind": "Deployment", "metadata": {"name": "h", "namespace": "ns"},
+            "spec": {"template": {"spec": {"containers": [
+                {"name": "manager", "image": "ghcr.io/defilantech/llmkube-controller-helper:0.9.1"}]}}}});
+        assert_eq!(operator_of(&helper_only), None);
     }
 }

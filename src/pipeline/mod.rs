@@ -100,6 +100,9 @@ pub fn run<T: Send>(
         files.push((source.name, source.text));
     }
     let crds = ClusterCrds::read(&files)?;
+    for warning in flag_warnings(&options.flags) {
+        reporter.warn(warning);
+    }
     if let (Some(crd), Some(path)) = (&crds.router, options.crd.first()) {
         if let Some(w) = compatibility_warning(crd) {
             reporter.warn(Diagnostic::warning(rules::CRD, w).at(Place::file(path.display().to_string())));
@@ -470,6 +473,24 @@ fn owned_live_objects(router: &RouterInput, live: &dyn LiveObjects) -> Result<(L
         }
     }
     Ok((owned, uid.map(|(u, _)| u)))
+}
+
+/// What the operator's flags do not do in the release rendered as: said by
+/// every front end (the command line and the KRM function alike), once a
+/// run.
+fn flag_warnings(flags: &OperatorFlags) -> Vec<Diagnostic> {
+    let release = flags.release;
+    let mut warnings = Vec::new();
+    if flags.emit_scrape_annotations && !release.has(Change::PodMetadata) {
+        warnings.push(Diagnostic::warning(
+            rules::RELEASE,
+            format!(
+                "--emit-scrape-annotations: operator {release} puts scrape annotations on InferenceService pods only \
+                 (from v0.9.14), never on router proxies; none are rendered"
+            ),
+        ));
+    }
+    warnings
 }
 
 /// Tells a source that lists by kind which data planes each namespace's

@@ -1,7 +1,8 @@
 //! The gateway reconciler's update path: on an existing object it replaces
 //! `spec` wholesale with the desired one and sets its controller reference;
 //! labels, annotations, other owner references and every other field of
-//! the live object stay as they are.
+//! the live object stay as they are. An object another controller owns is
+//! refused whether or not the router's uid is known, as on the Proxy plane.
 
 use anyhow::{anyhow, Result};
 use serde_json::Value;
@@ -9,7 +10,7 @@ use serde_json::Value;
 use super::{owner, Reconciled};
 use crate::kube::ObjectKey;
 use crate::live::LiveIndex;
-use crate::render::{owner_reference, RouterInput};
+use crate::render::RouterInput;
 
 /// Reconciles the gateway objects of one router against its `live`
 /// objects; both move into the result.
@@ -32,10 +33,8 @@ fn update(input: &RouterInput, key: &ObjectKey, live: &Value, desired: &Value) -
     if let (Value::Object(m), Some(spec)) = (&mut merged, desired.get("spec")) {
         m.insert("spec".into(), spec.clone());
     }
-    if let Some(uid) = input.uid.as_deref() {
-        owner::set_controller_reference(&mut merged, &owner_reference(&input.name, uid))
-            .map_err(|e| anyhow!("{key}: {e}; the operator refuses to update an object another controller owns"))?;
-    }
+    owner::claim(&mut merged, live, &input.name, input.uid.as_deref())
+        .map_err(|e| anyhow!("{key}: {e}; the operator refuses to update an object another controller owns"))?;
     Ok(merged)
 }
 
@@ -83,5 +82,26 @@ mod tests {
         assert!(err.to_string().contains("it is controlled by Deployment \"d\""), "{err}");
         let fresh = reconcile_gateway(&input(None), vec![desired()], LiveIndex::default()).expect("new");
         assert_eq!((fresh[0].live.is_none(), &fresh[0].merged), (true, &desired()));
+    }
+
+    /// A router read from git has no uid: another router's object is still
+    /// not its own to take, and one it controls is updated without a
+    /// reference written.
+    #[test]
+    fn without_the_uid_another_routers_object_is_still_refused() {
+        let owned_by = |router: &str| {
+            json!({"apiVersion": "gateway.envoyproxy.io/v1alpha1", "kind": "Backend",
+                "metadata": {"name": "a", "namespace": "ns", "ownerReferences": [
+                    {"apiVersion": "inference.llmkube.dev/v1alpha1", "kind": "ModelRouter", "name": router,
+                     "uid": "u-other", "controller": true}]}})
+        };
+        let mut live = LiveIndex::default();
+        live.insert(owned_by("r1"), "ns");
+        let err = reconcile_gateway(&input(None), vec![desired()], live).expect_err("r1's Backend");
+        assert!(err.to_string().contains("it is controlled by ModelRouter \"r1\""), "{err}");
+        let mut live = LiveIndex::default();
+        live.insert(owned_by("r"), "ns");
+        let items = reconcile_gateway(&input(None), vec![desired()], live).expect("its own");
+        assert_eq!(items[0].merged["metadata"]["ownerReferences"], owned_by("r")["metadata"]["ownerReferences"]);
     }
 }

@@ -17,7 +17,7 @@ use crate::diagnostic::{rules, Diagnostic};
 use crate::kube::names::{CONFIG_HASH_ANNOTATION, CONFIG_KEY};
 use crate::kube::ObjectKey;
 use crate::live::LiveIndex;
-use crate::render::{owner_reference, RenderedRouter, RouterInput};
+use crate::render::{RenderedRouter, RouterInput};
 pub use owner::controller_uid;
 use tree::{get, map_at, set_string_map, string_map};
 
@@ -174,20 +174,8 @@ fn update_object(
         }
         other => bail!("{key}: routerctl does not know how the operator updates a {other}"),
     };
-    match input.uid.as_deref() {
-        Some(uid) => {
-            owner::set_controller_reference(&mut merged, &owner_reference(&input.name, uid)).map_err(|e| {
-                anyhow::anyhow!("{key}: {e}; the operator refuses to update an object another controller owns")
-            })?;
-        }
-        // Without the uid no reference is written, but the object is still
-        // not the operator's to take over.
-        None => {
-            if let Some(other) = owner::foreign_controller(live, &input.name) {
-                bail!("{key}: it is controlled by {other}; the operator refuses to update an object another controller owns");
-            }
-        }
-    }
+    owner::claim(&mut merged, live, &input.name, input.uid.as_deref())
+        .map_err(|e| anyhow::anyhow!("{key}: {e}; the operator refuses to update an object another controller owns"))?;
     Ok(merged)
 }
 

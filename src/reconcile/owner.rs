@@ -31,7 +31,7 @@ pub fn controller_uid(obj: &Value, name: &str) -> Option<String> {
 /// The controller of `obj`, as `Kind "name"`, when it is not the
 /// ModelRouter `name`: whether or not the router's uid is known, the
 /// operator would fail to adopt such an object.
-pub fn foreign_controller(obj: &Value, name: &str) -> Option<String> {
+fn foreign_controller(obj: &Value, name: &str) -> Option<String> {
     get(obj, &["metadata", "ownerReferences"])?
         .as_array()?
         .iter()
@@ -42,6 +42,22 @@ pub fn foreign_controller(obj: &Value, name: &str) -> Option<String> {
             let name = r.get("name").and_then(Value::as_str).unwrap_or("?");
             format!("{kind} {name:?}")
         })
+}
+
+/// What the operator's update path does with the controller reference of
+/// the live object `live`, now `merged`: with the router's uid known, set
+/// it as controller-runtime's SetControllerReference does; without it, write
+/// nothing, but an object another controller owns is still not the
+/// router's to take over (the operator, which knows its uid, would refuse
+/// it). The error says who controls it.
+pub fn claim(merged: &mut Value, live: &Value, name: &str, uid: Option<&str>) -> Result<(), String> {
+    match uid {
+        Some(uid) => set_controller_reference(merged, &crate::render::owner_reference(name, uid)),
+        None => match foreign_controller(live, name) {
+            Some(other) => Err(format!("it is controlled by {other}")),
+            None => Ok(()),
+        },
+    }
 }
 
 /// controller-runtime's SetControllerReference, then the operator's
