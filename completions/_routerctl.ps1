@@ -191,7 +191,7 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'The request body''s `model`')
             [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'A request header, `name=value` (or `name: value`). Repeatable')
             [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A request header, `name=value` (or `name: value`). Repeatable')
-            [CompletionResult]::new('--unhealthy', '--unhealthy', [CompletionResultType]::ParameterName, 'A backend that is down (quarantined or failing). Repeatable')
+            [CompletionResult]::new('--unhealthy', '--unhealthy', [CompletionResultType]::ParameterName, 'A backend that is down (quarantined or failing). Repeatable, or a comma-separated list')
             [CompletionResult]::new('--data-plane', '--data-plane', [CompletionResultType]::ParameterName, 'The data plane whose decision is explained')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
@@ -280,8 +280,8 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             break
         }
         'routerctl;version' {
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (as `kubectl version -o json`); plain text when unset')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (as `kubectl version -o json`); plain text when unset')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format (as `kubectl version -o json|yaml`); plain text when unset')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format (as `kubectl version -o json|yaml`); plain text when unset')
             [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')

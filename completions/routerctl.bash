@@ -847,11 +847,11 @@ _routerctl() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --message-format)

@@ -183,7 +183,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand --model 'The request body''s `model`'
             cand -H 'A request header, `name=value` (or `name: value`). Repeatable'
             cand --header 'A request header, `name=value` (or `name: value`). Repeatable'
-            cand --unhealthy 'A backend that is down (quarantined or failing). Repeatable'
+            cand --unhealthy 'A backend that is down (quarantined or failing). Repeatable, or a comma-separated list'
             cand --data-plane 'The data plane whose decision is explained'
             cand -o 'Output format'
             cand --output 'Output format'
@@ -267,8 +267,8 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand --version 'Print version'
         }
         &'routerctl;version'= {
-            cand -o 'Output format (as `kubectl version -o json`); plain text when unset'
-            cand --output 'Output format (as `kubectl version -o json`); plain text when unset'
+            cand -o 'Output format (as `kubectl version -o json|yaml`); plain text when unset'
+            cand --output 'Output format (as `kubectl version -o json|yaml`); plain text when unset'
             cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
             cand -q 'Print no warnings and no progress (errors still go to stderr)'
             cand --quiet 'Print no warnings and no progress (errors still go to stderr)'

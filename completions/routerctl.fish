@@ -159,7 +159,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l crd -d 'Th
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l router -d 'The router (`namespace/name`, or a name) when the inputs hold several' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l model -d 'The request body\'s `model`' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s H -l header -d 'A request header, `name=value` (or `name: value`). Repeatable' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l unhealthy -d 'A backend that is down (quarantined or failing). Repeatable' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l unhealthy -d 'A backend that is down (quarantined or failing). Repeatable, or a comma-separated list' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l data-plane -d 'The data plane whose decision is explained' -r -f -a "auto\t'Each router\'s own `spec.dataPlane`'
 proxy\t'As the router-proxy decides'
 gateway\t'As Envoy decides on the rendered AIGatewayRoute'
@@ -228,7 +228,8 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand completion" -s q -l 
 complete -c routerctl -n "__fish_routerctl_using_subcommand completion" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c routerctl -n "__fish_routerctl_using_subcommand completion" -s V -l version -d 'Print version'
-complete -c routerctl -n "__fish_routerctl_using_subcommand version" -s o -l output -d 'Output format (as `kubectl version -o json`); plain text when unset' -r -f -a "json\t''"
+complete -c routerctl -n "__fish_routerctl_using_subcommand version" -s o -l output -d 'Output format (as `kubectl version -o json|yaml`); plain text when unset' -r -f -a "json\t''
+yaml\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand version" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
 json\t''
 github\t''

@@ -8,6 +8,17 @@ use crate::output::Format;
 use crate::release::Release;
 use crate::report::MessageFormat;
 
+/// `-j`: a whole number of routers, at least one.
+fn parse_jobs(text: &str) -> Result<std::num::NonZeroUsize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => {
+            Err("0 routers at once would reconcile none; give 1 or more (or leave -j out: the cores available)".into())
+        }
+        Ok(n) => std::num::NonZeroUsize::new(n).ok_or_else(|| "give 1 or more".to_string()),
+        Err(_) => Err(format!("{text:?} is not a number of routers; give 1 or more")),
+    }
+}
+
 /// `--operator-version`, checked when the arguments are read.
 fn parse_release(text: &str) -> Result<Release, String> {
     Release::parse(text)
@@ -145,7 +156,7 @@ pub enum Command {
     /// Print routerctl's version, the API it reads and the operator
     /// behaviour it mirrors.
     Version {
-        /// Output format (as `kubectl version -o json`); plain text when unset.
+        /// Output format (as `kubectl version -o json|yaml`); plain text when unset.
         #[arg(short = 'o', long = "output", value_enum)]
         output: Option<VersionFormat>,
     },
@@ -216,8 +227,9 @@ pub struct RouteArgs {
     #[arg(short = 'H', long = "header", value_name = "NAME=VALUE")]
     pub headers: Vec<String>,
 
-    /// A backend that is down (quarantined or failing). Repeatable.
-    #[arg(long, value_name = "BACKEND")]
+    /// A backend that is down (quarantined or failing). Repeatable, or a
+    /// comma-separated list.
+    #[arg(long, value_name = "BACKEND", value_delimiter = ',')]
     pub unhealthy: Vec<String>,
 
     /// The data plane whose decision is explained.
@@ -317,7 +329,7 @@ pub struct CommonArgs {
 
     /// Routers reconciled at once (default: the cores available). Output
     /// and errors are the same for every value.
-    #[arg(short = 'j', long, value_name = "N")]
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<std::num::NonZeroUsize>,
 
     /// The cluster's CRDs (`kubectl get crd
@@ -447,6 +459,7 @@ pub enum DiffFormat {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum VersionFormat {
     Json,
+    Yaml,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

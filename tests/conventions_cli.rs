@@ -123,6 +123,20 @@ fn version_says_what_routerctl_mirrors() {
     assert_eq!(v["api"]["version"], "v1alpha1");
     assert_eq!(v["operator"]["defaultProxyImage"], DEV_IMAGE);
     assert_eq!(v["operator"]["gatewayObjects"][3], "AIGatewayRoute");
+    // As kubectl version takes it: -o yaml, the same report.
+    let yaml = routerctl(&["version", "-o", "yaml"], None);
+    assert_eq!(yaml.code, 0, "{}", yaml.stderr);
+    let own = yaml.stdout.lines().find(|l| l.starts_with("routerctl: ")).expect("routerctl's version");
+    assert!(own.contains(env!("CARGO_PKG_VERSION")), "{own}");
+    assert!(yaml.stdout.contains("  group: inference.llmkube.dev\n"), "{}", yaml.stdout);
+}
+
+#[test]
+fn jobs_zero_is_refused_in_plain_words() {
+    let run = routerctl(&["render", "-j", "0", "-f", "testdata/render/sample.yaml"], None);
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""));
+    assert!(run.stderr.contains("0 routers at once would reconcile none; give 1 or more"), "{}", run.stderr);
+    assert!(!run.stderr.contains("non-zero type"), "{}", run.stderr);
 }
 
 #[test]

@@ -344,3 +344,48 @@ fn input_values_cannot_forge_workflow_commands() {
     let human = test(&["-f", ROUTER, "-t", "-"], Some(&cases));
     assert!(!human.stdout.starts_with("::stop-commands::"));
 }
+
+/// CLI habits: a comma list where a flag repeats, and a case that expects
+/// nothing is said to pass vacuously.
+#[test]
+fn comma_lists_and_empty_expectations() {
+    let listed = routerctl(
+        &[
+            "route",
+            "-q",
+            "-f",
+            ROUTER,
+            "-H",
+            "x-llmkube-task-complexity=complex",
+            "--unhealthy",
+            "cloud-opus,local-qwen",
+        ],
+        None,
+    );
+    let repeated = routerctl(
+        &[
+            "route",
+            "-q",
+            "-f",
+            ROUTER,
+            "-H",
+            "x-llmkube-task-complexity=complex",
+            "--unhealthy",
+            "cloud-opus",
+            "--unhealthy",
+            "local-qwen",
+        ],
+        None,
+    );
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    assert_eq!(listed.stdout, repeated.stdout);
+    assert!(listed.stdout.contains("  down: cloud-opus, local-qwen\n"), "{}", listed.stdout);
+    let empty =
+        "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: anything goes\n  request: {}\n";
+    let run = routerctl(&["test", "--router-proxy-image", "example.com/p:1", "-f", ROUTER, "-t", "-"], Some(empty));
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stderr,
+        "warning: <stdin>:4:3: case \"anything goes\" has no expect: it passes whatever the router does\n"
+    );
+}

@@ -44,6 +44,18 @@ pub(super) fn run(args: &TestArgs, stdin: &mut dyn Read, reporter: &mut Reporter
             if args.tests.is_empty() { "the -f files; give test files with -t" } else { "the -t files" }
         );
     }
+    // A case that expects nothing passes whatever the router does.
+    for case in files.iter().flat_map(|f| &f.cases) {
+        if case.expect == suite::Expect::default() {
+            reporter.warn(
+                Diagnostic::warning(
+                    rules::TEST,
+                    format!("case {:?} has no expect: it passes whatever the router does", case.name),
+                )
+                .at(case.at.clone()),
+            );
+        }
+    }
     let rendered: Vec<Vec<Router>> =
         planes.iter().map(|plane| routers(&args.common, *plane, stdin, reporter)).collect::<Result<_>>()?;
     let run = suite::run(&files, &rendered)?;

@@ -19,6 +19,7 @@ pub(super) fn run(output: Option<VersionFormat>) -> Result<Outcome> {
     match output {
         None => text_outcome(&text(), 0),
         Some(VersionFormat::Json) => text_outcome(&json(), 0),
+        Some(VersionFormat::Yaml) => text_outcome(&crate::output::yaml::to_yaml(&info()), 0),
     }
 }
 

@@ -1179,10 +1179,21 @@ mod tests {
                     return Ok(());
                 }
                 prop_assert_eq!(parse_value(&stored), Ok(value.rounded_up_to_milli()), "input {:?}", input);
-                // What the server stores, it stores again unchanged.
-                prop_assert_eq!(canonicalize_resource(&stored), Ok(stored.clone()), "input {:?}", input);
-                // Either the text as written or the canonical form of the rounded value.
-                prop_assert!(stored == input || canonical_form(&stored) == Ok(stored.clone()), "input {:?}: {:?}", input, stored);
+                // apimachinery prints a BinarySI integer that is no multiple
+                // of 1024 in plain digits (`62.5Ki` is stored as `64000`),
+                // which it reads back as DecimalSI and prints `64k`: the one
+                // case where the stored text is not read back unchanged.
+                let binary_digits = input.ends_with('i') && stored.bytes().all(|b| b.is_ascii_digit() || b == b'-');
+                if binary_digits {
+                    let again = canonicalize_resource(&stored).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                    prop_assert_eq!(parse_value(&again), parse_value(&stored), "input {:?}", input);
+                    prop_assert_eq!(canonicalize_resource(&again), Ok(again.clone()), "input {:?}", input);
+                } else {
+                    // What the server stores, it stores again unchanged.
+                    prop_assert_eq!(canonicalize_resource(&stored), Ok(stored.clone()), "input {:?}", input);
+                    // Either the text as written or the canonical form of the rounded value.
+                    prop_assert!(stored == input || canonical_form(&stored) == Ok(stored.clone()), "input {:?}: {:?}", input, stored);
+                }
             }
         }
 

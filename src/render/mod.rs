@@ -64,9 +64,35 @@ pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &Operato
         warnings.push(Diagnostic::warning(rules::RENDER, msg).on(input.key()));
     }
     let (deployment, pod_metadata) = deployment::build(input, &compiled, flags)?;
+    overridden_pod_keys(input, &pod_metadata, &mut warnings);
     objects.push(deployment);
     objects.push(service::build(input));
     Ok(RenderedRouter { compiled, pod_metadata, objects, warnings, release: flags.release })
+}
+
+/// Said of each `podLabels` / `podAnnotations` key the operator sets to
+/// another value on the pods: the user's value never reaches them (a
+/// NetworkPolicy or a scraper written against it selects nothing).
+fn overridden_pod_keys(input: &RouterInput, pods: &deployment::PodMetadata, warnings: &mut Vec<Diagnostic>) {
+    let proxy = input.router.spec.proxy.as_ref();
+    let sides = [
+        ("podLabels", proxy.and_then(|p| p.pod_labels.as_ref()), &pods.operator_labels),
+        ("podAnnotations", proxy.and_then(|p| p.pod_annotations.as_ref()), &pods.operator_annotations),
+    ];
+    for (field, user, operator) in sides {
+        for (key, value) in user.into_iter().flatten() {
+            let Some(theirs) = operator.get(key).filter(|theirs| *theirs != value) else { continue };
+            let msg = format!(
+                "the operator sets {key}: {theirs:?} on the proxy pods, so {value:?} never reaches them (its own keys win)"
+            );
+            warnings.push(
+                Diagnostic::warning(rules::RENDER, msg)
+                    .on(input.key())
+                    .field(crate::input::child_path(&format!("spec.proxy.{field}"), key))
+                    .hint("drop the key, or use another one"),
+            );
+        }
+    }
 }
 
 /// Said when the proxy image falls back to the built-in default: a cluster
