@@ -37,22 +37,36 @@ pub struct JsonValue<'a> {
 
 /// Splits a JSON stream into its values, each checked by a JSON parser.
 /// Every value must be an object (a Kubernetes object or a List). An error
-/// comes with the 1-based number of the value it is in.
-pub fn split(text: &str) -> Result<Vec<JsonValue<'_>>, (usize, ReadError)> {
+/// comes with the 1-based number of the value it is in. At most `limit`
+/// values are taken: the one after them is refused where it starts, before
+/// it is read.
+///
+/// Linear in the text: lines are counted between one value and the next,
+/// never from the start again.
+pub fn split(text: &str, limit: usize) -> Result<Vec<JsonValue<'_>>, (usize, ReadError)> {
     let mut values = Vec::new();
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<IgnoredAny>();
-    let mut start = 0;
+    let (mut start, mut line) = (0, 1);
     loop {
         // Where the next value starts: after the spaces that follow the last.
         let rest = &text[start..];
-        let skipped = rest.len() - rest.trim_start_matches([' ', '\t', '\n', '\r']).len();
-        let value_start = start + skipped;
+        let spaces = &rest[..rest.len() - rest.trim_start_matches([' ', '\t', '\n', '\r']).len()];
+        let value_start = start + spaces.len();
+        line += spaces.bytes().filter(|&b| b == b'\n').count();
+        if value_start == text.len() {
+            break;
+        }
+        if values.len() == limit {
+            let (line, column) = line_column(text, value_start);
+            let message = format!("more than {limit} documents; split the input into several files");
+            return Err((values.len() + 1, ReadError { line, column, message }));
+        }
         match stream.next() {
             None => break,
             Some(Ok(_)) => {
                 let end = stream.byte_offset();
-                let (line, column) = line_column(text, value_start);
                 if !text[value_start..].starts_with('{') {
+                    let (line, column) = line_column(text, value_start);
                     return Err((
                         values.len() + 1,
                         ReadError {
@@ -64,7 +78,9 @@ pub fn split(text: &str) -> Result<Vec<JsonValue<'_>>, (usize, ReadError)> {
                         },
                     ));
                 }
-                values.push(JsonValue { text: &text[value_start..end], line });
+                let value = &text[value_start..end];
+                values.push(JsonValue { text: value, line });
+                line += value.bytes().filter(|&b| b == b'\n').count();
                 start = end;
             }
             Some(Err(e)) => {
@@ -146,7 +162,7 @@ mod tests {
     use super::*;
 
     fn error(text: &str) -> String {
-        let values = split(text).map_err(|(_, e)| e);
+        let values = split(text, 100).map_err(|(_, e)| e);
         match values.and_then(|values| values.iter().map(parse).collect::<Result<Vec<_>, _>>()) {
             Ok(_) => panic!("{text:?} was read"),
             Err(e) => format!("{}:{}: {}", e.line, e.column, e.message),
@@ -167,7 +183,7 @@ mod tests {
     #[test]
     fn values_follow_one_another() {
         let text = "{\"a\": 1}\n\n  {\"b\": [2,\n 3]} {}";
-        let values = split(text).expect("splits");
+        let values = split(text, 100).expect("splits");
         let found: Vec<(&str, usize)> = values.iter().map(|v| (v.text, v.line)).collect();
         assert_eq!(found, [("{\"a\": 1}", 1), ("{\"b\": [2,\n 3]}", 3), ("{}", 4)]);
     }
@@ -197,21 +213,32 @@ mod tests {
     }
 
     #[test]
+    fn the_value_past_the_limit_is_refused_where_it_starts() {
+        assert_eq!(split("{}\n{} \n  {}\n", 3).expect("three values").len(), 3);
+        let (number, error) = split("{}\n{} \n  {}\n", 2).err().expect("over the limit");
+        assert_eq!((number, error.line, error.column), (3, 3, 3));
+        assert_eq!(error.message, "more than 2 documents; split the input into several files");
+        // Lines are counted across values that span several.
+        let values = split("{\"a\":\n[1,\n2]}\n\n{}{\n}", 10).expect("splits");
+        assert_eq!(values.iter().map(|v| v.line).collect::<Vec<_>>(), [1, 5, 5]);
+    }
+
+    #[test]
     fn an_object_is_held_to_the_bounds_of_a_yaml_one() {
         let big = format!("{{\"kind\": \"ConfigMap\", \"data\": {{\"k\": \"{}\"}}}}", "x".repeat(4 << 20));
-        let values = split(&big).expect("splits");
+        let values = split(&big, 1).expect("splits");
         let error = parse(&values[0]).expect_err("over 3 MiB");
         assert!(error.message.starts_with("an object larger than 3 MiB as JSON"), "{}", error.message);
         // A List's items are bounded one by one.
         let item = format!("{{\"kind\": \"ConfigMap\", \"data\": {{\"k\": \"{}\"}}}}", "x".repeat(1 << 20));
         let list = format!("{{\"kind\": \"List\", \"items\": [{}]}}", [item.as_str(); 4].join(","));
-        let values = split(&list).expect("splits");
+        let values = split(&list, 1).expect("splits");
         assert!(parse(&values[0]).is_ok());
     }
 
     #[test]
     fn escapes_are_json_escapes() {
-        let values = split(r#"{"s": "\ud83d\ude00 \u00e9 \/ \""}"#).expect("splits");
+        let values = split(r#"{"s": "\ud83d\ude00 \u00e9 \/ \""}"#, 1).expect("splits");
         let value = parse(&values[0]).expect("parses");
         assert_eq!(value["s"], "\u{1F600} \u{e9} / \"");
     }

@@ -269,6 +269,61 @@ pub fn parse_section(text: &str, first_line: usize, keep_positions: bool) -> Res
     }
 }
 
+/// The spots of a JSON value's fields (one value of a JSON stream that
+/// starts on source line `first_line`), read by the YAML reader, which
+/// reads JSON too. Only JSON's own grammar applies: `\/` is an escape of
+/// JSON (Go's decoder reads it as `/`), so the YAML 1.1 refusal of it in
+/// `check_written` is left out; nothing is repaired.
+///
+/// A UTF-16 surrogate escape (`\ud83d`, half of a pair or alone) is no
+/// character to a YAML reader; it is read as `\uFFFD`, which is as long,
+/// so every later field keeps its column (a key spelt with one is found
+/// at its parent's place).
+pub fn json_positions(text: &str, first_line: usize) -> Result<Option<Parsed>, ReadError> {
+    let text = without_surrogate_escapes(text);
+    let mut builder = Builder::new(&text, first_line, true);
+    builder.slash_escapes = false;
+    builder.section()
+}
+
+/// `text` with each `\uD800`..`\uDFFF` escape of a JSON string written
+/// `\uFFFD`; the text itself when it holds none.
+fn without_surrogate_escapes(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let is_surrogate = |at: usize| {
+        bytes.get(at) == Some(&b'u')
+            && matches!(bytes.get(at + 1), Some(b'd' | b'D'))
+            && matches!(bytes.get(at + 2), Some(b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F'))
+    };
+    let mut escapes = Vec::new();
+    let (mut in_string, mut i) = (false, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => in_string = !in_string,
+            b'\\' if in_string => {
+                if is_surrogate(i + 1) {
+                    escapes.push(i + 2);
+                }
+                // The escaped character is not a quote that ends the string.
+                i += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if escapes.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = text.to_string();
+    for at in escapes {
+        // Four ASCII hex digits, checked above: a char boundary on each side.
+        if at + 4 <= out.len() && out.is_char_boundary(at) && out.is_char_boundary(at + 4) {
+            out.replace_range(at..at + 4, "FFFD");
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// A section whose first content is the document end marker `...`: goyaml.v2
 /// finds no document there ("did not find expected node content"), where
 /// a YAML 1.2 reader sees an empty stream.
