@@ -461,6 +461,8 @@ struct Builder<'a> {
     /// Whether the text holds a tab at all (see
     /// `check_entry_indicator`).
     dash_tabs: bool,
+    /// Byte offsets of the parser's character indices into `text`.
+    chars: CharOffsets,
     first_line: usize,
     anchors: HashMap<usize, Anchored>,
     positions: Option<Positions>,
@@ -481,6 +483,7 @@ impl<'a> Builder<'a> {
             text,
             slash_escapes: text.contains("\\/"),
             dash_tabs: text.contains('\t'),
+            chars: CharOffsets::new(text),
             first_line,
             anchors: HashMap::new(),
             // About one field per 16 bytes of a typical manifest: sized once
@@ -579,8 +582,8 @@ impl<'a> Builder<'a> {
                  value with | or > inside [ ] or { }; quote it)",
             )),
             ScalarStyle::DoubleQuoted if self.slash_escapes && text.contains('/') => {
-                let start = char_to_byte(self.text, span.start.index());
-                let end = char_to_byte(self.text, span.end.index());
+                let start = self.chars.byte(self.text, span.start.index());
+                let end = self.chars.byte(self.text, span.end.index());
                 let mut chars = self.text[start..end].chars();
                 while let Some(c) = chars.next() {
                     if c == '\\' && chars.next() == Some('/') {
@@ -602,7 +605,7 @@ impl<'a> Builder<'a> {
     /// context, but not ... after '-', '?', or ':' (complex value)"), where
     /// a YAML 1.2 reader does.
     fn check_entry_indicator(&self, item: &Span) -> Result<(), ReadError> {
-        let before = &self.text[..char_to_byte(self.text, item.start.index())];
+        let before = &self.text[..self.chars.byte(self.text, item.start.index())];
         let indicator = before.trim_end_matches([' ', '\t']);
         if indicator.ends_with('-') && before[indicator.len()..].contains('\t') {
             return Err(self.error_at(
@@ -784,7 +787,7 @@ impl<'a> Builder<'a> {
                 let mut cost = Budget { bytes: 2, nodes: 1 };
                 self.charge(&span, Budget { bytes: 2, nodes: 1 }, false)?;
                 let block =
-                    self.dash_tabs && !self.text[char_to_byte(self.text, span.start.index())..].starts_with('[');
+                    self.dash_tabs && !self.text[self.chars.byte(self.text, span.start.index())..].starts_with('[');
                 loop {
                     let (event, item_span) = self.next()?;
                     if matches!(event, Event::SequenceEnd) {
@@ -1015,9 +1018,38 @@ pub fn display_path(path: &str) -> &str {
     }
 }
 
-/// The byte offset of the `index`-th character.
-fn char_to_byte(text: &str, index: usize) -> usize {
-    text.char_indices().nth(index).map_or(text.len(), |(i, _)| i)
+/// Byte offsets of the parser's character indices. The parser's spans
+/// come in about the order of the text, so the last answer is kept and the
+/// next is walked to from it: the lookups of one read cost a walk through
+/// the text, not one walk from its start each. ASCII text needs no walk.
+struct CharOffsets {
+    ascii: bool,
+    /// The last (character index, byte offset) found.
+    last: std::cell::Cell<(usize, usize)>,
+}
+
+impl CharOffsets {
+    fn new(text: &str) -> CharOffsets {
+        CharOffsets { ascii: text.is_ascii(), last: std::cell::Cell::new((0, 0)) }
+    }
+
+    /// The byte offset of the `index`-th character (the text's length past
+    /// its end).
+    fn byte(&self, text: &str, index: usize) -> usize {
+        if self.ascii {
+            return index.min(text.len());
+        }
+        let (at, byte) = self.last.get();
+        let found = if index >= at {
+            text[byte..].char_indices().nth(index - at).map_or(text.len(), |(i, _)| byte + i)
+        } else {
+            text[..byte].char_indices().rev().nth(at - index - 1).map_or(0, |(i, _)| i)
+        };
+        if found < text.len() {
+            self.last.set((index, found));
+        }
+        found
+    }
 }
 
 fn tag_of(tag: Option<&saphyr_parser::Tag>) -> Tag {
@@ -1029,5 +1061,22 @@ fn tag_of(tag: Option<&saphyr_parser::Tag>) -> Tag {
         Some(t) if t.handle.is_empty() && t.suffix.starts_with(CORE) => Tag::Core(t.suffix[CORE.len()..].to_string()),
         Some(t) if t.handle.is_empty() && t.suffix == "!" => Tag::NonSpecific,
         Some(t) => Tag::Other(t.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn char_offsets_agree_with_a_walk_from_the_start_in_any_order() {
+        let text = "a\u{e9}\t\u{1F600}b\n- \u{2028}c";
+        let walk = |index: usize| text.char_indices().nth(index).map_or(text.len(), |(i, _)| i);
+        let offsets = CharOffsets::new(text);
+        for index in [0, 3, 4, 2, 9, 1, 20, 5, 5, 8, 0, 7, 6] {
+            assert_eq!(offsets.byte(text, index), walk(index), "character {index}");
+        }
+        let ascii = CharOffsets::new("abc");
+        assert_eq!((ascii.byte("abc", 2), ascii.byte("abc", 9)), (2, 3));
     }
 }
