@@ -369,3 +369,28 @@ fn yaml_1_1_syntax_as_libyaml_reads_it() {
         assert!(message.contains(said), "{case}: {message}");
     }
 }
+
+/// Thousands of the rewrites above in one document, each read by kubectl
+/// (`kubectl label --local -f` takes every one of these whole): they are
+/// made at once, not refused for their number.
+#[test]
+fn thousands_of_libyaml_forms_in_one_document_are_read() {
+    let lines = |line: &dyn Fn(usize) -> String, n: usize| (0..n).map(line).collect::<String>();
+    let cases: &[(&str, String, &str, Value)] = &[
+        ("tabs after colons", lines(&|i| format!("      note{i}:\tv\n"), 5000), "note4999", json!("v")),
+        ("comments after quotes", lines(&|i| format!("      k{i}: 'v'# c\n"), 3000), "k2999", json!("v")),
+        ("quoted lines at column 0", lines(&|i| format!("      k{i}: \"a\nb\"\n"), 3000), "k2999", json!("a b")),
+    ];
+    for (case, annotations, key, expected) in cases {
+        let d = deployment(&with_annotations(&format!("    podAnnotations:\n{annotations}")));
+        assert_eq!(&d["spec"]["template"]["metadata"]["annotations"][key], expected, "{case}");
+    }
+    // One flow mapping of 3,000 lines at column 0, and 3,000 `{a: -}`.
+    let flow = lines(&|i| format!("k{i}: v{i},\n"), 3000);
+    let d = deployment(&with_annotations(&format!("    podAnnotations: {{a: b,\n{flow}z: -}}\n")));
+    let annotations = &d["spec"]["template"]["metadata"]["annotations"];
+    assert_eq!((&annotations["k2999"], &annotations["z"]), (&json!("v2999"), &json!("-")));
+    let dashes = lines(&|_| "  - {a: -}\n".to_string(), 3000);
+    let run = routerctl(&["render", "-f", "-"], Some(&format!("{}  x:\n{dashes}", with_annotations(""))));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}

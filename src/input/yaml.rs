@@ -254,16 +254,18 @@ pub struct Parsed {
 /// was first set on).
 pub fn parse_section(text: &str, first_line: usize, keep_positions: bool) -> Result<Option<Parsed>, ReadError> {
     only_an_end_marker(text, first_line)?;
-    let read = with_repairs(text, |text| {
+    let read = with_repairs(text, |text, spans| {
         let mut builder = Builder::new(text, first_line, keep_positions);
+        builder.scalars = spans.then(Vec::new);
         let read = builder.section();
-        (read, builder.failure)
+        builder.reading(read)
     });
     match read {
-        Err(_) if !keep_positions => with_repairs(text, |text| {
+        Err(_) if !keep_positions => with_repairs(text, |text, spans| {
             let mut builder = Builder::new(text, first_line, true);
+            builder.scalars = spans.then(Vec::new);
             let read = builder.section();
-            (read, builder.failure)
+            builder.reading(read)
         }),
         read => read,
     }
@@ -345,17 +347,28 @@ fn only_an_end_marker(text: &str, first_line: usize) -> Result<(), ReadError> {
     }
 }
 
-/// Runs `read` on `text`, and again on its rewrite each time it fails
-/// where kubectl's reader would not (`repair`), a bounded number of times.
-fn with_repairs<T>(
-    text: &str,
-    read: impl Fn(&str) -> (Result<T, ReadError>, Option<(String, usize, usize)>),
-) -> Result<T, ReadError> {
+/// One read of a text: its result, the parser's own error as it gave it
+/// (for `repair`), and, when asked for, every scalar it read and where its
+/// reading ended (to confirm the rewrites of `repair::rewrite_all`).
+struct Reading<T> {
+    result: Result<T, ReadError>,
+    failure: Option<(String, usize, usize)>,
+    scalars: Vec<repair::ScalarSpan>,
+    read_to: usize,
+}
+
+/// Runs `read` on `text`, and again on a rewrite when it fails where
+/// kubectl's reader would not (`repair`). On the first such failure every
+/// place a light reading finds is rewritten at once and read (asking for
+/// the scalars), and that reading is kept when the scalars confirm each
+/// rewrite; else the text is rewritten one failure at a time, a bounded
+/// number of times. A text that reads at once costs nothing more.
+fn with_repairs<T>(text: &str, read: impl Fn(&str, bool) -> Reading<T>) -> Result<T, ReadError> {
     let mut rewritten: Option<String> = None;
     let mut repairs = 0;
     loop {
         let current = rewritten.as_deref().unwrap_or(text);
-        let (result, failure) = read(current);
+        let Reading { result, failure, .. } = read(current, false);
         let error = match result {
             Ok(value) => return Ok(value),
             Err(e) => e,
@@ -366,15 +379,20 @@ fn with_repairs<T>(
         if repairs == repair::max_repairs(text.len()) {
             return Err(error);
         }
-        match failure.and_then(|(message, line, column)| {
-            repair::repair(current, &repair::Failure { message: &message, line, column })
-        }) {
-            Some(fixed) => {
-                rewritten = Some(fixed);
-                repairs += 1;
+        let Some((message, line, column)) = failure else { return Err(error) };
+        let Some(fixed) = repair::repair(current, &repair::Failure { message: &message, line, column }) else {
+            return Err(error);
+        };
+        if repairs == 0 {
+            if let Some((all, sites)) = repair::rewrite_all(text) {
+                let reading = read(&all, true);
+                if reading.result.is_ok() && repair::confirmed(&sites, &reading.scalars, reading.read_to) {
+                    return reading.result;
+                }
             }
-            None => return Err(error),
         }
+        rewritten = Some(fixed);
+        repairs += 1;
     }
 }
 
@@ -384,10 +402,11 @@ fn with_repairs<T>(
 /// when the section holds no mapping or those fields are not plain
 /// strings (aliases, merge keys, tags): the caller then builds it.
 pub fn scan_identity(text: &str, first_line: usize) -> Result<Option<[Option<String>; 4]>, ReadError> {
-    with_repairs(text, |text| {
+    with_repairs(text, |text, spans| {
         let mut builder = Builder::new(text, first_line, false);
+        builder.scalars = spans.then(Vec::new);
         let found = builder.scan_identity();
-        (found, builder.failure)
+        builder.reading(found)
     })
 }
 
@@ -474,6 +493,11 @@ struct Builder<'a> {
     items: Budget,
     /// The parser's own error, as it gave it (for `repair`).
     failure: Option<(String, usize, usize)>,
+    /// Every scalar read, when asked for (see `Reading`).
+    scalars: Option<Vec<repair::ScalarSpan>>,
+    /// The byte offset where the last event read ends (kept with
+    /// `scalars`).
+    read_to: usize,
 }
 
 impl<'a> Builder<'a> {
@@ -495,7 +519,14 @@ impl<'a> Builder<'a> {
             aliases: Budget::default(),
             items: Budget::default(),
             failure: None,
+            scalars: None,
+            read_to: 0,
         }
+    }
+
+    /// What a read of this builder came to.
+    fn reading<T>(self, result: Result<T, ReadError>) -> Reading<T> {
+        Reading { result, failure: self.failure, scalars: self.scalars.unwrap_or_default(), read_to: self.read_to }
     }
 
     /// Scans a mapping whose start was read (`depth` deep) for the identity
@@ -639,12 +670,32 @@ impl<'a> Builder<'a> {
 
     fn next(&mut self) -> Result<(Event<'a>, Span), ReadError> {
         match self.parser.next_event() {
-            Some(Ok(event)) => Ok(event),
+            Some(Ok((event, span))) => {
+                if self.scalars.is_some() {
+                    self.note_scalar(&event, &span);
+                }
+                Ok((event, span))
+            }
             Some(Err(e)) => {
                 self.failure = Some((e.info().to_string(), e.marker().line(), e.marker().col()));
                 Err(self.scan_error(&e))
             }
             None => Err(ReadError { line: self.first_line, column: 1, message: "unexpected end of input".into() }),
+        }
+    }
+
+    /// Keeps where a scalar read is (see `Reading`), in bytes. The
+    /// parser's span of a quoted scalar runs on past its closing quote
+    /// (over the spaces and comment after it): its end is found in the
+    /// text.
+    fn note_scalar(&mut self, event: &Event<'_>, span: &Span) {
+        let end = self.chars.byte(self.text, span.end.index());
+        self.read_to = end;
+        if let (Some(scalars), Event::Scalar(_, style, ..)) = (&mut self.scalars, event) {
+            let start = self.chars.byte(self.text, span.start.index());
+            let quoted = matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted);
+            let end = if quoted { repair::quoted_close(self.text, start).unwrap_or(end) } else { end };
+            scalars.push(repair::ScalarSpan { start, end, quoted });
         }
     }
 
@@ -1067,6 +1118,27 @@ fn tag_of(tag: Option<&saphyr_parser::Tag>) -> Tag {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each rewrite of `repair` next to a look-alike a light reading could
+    /// take for one (a quote in a plain scalar, `:` and a tab in a block
+    /// scalar): the values are kubectl's (`kubectl label --local -f`).
+    #[test]
+    fn rewrites_made_at_once_keep_kubectls_values() {
+        let text = "data:\n  a: it 'v'# c\n  b: x -,y\n  c: |\n    k:\tv\n    'q'# no\n  d:\tv\n  e: 'v'# c\n  \
+                    f: \"it\\'s\"\n  g: \"a\nb\"\n  h: \"{a: -}\"\n  i: [x, -]\n";
+        let expected = serde_json::json!({"data": {
+            "a": "it 'v'# c", "b": "x -,y", "c": "k:\tv\n'q'# no\n", "d": "v", "e": "v", "f": "it's", "g": "a b",
+            "h": "{a: -}", "i": ["x", "-"]}});
+        let read = parse_section(text, 1, false).expect("reads").expect("a document");
+        assert_eq!(read.value, expected);
+        // Without the block scalar every rewrite is confirmed at once; the
+        // reading is the same either way.
+        let many: String = (0..200).map(|i| format!("  k{i}:\tv\n  q{i}: 'v'# c\n  g{i}: \"a\nb\"\n")).collect();
+        let read = parse_section(&format!("data:\n{many}"), 1, false).expect("reads").expect("a document");
+        assert_eq!(read.value["data"]["k199"], "v");
+        assert_eq!(read.value["data"]["q199"], "v");
+        assert_eq!(read.value["data"]["g199"], "a b");
+    }
 
     #[test]
     fn char_offsets_agree_with_a_walk_from_the_start_in_any_order() {
