@@ -27,7 +27,6 @@ use super::crd::built_in;
 use super::metadata;
 use super::{Finding, Severity};
 use crate::input::child_path;
-use crate::schema::cel::check_rules;
 use crate::schema::crd::CrdSchema;
 use crate::schema::structural::Schema;
 use crate::schema::text::{found, quote};
@@ -64,7 +63,7 @@ pub fn check_against(doc: &Value, crd: &CrdSchema, written: &dyn Fn(&str) -> Opt
     // structural checks.
     if crd.schema.has_rules && !findings.iter().any(|f| f.severity == Severity::Error) {
         let mut findings = findings;
-        findings.extend(check_rules(&crd.schema_json, doc));
+        findings.extend(crd.check_rules(doc));
         return findings;
     }
     findings
