@@ -394,3 +394,15 @@ fn thousands_of_libyaml_forms_in_one_document_are_read() {
     let run = routerctl(&["render", "-f", "-"], Some(&format!("{}  x:\n{dashes}", with_annotations(""))));
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+/// A NEL inside a quoted scalar folds as kubectl folds it (`"x\u{85}y"` is
+/// `x y`, as `kubectl label --local -f` reads it) without starting a line:
+/// a finding after it is on the line editors and `grep -n` count.
+#[test]
+fn a_nel_in_a_quoted_scalar_does_not_move_later_lines() {
+    let yaml = with_annotations("    podAnnotations:\n      a: \"x\u{85}y\"\n  bogus: 1\n");
+    let line = yaml.lines().position(|l| l.contains("bogus")).expect("the line") + 1;
+    let run = routerctl(&["render", "-f", "-"], Some(&yaml));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains(&format!("<stdin>:{line}:3: spec.bogus: unknown field")), "{}", run.stderr);
+}

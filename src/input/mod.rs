@@ -335,7 +335,9 @@ pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String> {
 /// characters of a string, as to Go's JSON decoder) they are read as line
 /// breaks, so lines are numbered as kubectl numbers them. Inside a quoted
 /// scalar libyaml folds NEL into a space (as a line break) but keeps LS and
-/// PS as characters: there LS and PS are left as they are.
+/// PS as characters: there all three are left as they are (the YAML reader
+/// folds NEL itself), so a line after one is numbered as editors and
+/// `grep -n` number it.
 fn yaml_1_1_line_breaks(text: String) -> String {
     if !text.contains(['\u{85}', '\u{2028}', '\u{2029}']) || json::is_json_stream(&text) {
         return text;
@@ -343,7 +345,7 @@ fn yaml_1_1_line_breaks(text: String) -> String {
     let is_break = |c: char| matches!(c, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}');
     repair::places(&text, is_break)
         .map(|(c, place)| match (c, place) {
-            ('\u{2028}' | '\u{2029}', repair::Place::Quoted) => c,
+            ('\u{85}' | '\u{2028}' | '\u{2029}', repair::Place::Quoted) => c,
             ('\u{85}' | '\u{2028}' | '\u{2029}', _) => '\n',
             _ => c,
         })

@@ -27,6 +27,7 @@
 //! and every object is limited in nodes and in bytes (aliases counted at
 //! the size they expand to), so memory stays a small multiple of the input.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span, StrInput};
@@ -482,6 +483,8 @@ struct Builder<'a> {
     dash_tabs: bool,
     /// Byte offsets of the parser's character indices into `text`.
     chars: CharOffsets,
+    /// Whether the text holds a NEL at all (see `fold_next_lines`).
+    next_lines: bool,
     first_line: usize,
     anchors: HashMap<usize, Anchored>,
     positions: Option<Positions>,
@@ -508,6 +511,7 @@ impl<'a> Builder<'a> {
             slash_escapes: text.contains("\\/"),
             dash_tabs: text.contains('\t'),
             chars: CharOffsets::new(text),
+            next_lines: text.contains('\u{85}'),
             first_line,
             anchors: HashMap::new(),
             // About one field per 16 bytes of a typical manifest: sized once
@@ -674,6 +678,18 @@ impl<'a> Builder<'a> {
                 if self.scalars.is_some() {
                     self.note_scalar(&event, &span);
                 }
+                let event = match event {
+                    Event::Scalar(
+                        text,
+                        style @ (ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted),
+                        anchor,
+                        tag,
+                    ) if self.next_lines => {
+                        let text = self.fold_next_lines(&span).map_or(text, Cow::Owned);
+                        Event::Scalar(text, style, anchor, tag)
+                    }
+                    event => event,
+                };
                 Ok((event, span))
             }
             Some(Err(e)) => {
@@ -682,6 +698,30 @@ impl<'a> Builder<'a> {
             }
             None => Err(ReadError { line: self.first_line, column: 1, message: "unexpected end of input".into() }),
         }
+    }
+
+    /// A quoted scalar written with a NEL (U+0085) in it, read as libyaml
+    /// reads it: NEL is a line break there (`yaml_parser_scan_flow_scalar`
+    /// folds it as one), which a YAML 1.2 parser keeps as a character. The
+    /// reader leaves a NEL in a quoted scalar as it is, so that lines are
+    /// numbered as editors and `grep -n` number them; the scalar's own text
+    /// is read again here with each NEL a line feed (an escaped one, `\N`,
+    /// stays a character). `None` when it holds none.
+    fn fold_next_lines(&mut self, span: &Span) -> Option<String> {
+        let start = self.chars.byte(self.text, span.start.index());
+        let end = repair::quoted_close(self.text, start)?;
+        let written = &self.text[start..end];
+        if !written.contains('\u{85}') {
+            return None;
+        }
+        let lines = written.replace('\u{85}', "\n");
+        let mut parser = Parser::new_from_str(&lines);
+        while let Some(Ok((event, _))) = parser.next_event() {
+            if let Event::Scalar(text, ..) = event {
+                return Some(text.into_owned());
+            }
+        }
+        None
     }
 
     /// Keeps where a scalar read is (see `Reading`), in bytes. The
@@ -1138,6 +1178,17 @@ mod tests {
         assert_eq!(read.value["data"]["k199"], "v");
         assert_eq!(read.value["data"]["q199"], "v");
         assert_eq!(read.value["data"]["g199"], "a b");
+    }
+
+    #[test]
+    fn nel_in_a_quoted_scalar_folds_as_a_line_break() {
+        // kubectl's values (`kubectl label --local -f`); the line after a
+        // NEL is the NEL's own line to an editor.
+        let text = "a: \"x\u{85}y\"\nb: 'p\u{85} q'\nc: \"a \t\u{85}  b\u{85}\u{85}c\u{85} \u{85}\u{85}d\"\nd: \"e\\Nf\"\nz: 1\n";
+        let read = parse_section(text, 1, true).expect("reads").expect("a document");
+        let expected = serde_json::json!({"a": "x y", "b": "p q", "c": "a b\nc\n\nd", "d": "e\u{85}f", "z": 1});
+        assert_eq!(read.value, expected);
+        assert_eq!(read.positions.get("z").map(|s| s.line), Some(5));
     }
 
     #[test]
