@@ -218,6 +218,15 @@ fn a_json_document_is_read_with_go_json_rules() {
     let d = deployment(&json_router(r#"{"replicas": 3, "podAnnotations": {"note": "\ud83d\ude00 caf\u00e9 a\/b"}}"#));
     assert_eq!(d["spec"]["replicas"], 3);
     assert_eq!(d["spec"]["template"]["metadata"]["annotations"]["note"], "\u{1F600} café a/b");
+    // Go's unquote reads a lone surrogate escape as U+FFFD (kubectl reads
+    // `"x\ud800y"` so); Go's encoder writes the float 2 that 2.0 and 2e0
+    // decode to as `2`, the integer kubectl sends.
+    for replicas in ["2.0", "2e0"] {
+        let proxy = format!(r#"{{"replicas": {replicas}, "podAnnotations": {{"note": "x\ud800y"}}}}"#);
+        let d = deployment(&json_router(&proxy));
+        assert_eq!(d["spec"]["replicas"], 2, "{replicas}");
+        assert_eq!(d["spec"]["template"]["metadata"]["annotations"]["note"], "x\u{FFFD}y");
+    }
     // Two values one after another are two documents.
     let two = format!("{}{}", json_router("{}"), json_router("{}").replace("\"r\"", "\"s\""));
     let run = routerctl(&["render", "-f", "-", "-o", "name"], Some(&two));

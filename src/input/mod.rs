@@ -313,6 +313,8 @@ pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String> {
             return Err(refused_input(name, Some((line, column)), message));
         }
     };
+    // A JSON stream's lone surrogate escapes, as Go's decoder reads them.
+    let text = if json::is_json_stream(&text) { json::lone_surrogates_replaced(text) } else { text };
     // Most manifests are ASCII: one pass over the bytes settles it.
     if text.bytes().all(|b| b.is_ascii() && yaml_printable(char::from(b))) {
         return Ok(text);
