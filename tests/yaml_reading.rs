@@ -313,6 +313,8 @@ fn yaml_1_1_syntax_as_libyaml_reads_it() {
         // last character directly.
         ("comment after a quote", "    podAnnotations:\n      note: 'hello'# c\n", json!({"note": "hello"})),
         ("comment after a flow mapping", "    podAnnotations: {note: x}# c\n", json!({"note": "x"})),
+        // yaml_parser_scan_block_scalar: a comment may follow the header.
+        ("comment after a block header", "    podAnnotations:\n      note: |#c\n        x\n", json!({"note": "x\n"})),
         // yaml_parser_scan_flow_scalar (goyaml.v2): `\'` is an escape.
         ("an escaped single quote", "    podAnnotations:\n      note: \"it\\'s\"\n", json!({"note": "it's"})),
         // yaml_parser_fetch_next_token: `-` starts a plain scalar unless a

@@ -12,6 +12,8 @@
 //! - `'text'# comment`, `{a: b}# comment`: libyaml ends a quoted scalar or
 //!   a flow collection at its closing character and then skips to the
 //!   comment (`yaml_parser_scan_to_next_token`); a space is put before `#`.
+//!   So after a block scalar's header (`|#c`, `>-#c`): libyaml's
+//!   `yaml_parser_scan_block_scalar` skips blanks and takes a comment.
 //! - `"it\'s"`: goyaml.v2's `yaml_parser_scan_flow_scalar` knows the `\'`
 //!   escape; it becomes `'`.
 //! - `{key: -}`: libyaml lets `-` start a plain scalar unless a blank
@@ -284,7 +286,12 @@ pub fn repair(text: &str, failure: &Failure<'_>) -> Option<String> {
     if message.contains("comments must be separated from other tokens by whitespace") {
         let hash = find_near(text, at, "#")?;
         let before = text[..hash].chars().next_back()?;
-        return matches!(before, '\'' | '"' | ']' | '}' | ',').then(|| replace(text, hash..hash, " "));
+        // A block scalar's header: `|`, `>` and their indicators (`|-`,
+        // `>2+`) after a blank.
+        let header = text[..hash].trim_end_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-');
+        let block_header = header.ends_with(['|', '>']) && header[..header.len() - 1].ends_with([' ', '\t']);
+        return (matches!(before, '\'' | '"' | ']' | '}' | ',') || block_header)
+            .then(|| replace(text, hash..hash, " "));
     }
     if message.contains("unknown escape character") {
         let escape = quoted_escape(text, at)?;
@@ -478,6 +485,11 @@ mod tests {
             Some("note: 'hi' # c\n")
         );
         assert_eq!(fixed("note: a# c\n", "comments must be separated from other tokens by whitespace", 1, 7), None);
+        assert_eq!(
+            fixed("note: |-#c\n  x\n", "comments must be separated from other tokens by whitespace", 1, 8).as_deref(),
+            Some("note: |- #c\n  x\n")
+        );
+        assert_eq!(fixed("note: a|#c\n", "comments must be separated from other tokens by whitespace", 1, 8), None);
         assert_eq!(
             fixed("note: \"it\\'s\"\n", "while parsing a quoted scalar, found unknown escape character", 1, 9)
                 .as_deref(),
