@@ -218,6 +218,15 @@ fn a_json_document_is_read_with_go_json_rules() {
     let d = deployment(&json_router(r#"{"replicas": 3, "podAnnotations": {"note": "\ud83d\ude00 caf\u00e9 a\/b"}}"#));
     assert_eq!(d["spec"]["replicas"], 3);
     assert_eq!(d["spec"]["template"]["metadata"]["annotations"]["note"], "\u{1F600} café a/b");
+    // Go's unquote reads a lone surrogate escape as U+FFFD (kubectl reads
+    // `"x\ud800y"` so); Go's encoder writes the float 2 that 2.0 and 2e0
+    // decode to as `2`, the integer kubectl sends.
+    for replicas in ["2.0", "2e0"] {
+        let proxy = format!(r#"{{"replicas": {replicas}, "podAnnotations": {{"note": "x\ud800y"}}}}"#);
+        let d = deployment(&json_router(&proxy));
+        assert_eq!(d["spec"]["replicas"], 2, "{replicas}");
+        assert_eq!(d["spec"]["template"]["metadata"]["annotations"]["note"], "x\u{FFFD}y");
+    }
     // Two values one after another are two documents.
     let two = format!("{}{}", json_router("{}"), json_router("{}").replace("\"r\"", "\"s\""));
     let run = routerctl(&["render", "-f", "-", "-o", "name"], Some(&two));
@@ -304,6 +313,8 @@ fn yaml_1_1_syntax_as_libyaml_reads_it() {
         // last character directly.
         ("comment after a quote", "    podAnnotations:\n      note: 'hello'# c\n", json!({"note": "hello"})),
         ("comment after a flow mapping", "    podAnnotations: {note: x}# c\n", json!({"note": "x"})),
+        // yaml_parser_scan_block_scalar: a comment may follow the header.
+        ("comment after a block header", "    podAnnotations:\n      note: |#c\n        x\n", json!({"note": "x\n"})),
         // yaml_parser_scan_flow_scalar (goyaml.v2): `\'` is an escape.
         ("an escaped single quote", "    podAnnotations:\n      note: \"it\\'s\"\n", json!({"note": "it's"})),
         // yaml_parser_fetch_next_token: `-` starts a plain scalar unless a
@@ -368,4 +379,41 @@ fn yaml_1_1_syntax_as_libyaml_reads_it() {
         let message = refused(yaml);
         assert!(message.contains(said), "{case}: {message}");
     }
+}
+
+/// Thousands of the rewrites above in one document, each read by kubectl
+/// (`kubectl label --local -f` takes every one of these whole): they are
+/// made at once, not refused for their number.
+#[test]
+fn thousands_of_libyaml_forms_in_one_document_are_read() {
+    let lines = |line: &dyn Fn(usize) -> String, n: usize| (0..n).map(line).collect::<String>();
+    let cases: &[(&str, String, &str, Value)] = &[
+        ("tabs after colons", lines(&|i| format!("      note{i}:\tv\n"), 5000), "note4999", json!("v")),
+        ("comments after quotes", lines(&|i| format!("      k{i}: 'v'# c\n"), 3000), "k2999", json!("v")),
+        ("quoted lines at column 0", lines(&|i| format!("      k{i}: \"a\nb\"\n"), 3000), "k2999", json!("a b")),
+    ];
+    for (case, annotations, key, expected) in cases {
+        let d = deployment(&with_annotations(&format!("    podAnnotations:\n{annotations}")));
+        assert_eq!(&d["spec"]["template"]["metadata"]["annotations"][key], expected, "{case}");
+    }
+    // One flow mapping of 3,000 lines at column 0, and 3,000 `{a: -}`.
+    let flow = lines(&|i| format!("k{i}: v{i},\n"), 3000);
+    let d = deployment(&with_annotations(&format!("    podAnnotations: {{a: b,\n{flow}z: -}}\n")));
+    let annotations = &d["spec"]["template"]["metadata"]["annotations"];
+    assert_eq!((&annotations["k2999"], &annotations["z"]), (&json!("v2999"), &json!("-")));
+    let dashes = lines(&|_| "  - {a: -}\n".to_string(), 3000);
+    let run = routerctl(&["render", "-f", "-"], Some(&format!("{}  x:\n{dashes}", with_annotations(""))));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+/// A NEL inside a quoted scalar folds as kubectl folds it (`"x\u{85}y"` is
+/// `x y`, as `kubectl label --local -f` reads it) without starting a line:
+/// a finding after it is on the line editors and `grep -n` count.
+#[test]
+fn a_nel_in_a_quoted_scalar_does_not_move_later_lines() {
+    let yaml = with_annotations("    podAnnotations:\n      a: \"x\u{85}y\"\n  bogus: 1\n");
+    let line = yaml.lines().position(|l| l.contains("bogus")).expect("the line") + 1;
+    let run = routerctl(&["render", "-f", "-"], Some(&yaml));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains(&format!("<stdin>:{line}:3: spec.bogus: unknown field")), "{}", run.stderr);
 }

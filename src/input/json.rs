@@ -6,9 +6,12 @@
 //! values are errors there, where a YAML reader would take them). Each
 //! value is then one document.
 //!
-//! serde_json keeps the same grammar as Go's decoder (RFC 8259). One
-//! difference is refused rather than copied: a lone UTF-16 surrogate
-//! escape, which Go replaces with U+FFFD.
+//! serde_json keeps the same grammar as Go's decoder (RFC 8259). Where the
+//! two differ, Go's answer is made: a lone UTF-16 surrogate escape
+//! (`\ud800`) is U+FFFD, as Go's `unquote` reads it (serde_json refuses
+//! it); and kubectl sends what it read re-encoded by Go, whose encoder
+//! writes a float with an integral value as an integer (`2.0` and `2e0`
+//! are the integer 2 to the API server).
 
 use serde::de::IgnoredAny;
 
@@ -37,22 +40,36 @@ pub struct JsonValue<'a> {
 
 /// Splits a JSON stream into its values, each checked by a JSON parser.
 /// Every value must be an object (a Kubernetes object or a List). An error
-/// comes with the 1-based number of the value it is in.
-pub fn split(text: &str) -> Result<Vec<JsonValue<'_>>, (usize, ReadError)> {
+/// comes with the 1-based number of the value it is in. At most `limit`
+/// values are taken: the one after them is refused where it starts, before
+/// it is read.
+///
+/// Linear in the text: lines are counted between one value and the next,
+/// never from the start again.
+pub fn split(text: &str, limit: usize) -> Result<Vec<JsonValue<'_>>, (usize, ReadError)> {
     let mut values = Vec::new();
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<IgnoredAny>();
-    let mut start = 0;
+    let (mut start, mut line) = (0, 1);
     loop {
         // Where the next value starts: after the spaces that follow the last.
         let rest = &text[start..];
-        let skipped = rest.len() - rest.trim_start_matches([' ', '\t', '\n', '\r']).len();
-        let value_start = start + skipped;
+        let spaces = &rest[..rest.len() - rest.trim_start_matches([' ', '\t', '\n', '\r']).len()];
+        let value_start = start + spaces.len();
+        line += spaces.bytes().filter(|&b| b == b'\n').count();
+        if value_start == text.len() {
+            break;
+        }
+        if values.len() == limit {
+            let (line, column) = line_column(text, value_start);
+            let message = format!("more than {limit} documents; split the input into several files");
+            return Err((values.len() + 1, ReadError { line, column, message }));
+        }
         match stream.next() {
             None => break,
             Some(Ok(_)) => {
                 let end = stream.byte_offset();
-                let (line, column) = line_column(text, value_start);
                 if !text[value_start..].starts_with('{') {
+                    let (line, column) = line_column(text, value_start);
                     return Err((
                         values.len() + 1,
                         ReadError {
@@ -64,7 +81,9 @@ pub fn split(text: &str) -> Result<Vec<JsonValue<'_>>, (usize, ReadError)> {
                         },
                     ));
                 }
-                values.push(JsonValue { text: &text[value_start..end], line });
+                let value = &text[value_start..end];
+                values.push(JsonValue { text: value, line });
+                line += value.bytes().filter(|&b| b == b'\n').count();
                 start = end;
             }
             Some(Err(e)) => {
@@ -79,15 +98,64 @@ pub fn split(text: &str) -> Result<Vec<JsonValue<'_>>, (usize, ReadError)> {
     Ok(values)
 }
 
+/// A stream's text with each lone UTF-16 surrogate escape of its strings
+/// written `\ufffd` (as long: every position stays), as Go's decoder reads
+/// it; a surrogate pair stays. The text itself when it holds none.
+pub fn lone_surrogates_replaced(text: String) -> String {
+    if !text.contains("\\ud") && !text.contains("\\uD") {
+        return text;
+    }
+    let bytes = text.as_bytes();
+    // The surrogate an escape at `at` (its backslash) stands for, if any:
+    // true for a high one (D800-DBFF), false for a low one.
+    let surrogate = |at: usize| -> Option<bool> {
+        let hex = bytes.get(at + 2..at + 6)?;
+        if bytes.get(at + 1) != Some(&b'u') || !hex.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        let code = hex.iter().fold(0u32, |n, &b| n * 16 + char::from(b).to_digit(16).unwrap_or(0));
+        (0xD800..=0xDFFF).contains(&code).then_some(code < 0xDC00)
+    };
+    let mut lone = Vec::new();
+    let (mut in_string, mut i) = (false, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => in_string = !in_string,
+            b'\\' if in_string => {
+                match surrogate(i) {
+                    // A high surrogate followed by a low one: a pair.
+                    Some(true) if bytes.get(i + 6) == Some(&b'\\') && surrogate(i + 6) == Some(false) => i += 6,
+                    Some(_) => lone.push(i + 2),
+                    None => {}
+                }
+                // The escaped character cannot end the string.
+                i += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut text = text;
+    for at in lone {
+        // Four ASCII hex digits, checked above.
+        if text.is_char_boundary(at) && text.is_char_boundary(at + 4) {
+            text.replace_range(at..at + 4, "fffd");
+        }
+    }
+    text
+}
+
 /// Parses one value [`split`] found, held to the bounds a YAML document is
 /// held to: an object (a List's each item) of at most 3 MiB as JSON and
-/// 250,000 values.
+/// 250,000 values. A float with an integral value is the integer kubectl
+/// sends for it.
 pub fn parse(value: &JsonValue<'_>) -> Result<serde_json::Value, ReadError> {
-    let parsed: serde_json::Value = serde_json::from_str(value.text).map_err(|e| {
+    let mut parsed: serde_json::Value = serde_json::from_str(value.text).map_err(|e| {
         let mut error = json_error(&e);
         error.line += value.line - 1;
         error
     })?;
+    integral_floats_as_integers(&mut parsed);
     // Small values cannot cross either bound: only a large one is measured.
     if value.text.len() > 1024 * 1024 {
         let objects: Vec<&serde_json::Value> = match parsed.get("items").and_then(serde_json::Value::as_array) {
@@ -111,6 +179,23 @@ pub fn parse(value: &JsonValue<'_>) -> Result<serde_json::Value, ReadError> {
         }
     }
     Ok(parsed)
+}
+
+/// Each float with an integral value under 2^63 made the integer Go's
+/// encoder writes for it (`2.0` → `2`), as the YAML reader makes it.
+fn integral_floats_as_integers(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Number(n) => {
+            if let Some(f) = n.as_f64().filter(|_| n.is_f64()) {
+                if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.2e18 {
+                    *v = serde_json::Value::from(f as i64);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(integral_floats_as_integers),
+        serde_json::Value::Object(map) => map.values_mut().for_each(integral_floats_as_integers),
+        _ => {}
+    }
 }
 
 fn count_values(v: &serde_json::Value) -> usize {
@@ -146,7 +231,7 @@ mod tests {
     use super::*;
 
     fn error(text: &str) -> String {
-        let values = split(text).map_err(|(_, e)| e);
+        let values = split(text, 100).map_err(|(_, e)| e);
         match values.and_then(|values| values.iter().map(parse).collect::<Result<Vec<_>, _>>()) {
             Ok(_) => panic!("{text:?} was read"),
             Err(e) => format!("{}:{}: {}", e.line, e.column, e.message),
@@ -167,7 +252,7 @@ mod tests {
     #[test]
     fn values_follow_one_another() {
         let text = "{\"a\": 1}\n\n  {\"b\": [2,\n 3]} {}";
-        let values = split(text).expect("splits");
+        let values = split(text, 100).expect("splits");
         let found: Vec<(&str, usize)> = values.iter().map(|v| (v.text, v.line)).collect();
         assert_eq!(found, [("{\"a\": 1}", 1), ("{\"b\": [2,\n 3]}", 3), ("{}", 4)]);
     }
@@ -197,22 +282,51 @@ mod tests {
     }
 
     #[test]
+    fn the_value_past_the_limit_is_refused_where_it_starts() {
+        assert_eq!(split("{}\n{} \n  {}\n", 3).expect("three values").len(), 3);
+        let (number, error) = split("{}\n{} \n  {}\n", 2).err().expect("over the limit");
+        assert_eq!((number, error.line, error.column), (3, 3, 3));
+        assert_eq!(error.message, "more than 2 documents; split the input into several files");
+        // Lines are counted across values that span several.
+        let values = split("{\"a\":\n[1,\n2]}\n\n{}{\n}", 10).expect("splits");
+        assert_eq!(values.iter().map(|v| v.line).collect::<Vec<_>>(), [1, 5, 5]);
+    }
+
+    #[test]
     fn an_object_is_held_to_the_bounds_of_a_yaml_one() {
         let big = format!("{{\"kind\": \"ConfigMap\", \"data\": {{\"k\": \"{}\"}}}}", "x".repeat(4 << 20));
-        let values = split(&big).expect("splits");
+        let values = split(&big, 1).expect("splits");
         let error = parse(&values[0]).expect_err("over 3 MiB");
         assert!(error.message.starts_with("an object larger than 3 MiB as JSON"), "{}", error.message);
         // A List's items are bounded one by one.
         let item = format!("{{\"kind\": \"ConfigMap\", \"data\": {{\"k\": \"{}\"}}}}", "x".repeat(1 << 20));
         let list = format!("{{\"kind\": \"List\", \"items\": [{}]}}", [item.as_str(); 4].join(","));
-        let values = split(&list).expect("splits");
+        let values = split(&list, 1).expect("splits");
         assert!(parse(&values[0]).is_ok());
     }
 
     #[test]
     fn escapes_are_json_escapes() {
-        let values = split(r#"{"s": "\ud83d\ude00 \u00e9 \/ \""}"#).expect("splits");
+        let values = split(r#"{"s": "\ud83d\ude00 \u00e9 \/ \""}"#, 1).expect("splits");
         let value = parse(&values[0]).expect("parses");
         assert_eq!(value["s"], "\u{1F600} \u{e9} / \"");
+    }
+
+    /// Go's decoder reads a lone surrogate escape as U+FFFD (kubectl reads
+    /// `"x\ud800y"` as `x\u{FFFD}y`); a pair is its character.
+    #[test]
+    fn a_lone_surrogate_is_the_replacement_character() {
+        let text = lone_surrogates_replaced(r#"{"a": "x\ud800y", "b": "\udc00\\ud800", "c": "\ud83d\ude00"}"#.into());
+        assert_eq!(text, r#"{"a": "x\ufffdy", "b": "\ufffd\\ud800", "c": "\ud83d\ude00"}"#);
+        let value = parse(&split(&text, 1).expect("splits")[0]).expect("parses");
+        assert_eq!(value, serde_json::json!({"a": "x\u{FFFD}y", "b": "\u{FFFD}\\ud800", "c": "\u{1F600}"}));
+    }
+
+    /// kubectl sends `2.0` and `2e0` as Go's encoder writes them: `2`.
+    #[test]
+    fn an_integral_float_is_the_integer_kubectl_sends() {
+        let text = r#"{"a": 2.0, "b": [2e0, 2.5, -0.0], "c": {"d": 1e300}}"#;
+        let value = parse(&split(text, 1).expect("splits")[0]).expect("parses");
+        assert_eq!(value, serde_json::json!({"a": 2, "b": [2, 2.5, 0], "c": {"d": 1e300}}));
     }
 }

@@ -153,23 +153,26 @@ impl Document {
 pub struct Placement {
     text: String,
     first_line: usize,
+    /// A value of a JSON stream, read by JSON's grammar.
+    json: bool,
     positions: std::sync::OnceLock<Positions>,
 }
 
 impl Placement {
-    fn of(text: &str, first_line: usize) -> Placement {
-        Placement { text: text.to_string(), first_line, positions: std::sync::OnceLock::new() }
+    fn of(text: &str, first_line: usize, json: bool) -> Placement {
+        Placement { text: text.to_string(), first_line, json, positions: std::sync::OnceLock::new() }
     }
 
     /// The spots of every field (none for a document with no text behind
     /// it; the text has been read once already, so it reads again).
     pub fn positions(&self) -> &Positions {
         self.positions.get_or_init(|| {
-            yaml::parse_section(&self.text, self.first_line, true)
-                .ok()
-                .flatten()
-                .map(|p| p.positions)
-                .unwrap_or_default()
+            let read = if self.json {
+                yaml::json_positions(&self.text, self.first_line)
+            } else {
+                yaml::parse_section(&self.text, self.first_line, true)
+            };
+            read.ok().flatten().map(|p| p.positions).unwrap_or_default()
         })
     }
 }
@@ -310,6 +313,8 @@ pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String> {
             return Err(refused_input(name, Some((line, column)), message));
         }
     };
+    // A JSON stream's lone surrogate escapes, as Go's decoder reads them.
+    let text = if json::is_json_stream(&text) { json::lone_surrogates_replaced(text) } else { text };
     // Most manifests are ASCII: one pass over the bytes settles it.
     if text.bytes().all(|b| b.is_ascii() && yaml_printable(char::from(b))) {
         return Ok(text);
@@ -332,7 +337,9 @@ pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String> {
 /// characters of a string, as to Go's JSON decoder) they are read as line
 /// breaks, so lines are numbered as kubectl numbers them. Inside a quoted
 /// scalar libyaml folds NEL into a space (as a line break) but keeps LS and
-/// PS as characters: there LS and PS are left as they are.
+/// PS as characters: there all three are left as they are (the YAML reader
+/// folds NEL itself), so a line after one is numbered as editors and
+/// `grep -n` number it.
 fn yaml_1_1_line_breaks(text: String) -> String {
     if !text.contains(['\u{85}', '\u{2028}', '\u{2029}']) || json::is_json_stream(&text) {
         return text;
@@ -340,7 +347,7 @@ fn yaml_1_1_line_breaks(text: String) -> String {
     let is_break = |c: char| matches!(c, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}');
     repair::places(&text, is_break)
         .map(|(c, place)| match (c, place) {
-            ('\u{2028}' | '\u{2029}', repair::Place::Quoted) => c,
+            ('\u{85}' | '\u{2028}' | '\u{2029}', repair::Place::Quoted) => c,
             ('\u{85}' | '\u{2028}' | '\u{2029}', _) => '\n',
             _ => c,
         })
@@ -497,10 +504,8 @@ fn too_many_documents(name: &str) -> anyhow::Error {
 /// The non-empty documents of a source, split as kubectl splits a stream.
 pub fn document_texts(source: &Source) -> Result<Vec<DocumentText<'_>>> {
     if json::is_json_stream(&source.text) {
-        let values = json::split(&source.text).map_err(|(n, e)| read_error(&source.name, Some(n), &e))?;
-        if values.len() > MAX_DOCUMENTS {
-            return Err(too_many_documents(&source.name));
-        }
+        let values =
+            json::split(&source.text, MAX_DOCUMENTS).map_err(|(n, e)| read_error(&source.name, Some(n), &e))?;
         return Ok(values
             .into_iter()
             .enumerate()
@@ -573,7 +578,7 @@ impl DocumentText<'_> {
         };
         // Positions are read off the text by the YAML reader, which reads
         // JSON too (and leaves them out where it cannot).
-        let placement = Arc::new(Placement::of(self.text, self.line));
+        let placement = Arc::new(Placement::of(self.text, self.line, self.json));
         match value {
             Value::Null => return Ok(()),
             Value::Object(_) => {}
@@ -635,7 +640,9 @@ pub fn parse_value(text: &str, origin: &Origin, text_line: usize) -> Result<Valu
 pub fn parse_stream(name: &str, text: &str) -> Result<Vec<(usize, usize, Value)>> {
     let mut out = Vec::new();
     if json::is_json_stream(text) {
-        for (i, value) in json::split(text).map_err(|(n, e)| read_error(name, Some(n), &e))?.iter().enumerate() {
+        for (i, value) in
+            json::split(text, MAX_DOCUMENTS).map_err(|(n, e)| read_error(name, Some(n), &e))?.iter().enumerate()
+        {
             out.push((i + 1, value.line, json::parse(value).map_err(|e| read_error(name, Some(i + 1), &e))?));
         }
         return Ok(out);
@@ -779,6 +786,19 @@ mod tests {
         assert_eq!(d[0].plain_text("spec.list[0].a"), Some("0755"));
         assert_eq!(d[0].locate("spec.missing.deeper"), "t.yaml:3:1", "the nearest written ancestor");
         assert_eq!(d[0].value["spec"]["list"][0]["a"], 493);
+    }
+
+    #[test]
+    fn json_fields_are_placed_past_a_slash_escape() {
+        // `\/` is JSON's escape of `/`: the position reader takes it, as the
+        // value reader does, and places the fields after it.
+        let d = docs("{\n  \"kind\": \"A\",\n  \"a\": \"x\\/y\",\n  \"spec\": {\"b\": 1}\n}\n");
+        assert_eq!(d[0].value["a"], "x/y");
+        assert_eq!(d[0].locate("spec.b"), "t.yaml:4:12");
+        // A surrogate pair is one character to both readers.
+        let d = docs("{\"kind\": \"A\", \"a\": \"\\ud83d\\ude00\",\n \"b\": 1}");
+        assert_eq!(d[0].value["a"], "\u{1F600}");
+        assert_eq!(d[0].locate("b"), "t.yaml:2:2");
     }
 
     #[test]

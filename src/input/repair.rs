@@ -12,6 +12,8 @@
 //! - `'text'# comment`, `{a: b}# comment`: libyaml ends a quoted scalar or
 //!   a flow collection at its closing character and then skips to the
 //!   comment (`yaml_parser_scan_to_next_token`); a space is put before `#`.
+//!   So after a block scalar's header (`|#c`, `>-#c`): libyaml's
+//!   `yaml_parser_scan_block_scalar` skips blanks and takes a comment.
 //! - `"it\'s"`: goyaml.v2's `yaml_parser_scan_flow_scalar` knows the `\'`
 //!   escape; it becomes `'`.
 //! - `{key: -}`: libyaml lets `-` start a plain scalar unless a blank
@@ -19,8 +21,17 @@
 //! - a continuation line of a quoted scalar or a flow collection that is
 //!   not indented: libyaml does not check that indentation (YAML 1.2 asks
 //!   for more than the parent's); such lines are indented one space more
-//!   than the line the scalar starts on (or, in a flow collection, than the
-//!   line before), which folding ignores.
+//!   than the line the scalar (or the outermost flow collection) starts
+//!   on, which folding ignores: every line of it in one rewrite.
+//!
+//! Rewriting one failure at a time costs a read of the whole text per
+//! rewrite. So on a text's first failure, every place a light reading
+//! finds is rewritten at once (`rewrite_all`) and read once; the parser's
+//! own scalars then confirm each rewrite (`confirmed`: a space after `:`
+//! outside every scalar, a space before a comment right after a quoted
+//! scalar, `"-"` a quoted scalar of its own, an escape or an indentation
+//! inside one), and only when one is not borne out does the reading go
+//! back to one rewrite per failure.
 
 /// How many rewrites one document may have before its error is given as
 /// it is: each costs a read of the whole text, so a small document may
@@ -28,6 +39,171 @@
 /// fewer; 64 MiB of re-reading at most, and never fewer than 64.
 pub fn max_repairs(text_len: usize) -> usize {
     ((64 << 20) / text_len.max(1)).clamp(64, 10_000)
+}
+
+/// One rewrite made by [`rewrite_all`]: the byte offset in the rewritten
+/// text of its first new (or changed) character, and what the
+/// parser's reading must show there for the rewrite to have kept the
+/// values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Site {
+    pub at: usize,
+    pub expect: Expect,
+}
+
+/// What a [`Site`] must be to the parser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    /// Outside every scalar: the space after `:`.
+    Outside,
+    /// Inside a quoted scalar: an escape rewritten, a continuation line
+    /// indented.
+    InQuoted,
+    /// Where a quoted scalar starts: `"-"`.
+    StartsQuoted,
+    /// Where a quoted scalar ends: the space before a comment after it.
+    EndsQuoted,
+}
+
+/// A scalar as the parser read it: its byte range (a quoted one's ends
+/// after its closing quote) and whether it was quoted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScalarSpan {
+    pub start: usize,
+    pub end: usize,
+    pub quoted: bool,
+}
+
+/// The rewritten text, with the sites.
+struct Rewriting {
+    out: String,
+    sites: Vec<Site>,
+}
+
+impl Rewriting {
+    fn push(&mut self, c: char) {
+        self.out.push(c);
+    }
+
+    fn site(&mut self, expect: Expect) {
+        self.sites.push(Site { at: self.out.len(), expect });
+    }
+}
+
+/// Every place a light reading (quotes and comments, as [`places`]) finds
+/// one of the rewrites above, rewritten at once, so that a document with
+/// thousands of them is read twice rather than once per rewrite. A light
+/// reading can be wrong (a quote inside a plain scalar, a `:` in a block
+/// scalar), so the caller keeps the result only when the parser's own
+/// scalars confirm every [`Site`] ([`confirmed`]), and otherwise rewrites
+/// one failure at a time. `None` when nothing was found.
+pub fn rewrite_all(text: &str) -> Option<(String, Vec<Site>)> {
+    let mut r = Rewriting { out: String::with_capacity(text.len() + text.len() / 8), sites: Vec::new() };
+    let mut quoted: Option<char> = None;
+    // The indentation of the line the open quoted scalar starts on.
+    let mut quote_indent = 0;
+    for line in text.split_inclusive('\n') {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let blank = line.trim().is_empty();
+        if quoted.is_some() && !blank && indent <= quote_indent {
+            r.site(Expect::InQuoted);
+            for _ in indent..=quote_indent {
+                r.push(' ');
+            }
+        }
+        let mut chars = line.chars().peekable();
+        let (mut previous, mut closed, mut comment, mut escaped) = ('\n', false, false, false);
+        while let Some(c) = chars.next() {
+            let just_closed = std::mem::take(&mut closed);
+            if let Some(q) = quoted {
+                if escaped {
+                    escaped = false;
+                } else if q == '"' && c == '\\' && chars.peek() == Some(&'\'') {
+                    // goyaml's `\'` escape: the quote alone.
+                    chars.next();
+                    r.site(Expect::InQuoted);
+                    r.push('\'');
+                    previous = '\'';
+                    continue;
+                } else if (q == '"' && c == '\\') || (q == '\'' && c == '\'' && chars.peek() == Some(&'\'')) {
+                    // An escape, or `''` in a single-quoted scalar: the next
+                    // character is the scalar's.
+                    escaped = true;
+                } else if c == q {
+                    quoted = None;
+                    closed = true;
+                }
+            } else if comment {
+            } else if c == ':' && chars.peek() == Some(&'\t') {
+                chars.next();
+                r.push(':');
+                r.site(Expect::Outside);
+                r.push(' ');
+                previous = ' ';
+                continue;
+            } else if c == '#' && just_closed {
+                r.site(Expect::EndsQuoted);
+                r.push(' ');
+                comment = true;
+            } else if c == '#' && previous.is_whitespace() {
+                comment = true;
+            } else if c == '-'
+                && (previous.is_whitespace() || matches!(previous, '[' | '{' | ','))
+                && matches!(chars.peek(), Some(',' | ']' | '}'))
+            {
+                r.site(Expect::StartsQuoted);
+                for q in ['"', '-', '"'] {
+                    r.push(q);
+                }
+                previous = '"';
+                continue;
+            } else if matches!(c, '\'' | '"') && (previous.is_whitespace() || matches!(previous, '[' | '{' | ',')) {
+                quoted = Some(c);
+                quote_indent = indent;
+            }
+            r.push(c);
+            previous = c;
+        }
+    }
+    (!r.sites.is_empty()).then_some((r.out, r.sites))
+}
+
+/// The byte after the closing quote of the quoted scalar whose opening
+/// quote is at byte `open`; `None` when it never closes.
+pub fn quoted_close(text: &str, open: usize) -> Option<usize> {
+    let mut chars = text.get(open..)?.char_indices();
+    let (_, quote) = chars.next()?;
+    while let Some((i, c)) = chars.next() {
+        if quote == '"' && c == '\\' {
+            chars.next();
+        } else if c == quote {
+            // `''` is a quote inside a single-quoted scalar.
+            if quote == '\'' && text[open + i + 1..].starts_with('\'') {
+                chars.next();
+            } else {
+                return Some(open + i + 1);
+            }
+        }
+    }
+    None
+}
+
+/// Whether the parser's reading bears out every site of [`rewrite_all`]:
+/// `scalars` are the scalars it read, in order, and `read_to` the byte
+/// where its reading ended (a site past it is not borne out).
+pub fn confirmed(sites: &[Site], scalars: &[ScalarSpan], read_to: usize) -> bool {
+    sites.iter().all(|site| {
+        let before = scalars.partition_point(|s| s.start <= site.at);
+        let last = before.checked_sub(1).map(|i| scalars[i]);
+        let inside = last.filter(|s| site.at < s.end);
+        site.at < read_to
+            && match site.expect {
+                Expect::Outside => inside.is_none(),
+                Expect::InQuoted => inside.is_some_and(|s| s.quoted && s.start < site.at),
+                Expect::StartsQuoted => inside.is_some_and(|s| s.quoted && s.start == site.at),
+                Expect::EndsQuoted => inside.is_none() && last.is_some_and(|s| s.quoted && s.end == site.at),
+            }
+    })
 }
 
 /// The parser's error: its message and 1-based line, 0-based column (in
@@ -110,7 +286,12 @@ pub fn repair(text: &str, failure: &Failure<'_>) -> Option<String> {
     if message.contains("comments must be separated from other tokens by whitespace") {
         let hash = find_near(text, at, "#")?;
         let before = text[..hash].chars().next_back()?;
-        return matches!(before, '\'' | '"' | ']' | '}' | ',').then(|| replace(text, hash..hash, " "));
+        // A block scalar's header: `|`, `>` and their indicators (`|-`,
+        // `>2+`) after a blank.
+        let header = text[..hash].trim_end_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-');
+        let block_header = header.ends_with(['|', '>']) && header[..header.len() - 1].ends_with([' ', '\t']);
+        return (matches!(before, '\'' | '"' | ']' | '}' | ',') || block_header)
+            .then(|| replace(text, hash..hash, " "));
     }
     if message.contains("unknown escape character") {
         let escape = quoted_escape(text, at)?;
@@ -128,7 +309,7 @@ pub fn repair(text: &str, failure: &Failure<'_>) -> Option<String> {
     if message.contains("invalid indentation in flow construct")
         || (message == "invalid indentation" && inside_flow(text, failure.line))
     {
-        return indent_line(text, failure.line);
+        return indent_flow(text, failure.line);
     }
     None
 }
@@ -229,20 +410,60 @@ fn replace(text: &str, range: std::ops::Range<usize>, with: &str) -> String {
     out
 }
 
-/// Indents 1-based `line` one space more than the nearest non-blank line
-/// above it; `None` when it is already that deep (nothing to gain).
-fn indent_line(text: &str, line: usize) -> Option<String> {
-    let lines: Vec<&str> = text.split('\n').collect();
-    let index = line.checked_sub(1)?;
-    let current = lines.get(index)?;
-    let above = lines[..index].iter().rev().find(|l| !l.trim().is_empty())?;
-    let wanted = above.len() - above.trim_start_matches(' ').len() + 1;
-    let has = current.len() - current.trim_start_matches(' ').len();
-    if has >= wanted {
-        return None;
+/// Indents every line of the flow collection open at the start of 1-based
+/// `line` (from that line to where the collection closes) one space deeper
+/// than the line the outermost open collection starts on, where it is not
+/// already that deep: one rewrite for the whole collection, at one depth,
+/// so the text grows by at most that depth per line. `None` when no line
+/// needs it (nothing to gain).
+fn indent_flow(text: &str, line: usize) -> Option<String> {
+    let from = byte_offset(text, line, 0)?;
+    // The outermost collection still open where the line starts.
+    let mut open: Vec<usize> = Vec::new();
+    for ((at, c), (_, place)) in text[..from].char_indices().zip(places(&text[..from], |c| c == '\n')) {
+        match (place, c) {
+            (Place::Plain, '[' | '{') => open.push(at),
+            (Place::Plain, ']' | '}') => {
+                open.pop();
+            }
+            _ => {}
+        }
     }
-    let start = byte_offset(text, line, 0)?;
-    Some(replace(text, start..start, &" ".repeat(wanted - has)))
+    let outermost = *open.first()?;
+    let opening_line = &text[text[..outermost].rfind('\n').map_or(0, |i| i + 1)..];
+    let wanted = opening_line.len() - opening_line.trim_start_matches(' ').len() + 1;
+    // Where it closes: the depth left open at `from` drops to zero.
+    let mut depth = open.len();
+    let mut to = text.len();
+    for ((at, c), (_, place)) in text[from..].char_indices().zip(places(&text[from..], |c| c == '\n')) {
+        match (place, c) {
+            (Place::Plain, '[' | '{') => depth += 1,
+            (Place::Plain, ']' | '}') => {
+                depth -= 1;
+                if depth == 0 {
+                    to = from + at;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    out.push_str(&text[..from]);
+    let mut changed = false;
+    for (i, piece) in text[from..to].split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let has = piece.len() - piece.trim_start_matches(' ').len();
+        if has < wanted && !piece.trim().is_empty() {
+            out.push_str(&" ".repeat(wanted - has));
+            changed = true;
+        }
+        out.push_str(piece);
+    }
+    out.push_str(&text[to..]);
+    changed.then_some(out)
 }
 
 #[cfg(test)]
@@ -264,6 +485,11 @@ mod tests {
             Some("note: 'hi' # c\n")
         );
         assert_eq!(fixed("note: a# c\n", "comments must be separated from other tokens by whitespace", 1, 7), None);
+        assert_eq!(
+            fixed("note: |-#c\n  x\n", "comments must be separated from other tokens by whitespace", 1, 8).as_deref(),
+            Some("note: |- #c\n  x\n")
+        );
+        assert_eq!(fixed("note: a|#c\n", "comments must be separated from other tokens by whitespace", 1, 8), None);
         assert_eq!(
             fixed("note: \"it\\'s\"\n", "while parsing a quoted scalar, found unknown escape character", 1, 9)
                 .as_deref(),
@@ -295,6 +521,36 @@ mod tests {
         assert_eq!(fixed("a:\n  b: 1\n c: 2\n", "invalid indentation", 3, 1), None);
         assert_eq!(fixed("a: '{'\nb: 1\n", "invalid indentation", 2, 0), None);
         assert_eq!(fixed("a: b\n", "something else", 1, 0), None);
+    }
+
+    #[test]
+    fn every_site_is_rewritten_at_once_and_confirmed_by_the_scalars() {
+        let text = "a:\tb\nc: 'd'# e\nf: [g, -]\nh: \"i\\'j\nk\"\n";
+        let (all, sites) = rewrite_all(text).expect("rewrites");
+        assert_eq!(all, "a: b\nc: 'd' # e\nf: [g, \"-\"]\nh: \"i'j\n k\"\n");
+        let at = |s: &str| all.find(s).expect("in the text");
+        assert_eq!(
+            sites,
+            [
+                Site { at: 2, expect: Expect::Outside },
+                Site { at: at(" # e"), expect: Expect::EndsQuoted },
+                Site { at: at("\"-\""), expect: Expect::StartsQuoted },
+                Site { at: at("'j"), expect: Expect::InQuoted },
+                Site { at: at(" k\""), expect: Expect::InQuoted },
+            ]
+        );
+        let scalar = |start: usize, end: usize, quoted: bool| ScalarSpan { start, end, quoted };
+        let quoted_d = scalar(at("'d'"), at(" # e"), true);
+        assert!(confirmed(&sites[1..2], &[scalar(0, 1, false), quoted_d], 100));
+        // The same space inside a plain scalar (`it 'd' # e` read as one) is
+        // not borne out, nor is a site past where the reading ended.
+        assert!(!confirmed(&sites[1..2], &[scalar(at("'d'") - 1, at(" # e") + 4, false)], 100));
+        assert!(!confirmed(&sites[..1], &[], 2));
+        assert!(confirmed(&sites[..1], &[scalar(0, 1, false), scalar(3, 4, false)], 5));
+        assert_eq!(rewrite_all("a: b\n"), None);
+        assert_eq!(quoted_close("a: 'it''s' x", 3), Some(10));
+        assert_eq!(quoted_close(r#"a: "\"\\" x"#, 3), Some(9));
+        assert_eq!(quoted_close("a: 'open", 3), None);
     }
 
     #[test]

@@ -27,6 +27,7 @@
 //! and every object is limited in nodes and in bytes (aliases counted at
 //! the size they expand to), so memory stays a small multiple of the input.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span, StrInput};
@@ -254,19 +255,76 @@ pub struct Parsed {
 /// was first set on).
 pub fn parse_section(text: &str, first_line: usize, keep_positions: bool) -> Result<Option<Parsed>, ReadError> {
     only_an_end_marker(text, first_line)?;
-    let read = with_repairs(text, |text| {
+    let read = with_repairs(text, |text, spans| {
         let mut builder = Builder::new(text, first_line, keep_positions);
+        builder.scalars = spans.then(Vec::new);
         let read = builder.section();
-        (read, builder.failure)
+        builder.reading(read)
     });
     match read {
-        Err(_) if !keep_positions => with_repairs(text, |text| {
+        Err(_) if !keep_positions => with_repairs(text, |text, spans| {
             let mut builder = Builder::new(text, first_line, true);
+            builder.scalars = spans.then(Vec::new);
             let read = builder.section();
-            (read, builder.failure)
+            builder.reading(read)
         }),
         read => read,
     }
+}
+
+/// The spots of a JSON value's fields (one value of a JSON stream that
+/// starts on source line `first_line`), read by the YAML reader, which
+/// reads JSON too. Only JSON's own grammar applies: `\/` is an escape of
+/// JSON (Go's decoder reads it as `/`), so the YAML 1.1 refusal of it in
+/// `check_written` is left out; nothing is repaired.
+///
+/// A UTF-16 surrogate escape (`\ud83d`, half of a pair or alone) is no
+/// character to a YAML reader; it is read as `\uFFFD`, which is as long,
+/// so every later field keeps its column (a key spelt with one is found
+/// at its parent's place).
+pub fn json_positions(text: &str, first_line: usize) -> Result<Option<Parsed>, ReadError> {
+    let text = without_surrogate_escapes(text);
+    let mut builder = Builder::new(&text, first_line, true);
+    builder.slash_escapes = false;
+    builder.section()
+}
+
+/// `text` with each `\uD800`..`\uDFFF` escape of a JSON string written
+/// `\uFFFD`; the text itself when it holds none.
+fn without_surrogate_escapes(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let is_surrogate = |at: usize| {
+        bytes.get(at) == Some(&b'u')
+            && matches!(bytes.get(at + 1), Some(b'd' | b'D'))
+            && matches!(bytes.get(at + 2), Some(b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F'))
+    };
+    let mut escapes = Vec::new();
+    let (mut in_string, mut i) = (false, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => in_string = !in_string,
+            b'\\' if in_string => {
+                if is_surrogate(i + 1) {
+                    escapes.push(i + 2);
+                }
+                // The escaped character is not a quote that ends the string.
+                i += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if escapes.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = text.to_string();
+    for at in escapes {
+        // Four ASCII hex digits, checked above: a char boundary on each side.
+        if at + 4 <= out.len() && out.is_char_boundary(at) && out.is_char_boundary(at + 4) {
+            out.replace_range(at..at + 4, "FFFD");
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// A section whose first content is the document end marker `...`: goyaml.v2
@@ -290,17 +348,28 @@ fn only_an_end_marker(text: &str, first_line: usize) -> Result<(), ReadError> {
     }
 }
 
-/// Runs `read` on `text`, and again on its rewrite each time it fails
-/// where kubectl's reader would not (`repair`), a bounded number of times.
-fn with_repairs<T>(
-    text: &str,
-    read: impl Fn(&str) -> (Result<T, ReadError>, Option<(String, usize, usize)>),
-) -> Result<T, ReadError> {
+/// One read of a text: its result, the parser's own error as it gave it
+/// (for `repair`), and, when asked for, every scalar it read and where its
+/// reading ended (to confirm the rewrites of `repair::rewrite_all`).
+struct Reading<T> {
+    result: Result<T, ReadError>,
+    failure: Option<(String, usize, usize)>,
+    scalars: Vec<repair::ScalarSpan>,
+    read_to: usize,
+}
+
+/// Runs `read` on `text`, and again on a rewrite when it fails where
+/// kubectl's reader would not (`repair`). On the first such failure every
+/// place a light reading finds is rewritten at once and read (asking for
+/// the scalars), and that reading is kept when the scalars confirm each
+/// rewrite; else the text is rewritten one failure at a time, a bounded
+/// number of times. A text that reads at once costs nothing more.
+fn with_repairs<T>(text: &str, read: impl Fn(&str, bool) -> Reading<T>) -> Result<T, ReadError> {
     let mut rewritten: Option<String> = None;
     let mut repairs = 0;
     loop {
         let current = rewritten.as_deref().unwrap_or(text);
-        let (result, failure) = read(current);
+        let Reading { result, failure, .. } = read(current, false);
         let error = match result {
             Ok(value) => return Ok(value),
             Err(e) => e,
@@ -311,15 +380,20 @@ fn with_repairs<T>(
         if repairs == repair::max_repairs(text.len()) {
             return Err(error);
         }
-        match failure.and_then(|(message, line, column)| {
-            repair::repair(current, &repair::Failure { message: &message, line, column })
-        }) {
-            Some(fixed) => {
-                rewritten = Some(fixed);
-                repairs += 1;
+        let Some((message, line, column)) = failure else { return Err(error) };
+        let Some(fixed) = repair::repair(current, &repair::Failure { message: &message, line, column }) else {
+            return Err(error);
+        };
+        if repairs == 0 {
+            if let Some((all, sites)) = repair::rewrite_all(text) {
+                let reading = read(&all, true);
+                if reading.result.is_ok() && repair::confirmed(&sites, &reading.scalars, reading.read_to) {
+                    return reading.result;
+                }
             }
-            None => return Err(error),
         }
+        rewritten = Some(fixed);
+        repairs += 1;
     }
 }
 
@@ -329,10 +403,11 @@ fn with_repairs<T>(
 /// when the section holds no mapping or those fields are not plain
 /// strings (aliases, merge keys, tags): the caller then builds it.
 pub fn scan_identity(text: &str, first_line: usize) -> Result<Option<[Option<String>; 4]>, ReadError> {
-    with_repairs(text, |text| {
+    with_repairs(text, |text, spans| {
         let mut builder = Builder::new(text, first_line, false);
+        builder.scalars = spans.then(Vec::new);
         let found = builder.scan_identity();
-        (found, builder.failure)
+        builder.reading(found)
     })
 }
 
@@ -406,6 +481,10 @@ struct Builder<'a> {
     /// Whether the text holds a tab at all (see
     /// `check_entry_indicator`).
     dash_tabs: bool,
+    /// Byte offsets of the parser's character indices into `text`.
+    chars: CharOffsets,
+    /// Whether the text holds a NEL at all (see `fold_next_lines`).
+    next_lines: bool,
     first_line: usize,
     anchors: HashMap<usize, Anchored>,
     positions: Option<Positions>,
@@ -417,6 +496,11 @@ struct Builder<'a> {
     items: Budget,
     /// The parser's own error, as it gave it (for `repair`).
     failure: Option<(String, usize, usize)>,
+    /// Every scalar read, when asked for (see `Reading`).
+    scalars: Option<Vec<repair::ScalarSpan>>,
+    /// The byte offset where the last event read ends (kept with
+    /// `scalars`).
+    read_to: usize,
 }
 
 impl<'a> Builder<'a> {
@@ -426,6 +510,8 @@ impl<'a> Builder<'a> {
             text,
             slash_escapes: text.contains("\\/"),
             dash_tabs: text.contains('\t'),
+            chars: CharOffsets::new(text),
+            next_lines: text.contains('\u{85}'),
             first_line,
             anchors: HashMap::new(),
             // About one field per 16 bytes of a typical manifest: sized once
@@ -437,7 +523,14 @@ impl<'a> Builder<'a> {
             aliases: Budget::default(),
             items: Budget::default(),
             failure: None,
+            scalars: None,
+            read_to: 0,
         }
+    }
+
+    /// What a read of this builder came to.
+    fn reading<T>(self, result: Result<T, ReadError>) -> Reading<T> {
+        Reading { result, failure: self.failure, scalars: self.scalars.unwrap_or_default(), read_to: self.read_to }
     }
 
     /// Scans a mapping whose start was read (`depth` deep) for the identity
@@ -524,8 +617,8 @@ impl<'a> Builder<'a> {
                  value with | or > inside [ ] or { }; quote it)",
             )),
             ScalarStyle::DoubleQuoted if self.slash_escapes && text.contains('/') => {
-                let start = char_to_byte(self.text, span.start.index());
-                let end = char_to_byte(self.text, span.end.index());
+                let start = self.chars.byte(self.text, span.start.index());
+                let end = self.chars.byte(self.text, span.end.index());
                 let mut chars = self.text[start..end].chars();
                 while let Some(c) = chars.next() {
                     if c == '\\' && chars.next() == Some('/') {
@@ -547,7 +640,7 @@ impl<'a> Builder<'a> {
     /// context, but not ... after '-', '?', or ':' (complex value)"), where
     /// a YAML 1.2 reader does.
     fn check_entry_indicator(&self, item: &Span) -> Result<(), ReadError> {
-        let before = &self.text[..char_to_byte(self.text, item.start.index())];
+        let before = &self.text[..self.chars.byte(self.text, item.start.index())];
         let indicator = before.trim_end_matches([' ', '\t']);
         if indicator.ends_with('-') && before[indicator.len()..].contains('\t') {
             return Err(self.error_at(
@@ -581,12 +674,68 @@ impl<'a> Builder<'a> {
 
     fn next(&mut self) -> Result<(Event<'a>, Span), ReadError> {
         match self.parser.next_event() {
-            Some(Ok(event)) => Ok(event),
+            Some(Ok((event, span))) => {
+                if self.scalars.is_some() {
+                    self.note_scalar(&event, &span);
+                }
+                let event = match event {
+                    Event::Scalar(
+                        text,
+                        style @ (ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted),
+                        anchor,
+                        tag,
+                    ) if self.next_lines => {
+                        let text = self.fold_next_lines(&span).map_or(text, Cow::Owned);
+                        Event::Scalar(text, style, anchor, tag)
+                    }
+                    event => event,
+                };
+                Ok((event, span))
+            }
             Some(Err(e)) => {
                 self.failure = Some((e.info().to_string(), e.marker().line(), e.marker().col()));
                 Err(self.scan_error(&e))
             }
             None => Err(ReadError { line: self.first_line, column: 1, message: "unexpected end of input".into() }),
+        }
+    }
+
+    /// A quoted scalar written with a NEL (U+0085) in it, read as libyaml
+    /// reads it: NEL is a line break there (`yaml_parser_scan_flow_scalar`
+    /// folds it as one), which a YAML 1.2 parser keeps as a character. The
+    /// reader leaves a NEL in a quoted scalar as it is, so that lines are
+    /// numbered as editors and `grep -n` number them; the scalar's own text
+    /// is read again here with each NEL a line feed (an escaped one, `\N`,
+    /// stays a character). `None` when it holds none.
+    fn fold_next_lines(&mut self, span: &Span) -> Option<String> {
+        let start = self.chars.byte(self.text, span.start.index());
+        let end = repair::quoted_close(self.text, start)?;
+        let written = &self.text[start..end];
+        if !written.contains('\u{85}') {
+            return None;
+        }
+        let lines = written.replace('\u{85}', "\n");
+        let mut parser = Parser::new_from_str(&lines);
+        while let Some(Ok((event, _))) = parser.next_event() {
+            if let Event::Scalar(text, ..) = event {
+                return Some(text.into_owned());
+            }
+        }
+        None
+    }
+
+    /// Keeps where a scalar read is (see `Reading`), in bytes. The
+    /// parser's span of a quoted scalar runs on past its closing quote
+    /// (over the spaces and comment after it): its end is found in the
+    /// text.
+    fn note_scalar(&mut self, event: &Event<'_>, span: &Span) {
+        let end = self.chars.byte(self.text, span.end.index());
+        self.read_to = end;
+        if let (Some(scalars), Event::Scalar(_, style, ..)) = (&mut self.scalars, event) {
+            let start = self.chars.byte(self.text, span.start.index());
+            let quoted = matches!(style, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted);
+            let end = if quoted { repair::quoted_close(self.text, start).unwrap_or(end) } else { end };
+            scalars.push(repair::ScalarSpan { start, end, quoted });
         }
     }
 
@@ -729,7 +878,7 @@ impl<'a> Builder<'a> {
                 let mut cost = Budget { bytes: 2, nodes: 1 };
                 self.charge(&span, Budget { bytes: 2, nodes: 1 }, false)?;
                 let block =
-                    self.dash_tabs && !self.text[char_to_byte(self.text, span.start.index())..].starts_with('[');
+                    self.dash_tabs && !self.text[self.chars.byte(self.text, span.start.index())..].starts_with('[');
                 loop {
                     let (event, item_span) = self.next()?;
                     if matches!(event, Event::SequenceEnd) {
@@ -960,9 +1109,38 @@ pub fn display_path(path: &str) -> &str {
     }
 }
 
-/// The byte offset of the `index`-th character.
-fn char_to_byte(text: &str, index: usize) -> usize {
-    text.char_indices().nth(index).map_or(text.len(), |(i, _)| i)
+/// Byte offsets of the parser's character indices. The parser's spans
+/// come in about the order of the text, so the last answer is kept and the
+/// next is walked to from it: the lookups of one read cost a walk through
+/// the text, not one walk from its start each. ASCII text needs no walk.
+struct CharOffsets {
+    ascii: bool,
+    /// The last (character index, byte offset) found.
+    last: std::cell::Cell<(usize, usize)>,
+}
+
+impl CharOffsets {
+    fn new(text: &str) -> CharOffsets {
+        CharOffsets { ascii: text.is_ascii(), last: std::cell::Cell::new((0, 0)) }
+    }
+
+    /// The byte offset of the `index`-th character (the text's length past
+    /// its end).
+    fn byte(&self, text: &str, index: usize) -> usize {
+        if self.ascii {
+            return index.min(text.len());
+        }
+        let (at, byte) = self.last.get();
+        let found = if index >= at {
+            text[byte..].char_indices().nth(index - at).map_or(text.len(), |(i, _)| byte + i)
+        } else {
+            text[..byte].char_indices().rev().nth(at - index - 1).map_or(0, |(i, _)| i)
+        };
+        if found < text.len() {
+            self.last.set((index, found));
+        }
+        found
+    }
 }
 
 fn tag_of(tag: Option<&saphyr_parser::Tag>) -> Tag {
@@ -974,5 +1152,54 @@ fn tag_of(tag: Option<&saphyr_parser::Tag>) -> Tag {
         Some(t) if t.handle.is_empty() && t.suffix.starts_with(CORE) => Tag::Core(t.suffix[CORE.len()..].to_string()),
         Some(t) if t.handle.is_empty() && t.suffix == "!" => Tag::NonSpecific,
         Some(t) => Tag::Other(t.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each rewrite of `repair` next to a look-alike a light reading could
+    /// take for one (a quote in a plain scalar, `:` and a tab in a block
+    /// scalar): the values are kubectl's (`kubectl label --local -f`).
+    #[test]
+    fn rewrites_made_at_once_keep_kubectls_values() {
+        let text = "data:\n  a: it 'v'# c\n  b: x -,y\n  c: |\n    k:\tv\n    'q'# no\n  d:\tv\n  e: 'v'# c\n  \
+                    f: \"it\\'s\"\n  g: \"a\nb\"\n  h: \"{a: -}\"\n  i: [x, -]\n";
+        let expected = serde_json::json!({"data": {
+            "a": "it 'v'# c", "b": "x -,y", "c": "k:\tv\n'q'# no\n", "d": "v", "e": "v", "f": "it's", "g": "a b",
+            "h": "{a: -}", "i": ["x", "-"]}});
+        let read = parse_section(text, 1, false).expect("reads").expect("a document");
+        assert_eq!(read.value, expected);
+        // Without the block scalar every rewrite is confirmed at once; the
+        // reading is the same either way.
+        let many: String = (0..200).map(|i| format!("  k{i}:\tv\n  q{i}: 'v'# c\n  g{i}: \"a\nb\"\n")).collect();
+        let read = parse_section(&format!("data:\n{many}"), 1, false).expect("reads").expect("a document");
+        assert_eq!(read.value["data"]["k199"], "v");
+        assert_eq!(read.value["data"]["q199"], "v");
+        assert_eq!(read.value["data"]["g199"], "a b");
+    }
+
+    #[test]
+    fn nel_in_a_quoted_scalar_folds_as_a_line_break() {
+        // kubectl's values (`kubectl label --local -f`); the line after a
+        // NEL is the NEL's own line to an editor.
+        let text = "a: \"x\u{85}y\"\nb: 'p\u{85} q'\nc: \"a \t\u{85}  b\u{85}\u{85}c\u{85} \u{85}\u{85}d\"\nd: \"e\\Nf\"\nz: 1\n";
+        let read = parse_section(text, 1, true).expect("reads").expect("a document");
+        let expected = serde_json::json!({"a": "x y", "b": "p q", "c": "a b\nc\n\nd", "d": "e\u{85}f", "z": 1});
+        assert_eq!(read.value, expected);
+        assert_eq!(read.positions.get("z").map(|s| s.line), Some(5));
+    }
+
+    #[test]
+    fn char_offsets_agree_with_a_walk_from_the_start_in_any_order() {
+        let text = "a\u{e9}\t\u{1F600}b\n- \u{2028}c";
+        let walk = |index: usize| text.char_indices().nth(index).map_or(text.len(), |(i, _)| i);
+        let offsets = CharOffsets::new(text);
+        for index in [0, 3, 4, 2, 9, 1, 20, 5, 5, 8, 0, 7, 6] {
+            assert_eq!(offsets.byte(text, index), walk(index), "character {index}");
+        }
+        let ascii = CharOffsets::new("abc");
+        assert_eq!((ascii.byte("abc", 2), ascii.byte("abc", 9)), (2, 3));
     }
 }

@@ -6,8 +6,9 @@
 //! kubectl prints a `List` with its items as `- ` entries at column 0 under
 //! `items:`; each such entry is indexed as its own byte range. A source
 //! that kubectl reads as JSON (its first non-space byte is `{`) is split by
-//! `json_stream` the same way, item by item. Any other layout of a List
-//! (flow style) is parsed whole.
+//! `json_stream` the same way, item by item (items it cannot see, their key
+//! spelt with an escape, are indexed from the List read whole). Any other
+//! layout of a List (flow style) is parsed whole.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -220,7 +221,10 @@ impl LiveStore {
                         bail!("{origin}: a top-level `items` list in an object that is not a List ({kind:?}); live objects are Kubernetes objects or Lists of them");
                     }
                     if is_list {
-                        return Ok(());
+                        // Items the scanner did not cut out (their key spelt
+                        // with an escape, `"\u0069tems"`) are still in the
+                        // document: each is indexed from it.
+                        return self.insert_items(value, &origin, ns);
                     }
                     self.insert(ObjectKey::of(&value, ns), Slot::Range { backing, start, end, item: false, origin })
                 }
@@ -228,6 +232,20 @@ impl LiveStore {
             reader.consume(read);
         }
         scan.finish()
+    }
+
+    /// Indexes the items of a List read whole, each kept parsed.
+    fn insert_items(&mut self, list: Value, origin: &Origin, ns: &str) -> Result<()> {
+        let Value::Object(mut list) = list else { return Ok(()) };
+        let Some(Value::Array(items)) = list.remove("items") else { return Ok(()) };
+        for (i, item) in items.into_iter().enumerate() {
+            let origin = Origin { item: Some(i), ..origin.clone() };
+            if !item.is_object() {
+                bail!("{origin}: expected a Kubernetes object, found {}", describe(&item));
+            }
+            self.insert(ObjectKey::of(&item, ns), Slot::Parsed(item, origin))?;
+        }
+        Ok(())
     }
 
     /// Indexes one object; the same identity twice is refused, since which
@@ -448,21 +466,8 @@ impl<'a> Scan<'a> {
         }
         match value {
             Value::Null => {}
-            Value::Object(_) if is_list => {
-                // A List whose items were not split by lines (JSON, flow style).
-                let items = value.get("items").and_then(Value::as_array).cloned().unwrap_or_default();
-                for (i, item) in items.into_iter().enumerate() {
-                    if !item.is_object() {
-                        bail!(
-                            "{}: expected a Kubernetes object, found {}",
-                            self.origin(doc_line, Some(i)),
-                            describe(&item)
-                        );
-                    }
-                    let origin = self.origin(doc_line, Some(i));
-                    store.insert(ObjectKey::of(&item, ns), Slot::Parsed(item, origin))?;
-                }
-            }
+            // A List whose items were not split by lines (flow style).
+            Value::Object(_) if is_list => store.insert_items(value, &self.origin(doc_line, None), ns)?,
             Value::Object(_) => {
                 let slot = Slot::Range { backing: self.backing, start: doc_start, end, item: false, origin };
                 store.insert(ObjectKey::of(&value, ns), slot)?;
@@ -560,6 +565,22 @@ data: {k: v}
         ]}"#;
         let s = store(text);
         assert!(s.get(&key("Service", "a")).expect("reads").is_some());
+    }
+
+    #[test]
+    fn json_list_items_the_scanner_leaves_in_place_are_indexed() {
+        // `items` spelt with an escape is the same key to a JSON reader; the
+        // byte scanner does not see it, so the List comes back whole.
+        let text = r#"{"apiVersion": "v1", "kind": "List", "\u0069tems": [
+            {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a", "namespace": "ml"}}
+        ]}"#;
+        let s = store(text);
+        assert!(s.get(&key("Service", "a")).expect("reads").is_some());
+        let broken = r#"{"kind": "List", "\u0069tems": [1]}"#;
+        let err = LiveStore::from_sources(&[Source { name: "live.json".into(), text: broken.into() }], "default")
+            .err()
+            .expect("an item that is no object");
+        assert!(err.to_string().contains("expected a Kubernetes object, found a number"), "{err}");
     }
 
     #[test]

@@ -134,51 +134,41 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
         check_against(&doc.value, schema, &written).into_iter().partition(|f| f.severity == Severity::Error);
     // A field of a newer release than the one rendered as: say which.
     let release = options.flags.release;
-    let mut newer = vec![false; unknown.len()];
     if kind == "ModelRouter" && options.crd.is_empty() {
-        for (w, newer) in unknown.iter_mut().zip(&mut newer) {
+        for w in &mut unknown {
             if let Some(change) = release.missing_field(&w.path) {
                 w.message = format!(
                     "operator {release}'s CRD has no such field ({}): the API server drops it, and \
                      kubectl apply's strict field validation (kubectl 1.27+) refuses the ModelRouter",
                     change.arrival()
                 );
-                *newer = true;
+                w.rule = rules::NEWER_FIELD;
             }
         }
     }
-    let rule_of = |w: &Finding, newer: bool| match () {
-        _ if newer => rules::NEWER_FIELD,
-        _ if w.message.starts_with("null,") => rules::NULL_DROPPED,
-        _ => rules::UNKNOWN_FIELD,
-    };
     if !errors.is_empty() {
         let heading = Diagnostic::error(
             rules::SCHEMA,
             format!("{kind} {name} does not fit the {kind} CRD schema; the API server refuses it"),
         )
         .at(doc.origin.place());
-        let findings = errors
-            .iter()
-            .map(|e| located(doc, rules::SCHEMA, e))
-            .chain(unknown.iter().zip(&newer).map(|(w, newer)| located(doc, rule_of(w, *newer), w)))
-            .collect();
+        let findings = errors.iter().chain(&unknown).map(|f| located(doc, f.rule, f)).collect();
         return Err(Refusal::new(heading, findings).about(object).into());
     }
     if options.flags.strict && !unknown.is_empty() {
-        let what = if unknown.iter().all(|w| w.message.starts_with("null,")) {
+        let what = if unknown.iter().all(|w| w.rule == rules::NULL_DROPPED) {
             "null values the API server drops"
         } else {
             "fields the CRD does not know"
         };
         let heading = Diagnostic::error(rules::SCHEMA, format!("{kind} {name} has {what} (refused with --strict)"))
             .at(doc.origin.place());
-        let findings = unknown.iter().zip(&newer).map(|(w, newer)| located(doc, rule_of(w, *newer), w)).collect();
+        let findings = unknown.iter().map(|w| located(doc, w.rule, w)).collect();
         return Err(Refusal::new(heading, findings).about(object).into());
     }
-    for (w, newer) in unknown.iter().zip(newer) {
-        let mut d = located(doc, rule_of(w, newer), w).on(object.clone());
-        if !newer && w.message.starts_with("unknown field") {
+    for w in &unknown {
+        let mut d = located(doc, w.rule, w).on(object.clone());
+        if w.rule == rules::UNKNOWN_FIELD {
             d = d.hint("the API server drops unknown fields");
         }
         warnings.push(d);

@@ -24,10 +24,13 @@
 //! every function's cost: a call it does not know costs 1 plus its
 //! arguments.
 
+use std::collections::HashMap;
+
 use cel::common::ast::{Expr, LiteralValue};
 use serde_json::Value;
 
 use super::Finding;
+use crate::input::{child_path, item_path};
 
 /// The largest estimated cost of one rule, times the times it may run
 /// (StaticEstimatedCostLimit).
@@ -381,6 +384,25 @@ fn compile(rule: &str) -> Option<cel::Program> {
     cel::Program::compile(rule).ok()
 }
 
+/// Each rule's program by its text (`None` when it does not compile).
+pub type Programs = HashMap<String, Option<cel::Program>>;
+
+/// Compiles every rule of a schema (its properties, items and map values
+/// too) into `programs`, each text once.
+pub fn compile_rules(schema: &Value, programs: &mut Programs) {
+    for (_, rule) in rules(schema) {
+        if !programs.contains_key(rule) {
+            programs.insert(rule.to_string(), compile(rule));
+        }
+    }
+    let properties = schema.get("properties").and_then(Value::as_object).into_iter().flat_map(|p| p.values());
+    let items = schema.get("items").into_iter();
+    let values = schema.get("additionalProperties").filter(|v| v.is_object()).into_iter();
+    for child in properties.chain(items).chain(values) {
+        compile_rules(child, programs);
+    }
+}
+
 /// The `rule` strings of a schema node's `x-kubernetes-validations`.
 fn rules(schema: &Value) -> impl Iterator<Item = (usize, &str)> {
     schema
@@ -443,8 +465,7 @@ fn estimate_node(schema: &Value, path: &str, cardinality: u64, total: &mut u64, 
     }
     if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
         for (name, field) in properties {
-            let child = if path.is_empty() { name.clone() } else { format!("{path}.{name}") };
-            estimate_node(field, &child, cardinality, total, refusals);
+            estimate_node(field, &child_path(path, name), cardinality, total, refusals);
         }
     }
     if let Some(items) = schema.get("items") {
@@ -461,10 +482,10 @@ fn estimate_node(schema: &Value, path: &str, cardinality: u64, total: &mut u64, 
 /// runtime budgets: one finding per rule over the per-call limit, and one
 /// for the object when all together pass the budget. When this is not
 /// empty the rules are not evaluated: the API server stops them too.
-pub fn check_object(schema: &Value, object: &Value) -> Vec<Finding> {
+pub fn check_object(schema: &Value, programs: &Programs, object: &Value) -> Vec<Finding> {
     let mut findings = Vec::new();
     let mut total = 0u64;
-    runtime_node(schema, object, "", &mut total, &mut findings);
+    runtime_node(schema, programs, object, "", &mut total, &mut findings);
     if total > RUNTIME_COST_BUDGET && findings.is_empty() {
         findings.push(Finding::error(
             "",
@@ -478,9 +499,25 @@ pub fn check_object(schema: &Value, object: &Value) -> Vec<Finding> {
     findings
 }
 
-fn runtime_node<'a>(schema: &'a Value, value: &'a Value, path: &str, total: &mut u64, findings: &mut Vec<Finding>) {
+fn runtime_node<'a>(
+    schema: &'a Value,
+    programs: &Programs,
+    value: &'a Value,
+    path: &str,
+    total: &mut u64,
+    findings: &mut Vec<Finding>,
+) {
     for (_, rule) in rules(schema) {
-        let Some(program) = compile(rule) else { continue };
+        let compiled;
+        let program = match programs.get(rule) {
+            Some(program) => program.as_ref(),
+            // A schema compiled apart from its rules: compiled here.
+            None => {
+                compiled = compile(rule);
+                compiled.as_ref()
+            }
+        };
+        let Some(program) = program else { continue };
         let mut coster = Coster {
             unknown_size: values_under(value),
             scope: vec![
@@ -507,14 +544,15 @@ fn runtime_node<'a>(schema: &'a Value, value: &'a Value, path: &str, total: &mut
             let additional = schema.get("additionalProperties").filter(|a| a.is_object());
             for (key, child) in map {
                 let Some(child_schema) = properties.and_then(|p| p.get(key)).or(additional) else { continue };
-                let child_path = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
-                runtime_node(child_schema, child, &child_path, total, findings);
+                // `labels["app.kubernetes.io/name"]` where a key is no plain
+                // name: the paths every other finding is placed by.
+                runtime_node(child_schema, programs, child, &child_path(path, key), total, findings);
             }
         }
         Value::Array(items) => {
             if let Some(item_schema) = schema.get("items") {
                 for (i, item) in items.iter().enumerate() {
-                    runtime_node(item_schema, item, &format!("{path}[{i}]"), total, findings);
+                    runtime_node(item_schema, programs, item, &item_path(path, i), total, findings);
                 }
             }
         }
@@ -616,10 +654,39 @@ mod tests {
             let backends: Vec<Value> = (0..n).map(|i| json!({"name": format!("b{i}")})).collect();
             json!({"spec": {"backends": backends}})
         };
-        assert!(check_object(&s, &object(20)).is_empty());
-        let refused = check_object(&s, &object(200));
+        assert!(check_object(&s, &Programs::new(), &object(20)).is_empty());
+        let refused = check_object(&s, &Programs::new(), &object(200));
         assert_eq!(refused.len(), 1, "{refused:?}");
         assert_eq!(refused[0].path, "spec");
         assert!(refused[0].message.contains("past the API server's limit of 1000000 for one rule"), "{}", refused[0]);
+    }
+
+    /// A finding under a map key that is no plain name (a label key) has
+    /// the path every other finding has, `labels["app.kubernetes.io/x"]`,
+    /// so it can be placed in the document.
+    #[test]
+    fn a_finding_under_a_label_key_has_a_placeable_path() {
+        let rule = "self.all(a, self.all(b, self.all(c, a != b || b != c)))";
+        let s = json!({"type": "object", "properties": {"labels": {"type": "object",
+            "additionalProperties": {"type": "array", "items": {"type": "string"},
+                "x-kubernetes-validations": [{"rule": rule}]}}}});
+        let items: Vec<Value> = (0..200).map(|i| json!(format!("v{i}"))).collect();
+        let object = json!({"labels": {"app.kubernetes.io/x": items}});
+        let refused = check_object(&s, &Programs::new(), &object);
+        assert_eq!(refused.len(), 1, "{refused:?}");
+        assert_eq!(refused[0].path, "labels[\"app.kubernetes.io/x\"]");
+    }
+
+    /// A schema's rules are compiled once, each text once, wherever they
+    /// sit; checking an object with them compiles nothing again.
+    #[test]
+    fn rules_are_compiled_once_per_schema() {
+        let s = schema("size(self.backends) <= 3", Some(10));
+        let mut programs = Programs::new();
+        compile_rules(&s, &mut programs);
+        assert_eq!(programs.keys().map(String::as_str).collect::<Vec<_>>(), ["size(self.backends) <= 3"]);
+        assert!(programs.values().all(Option::is_some));
+        let items: Vec<Value> = (0..3).map(|i| json!({"name": format!("b{i}")})).collect();
+        assert!(check_object(&s, &programs, &json!({"spec": {"backends": items}})).is_empty());
     }
 }

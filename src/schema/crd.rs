@@ -5,12 +5,16 @@
 //! pruning and defaults it gives (`defaults`). Which CRDs to read, and for
 //! which kinds, is the caller's.
 
+use std::sync::{Arc, OnceLock};
+
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::Value;
 
+use super::cel::{check_rules, CompiledRules};
 use super::cost;
 use super::defaults::{apply_defaults, prune};
 use super::structural::Schema;
+use super::Finding;
 use crate::input::yaml::is_list;
 
 /// One kind's CRD schema, for one version.
@@ -24,6 +28,8 @@ pub struct CrdSchema {
     pub schema: Schema,
     /// The schema as written, for its CEL rules.
     pub schema_json: Value,
+    /// Its CEL rules compiled, on the first object checked against them.
+    rules: Arc<OnceLock<CompiledRules>>,
 }
 
 impl PartialEq for CrdSchema {
@@ -33,6 +39,18 @@ impl PartialEq for CrdSchema {
 }
 
 impl CrdSchema {
+    pub fn new(kind: String, version: String, schema: Schema, schema_json: Value) -> CrdSchema {
+        CrdSchema { kind, version, schema, schema_json, rules: Arc::default() }
+    }
+
+    /// The findings of the schema's CEL rules on `object` (see
+    /// `cel::check_rules`); the rules are compiled once, for every object
+    /// and every thread.
+    pub fn check_rules(&self, object: &Value) -> Vec<Finding> {
+        let rules = self.rules.get_or_init(|| CompiledRules::compile(&self.schema_json));
+        check_rules(&self.schema_json, rules, object)
+    }
+
     /// The schema of one CustomResourceDefinition object, for the version
     /// `wanted` when the CRD serves it, else its storage version, else the
     /// first served one (an `apiextensions.k8s.io/v1beta1` CRD's one
@@ -83,7 +101,7 @@ impl CrdSchema {
                 refused.join("\n  ")
             );
         }
-        Ok(CrdSchema { kind, version, schema: compiled, schema_json: schema.clone() })
+        Ok(CrdSchema::new(kind, version, compiled, schema.clone()))
     }
 
     /// Applies the defaults to a document of the CRD's kind (a JSON tree),
@@ -144,6 +162,23 @@ pub fn found_objects(objects: &[Value]) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The rules are compiled on the first object checked, and that one
+    /// compilation serves every later check (and every clone).
+    #[test]
+    fn cel_rules_are_compiled_once_for_every_check() {
+        let json = json!({"type": "object", "properties": {"spec": {"type": "object",
+            "properties": {"replicas": {"type": "integer"}},
+            "x-kubernetes-validations": [{"rule": "self.replicas >= 2", "message": "at least two"}]}}});
+        let schema = Schema::compile(&json).expect("compiles");
+        let crd = CrdSchema::new("Widget".into(), "v1".into(), schema, json);
+        assert!(crd.rules.get().is_none(), "nothing compiled before a check");
+        assert!(crd.check_rules(&json!({"spec": {"replicas": 2}})).is_empty());
+        let first: *const CompiledRules = crd.rules.get().expect("compiled by the first check");
+        let copy = crd.clone();
+        assert_eq!(copy.check_rules(&json!({"spec": {"replicas": 1}})).len(), 1);
+        assert!(std::ptr::eq(first, copy.rules.get().expect("kept")), "compiled again");
+    }
 
     /// A made-up CRD of `widgets.example.com` with `versions`, each
     /// `(name, served, storage, maxReplicas)`.

@@ -29,11 +29,17 @@ use std::fmt;
 /// unknown field the API server prunes silently); the engine makes no
 /// notes.
 pub use crate::diagnostic::Severity;
+use crate::diagnostic::{rules, Rule};
 
 /// One problem with one field.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     pub severity: Severity,
+    /// What kind of finding it is, as data (no caller reads it off the
+    /// message): `schema` for an error, `schema-unknown-field` or
+    /// `schema-null-dropped` for what pruning drops. A caller that judges
+    /// with rules of its own (the operator's) reports under those.
+    pub rule: &'static Rule,
     /// Dotted path with indices, e.g. `spec.containers[2].ports[0]`.
     pub path: String,
     pub message: String,
@@ -41,11 +47,11 @@ pub struct Finding {
 
 impl Finding {
     pub fn error(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Finding { severity: Severity::Error, path: path.into(), message: message.into() }
+        Finding { severity: Severity::Error, rule: rules::SCHEMA, path: path.into(), message: message.into() }
     }
 
-    pub fn warning(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Finding { severity: Severity::Warning, path: path.into(), message: message.into() }
+    pub fn warning(rule: &'static Rule, path: impl Into<String>, message: impl Into<String>) -> Self {
+        Finding { severity: Severity::Warning, rule, path: path.into(), message: message.into() }
     }
 }
 

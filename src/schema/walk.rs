@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 use super::structural::{dropped_null, Schema};
 use super::text::{found, quote, suggest};
 use super::{Finding, Severity};
+use crate::diagnostic::{rules, Rule};
 use crate::input::yaml::display_path;
 use crate::input::{child_path, describe, item_path, push_child, push_index};
 
@@ -42,11 +43,11 @@ impl<'w> Walk<'w> {
     }
 
     fn error(&mut self, path: &str, message: String) {
-        self.findings.push(Finding { severity: Severity::Error, path: shown_path(path), message });
+        self.findings.push(Finding::error(shown_path(path), message));
     }
 
-    fn warning(&mut self, path: &str, message: String) {
-        self.findings.push(Finding { severity: Severity::Warning, path: shown_path(path), message });
+    fn warning(&mut self, rule: &'static Rule, path: &str, message: String) {
+        self.findings.push(Finding::warning(rule, shown_path(path), message));
     }
 
     /// Checks `value` at `path` against `s`. `key` is the field or map key
@@ -113,6 +114,7 @@ impl<'w> Walk<'w> {
             String::new()
         };
         self.warning(
+            rules::NULL_DROPPED,
             path,
             format!("null, which this field does not take: the API server drops the key; remove it{instead}"),
         );
@@ -308,7 +310,7 @@ impl<'w> Walk<'w> {
                     None if path.is_empty() || known.is_empty() => "unknown field".to_string(),
                     None => format!("unknown field; known fields here: {}", known.join(", ")),
                 };
-                self.warning(&child, message);
+                self.warning(rules::UNKNOWN_FIELD, &child, message);
             }
         }
     }
@@ -489,6 +491,18 @@ mod tests {
         assert_eq!(check(&s, json!(["a", 1])), ["E x[1]: must be a string, found the number 1; quote it: - \"1\""]);
         let s = schema(json!({"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}}));
         assert_eq!(check(&s, json!({})), ["E x: must have at least 1 entries"]);
+    }
+
+    /// Each finding says what it is as data: a reader of findings never
+    /// tells an unknown field from a dropped null by its wording.
+    #[test]
+    fn findings_carry_their_rule() {
+        let s = schema(json!({"type": "object", "properties": {"a": {"type": "string"}, "n": {"type": "integer"}}}));
+        let mut walk = Walk::new(&|_| None);
+        walk.check(&json!({"a": null, "b": 1, "n": "x"}), &s, "", None);
+        let mut rules: Vec<(&str, &str)> = walk.findings.iter().map(|f| (f.path.as_str(), f.rule.id)).collect();
+        rules.sort_unstable();
+        assert_eq!(rules, [("a", "schema-null-dropped"), ("b", "schema-unknown-field"), ("n", "schema")]);
     }
 
     #[test]

@@ -113,7 +113,7 @@ pub fn built_in() -> &'static CrdSchema {
         // here is a bug in routerctl, not in its input.
         let json: Value = serde_json::from_str(BUILT_IN_SCHEMA).expect("the built-in schema is JSON");
         let schema = Schema::compile(&json).expect("the built-in schema compiles");
-        CrdSchema { kind: "ModelRouter".into(), version: BUILT_FOR_VERSION.to_string(), schema, schema_json: json }
+        CrdSchema::new("ModelRouter".into(), BUILT_FOR_VERSION.to_string(), schema, json)
     })
 }
 
@@ -137,7 +137,7 @@ pub fn for_release(release: Release) -> &'static CrdSchema {
         }
         // As for the built-in schema: a failure is a bug in routerctl.
         let schema = Schema::compile(&json).expect("a release's schema compiles");
-        CrdSchema { kind: "ModelRouter".into(), version: BUILT_FOR_VERSION.to_string(), schema, schema_json: json }
+        CrdSchema::new("ModelRouter".into(), BUILT_FOR_VERSION.to_string(), schema, json)
     })
 }
 

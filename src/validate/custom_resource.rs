@@ -27,7 +27,6 @@ use super::crd::built_in;
 use super::metadata;
 use super::{Finding, Severity};
 use crate::input::child_path;
-use crate::schema::cel::check_rules;
 use crate::schema::crd::CrdSchema;
 use crate::schema::structural::Schema;
 use crate::schema::text::{found, quote};
@@ -64,7 +63,7 @@ pub fn check_against(doc: &Value, crd: &CrdSchema, written: &dyn Fn(&str) -> Opt
     // structural checks.
     if crd.schema.has_rules && !findings.iter().any(|f| f.severity == Severity::Error) {
         let mut findings = findings;
-        findings.extend(check_rules(&crd.schema_json, doc));
+        findings.extend(crd.check_rules(doc));
         return findings;
     }
     findings
@@ -161,6 +160,7 @@ fn label_map(map: &serde_json::Map<String, Value>, keys: Keys, path: &str, findi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::rules;
     use proptest::prelude::*;
     use serde_json::{json, Map};
 
@@ -998,7 +998,7 @@ status:
             }
             let findings = check_model_router(&doc);
             prop_assume!(findings.iter().all(|f| f.severity == Severity::Warning));
-            let warned = findings.iter().any(|f| f.message.starts_with("unknown field") || f.message.starts_with("null,"));
+            let warned = findings.iter().any(|f| [rules::UNKNOWN_FIELD, rules::NULL_DROPPED].contains(&f.rule));
             let mut pruned = doc.clone();
             built_in().prune(&mut pruned);
             prop_assert_eq!(pruned != doc, warned, "findings: {:?}", findings.iter().map(ToString::to_string).collect::<Vec<_>>());

@@ -16,7 +16,6 @@ use serde_json::Value;
 
 use super::{Finding, Severity};
 use crate::model::ModelRouter;
-use crate::schema::cel::check_rules;
 use crate::schema::crd::CrdSchema;
 use crate::schema::structural::Schema;
 use crate::schema::walk::Walk;
@@ -64,7 +63,7 @@ fn given_crd_findings(object: &Value, crd: &CrdSchema) -> Vec<Finding> {
     walk.check(object, &crd.schema, "", None);
     let mut findings = walk.findings;
     if crd.schema.has_rules && !findings.iter().any(|f| f.severity == Severity::Error) {
-        findings.extend(check_rules(&crd.schema_json, object));
+        findings.extend(crd.check_rules(object));
     }
     findings
 }
