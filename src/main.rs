@@ -35,7 +35,7 @@ fn main() -> ExitCode {
     let mut stderr = std::io::stderr();
     let cli = match parsed {
         Ok(cli) => cli,
-        Err(e) => return usage_error(&e, &args, &mut stderr),
+        Err(e) => return usage_error(&file_hint(e), &args, &mut stderr),
     };
     let terminal = Terminal {
         stdout_is_tty: std::io::stdout().is_terminal(),
@@ -74,6 +74,25 @@ fn usage_error(e: &clap::Error, args: &[std::ffi::OsString], stderr: &mut dyn Wr
     reporter.failed(&anyhow::anyhow!("{}", text.strip_prefix("error: ").unwrap_or(&text).trim_end()));
     reporter.finish();
     ExitCode::from(2)
+}
+
+/// An argument clap does not expect that names a file (helm takes its
+/// chart as a positional argument; routerctl takes files with `-f`): the
+/// refusal says how to give it.
+fn file_hint(mut e: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return e;
+    }
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else { return e };
+    let path = std::path::Path::new(arg);
+    let looks_like_file =
+        path.exists() || [".yaml", ".yml", ".json"].iter().any(|ext| arg.to_ascii_lowercase().ends_with(ext));
+    if !arg.starts_with('-') && looks_like_file {
+        let tip = format!("routerctl reads files given with -f: `-f {arg}`");
+        e.insert(ContextKind::Suggested, ContextValue::StyledStrs(vec![tip.into()]));
+    }
+    e
 }
 
 /// `--message-format`'s value, read off the raw arguments when clap could

@@ -204,3 +204,18 @@ fn the_default_image_is_never_silent() {
     let quiet = routerctl(&["render", "-f", ROUTER, "-q"], None);
     assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""));
 }
+
+#[test]
+fn a_file_given_without_f_gets_the_hint() {
+    let run = routerctl(&["render", "testdata/render/sample.yaml"], None);
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""));
+    assert!(
+        run.stderr.contains("tip: routerctl reads files given with -f: `-f testdata/render/sample.yaml`"),
+        "{}",
+        run.stderr
+    );
+    // Another unexpected word gets clap's message alone.
+    let other = routerctl(&["render", "-f", "testdata/render/sample.yaml", "extra"], None);
+    assert_eq!(other.code, 2);
+    assert!(!other.stderr.contains("reads files given with -f"), "{}", other.stderr);
+}
