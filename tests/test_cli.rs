@@ -389,3 +389,19 @@ fn comma_lists_and_empty_expectations() {
         "warning: <stdin>:4:3: case \"anything goes\" has no expect: it passes whatever the router does\n"
     );
 }
+
+/// test, route and verify write no image: they neither note the default
+/// image nor refuse it with --strict.
+#[test]
+fn asking_where_requests_go_says_nothing_of_the_image() {
+    let cases = case("{rule: pii-stays-local}", "");
+    let run = routerctl(&["test", "--strict", "-f", ROUTER, "-t", "-"], Some(&cases));
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    let route = routerctl(&["route", "-f", ROUTER, "--model", "m"], None);
+    assert_eq!((route.code, route.stderr.as_str()), (0, ""));
+    let verify = routerctl(&["verify", "--strict", "-f", ROUTER], None);
+    assert_eq!((verify.code, verify.stderr.as_str()), (0, ""));
+    // render writes the image, and says so.
+    let render = routerctl(&["render", "-f", ROUTER], None);
+    assert!(render.stderr.contains("the built-in default image"), "{}", render.stderr);
+}

@@ -452,6 +452,7 @@ fn pipeline_options(s: &Settings) -> Options {
             emit_scrape_annotations: s.emit_scrape_annotations,
             strict: s.strict,
             release: s.release,
+            routing_only: false,
         },
         jobs: None,
         data_plane: None,

@@ -43,7 +43,7 @@ pub(super) fn routers(
 ) -> Result<Vec<Router>> {
     let finish = |result: RouterResult| -> Result<Router> { router(result) };
     let mut out = Vec::new();
-    let rendered = stream_as(common, LiveInput::Files(&[]), stdin, reporter, data_plane, &finish, &mut |r| {
+    let rendered = stream_as(common, LiveInput::Files(&[]), stdin, reporter, data_plane, true, &finish, &mut |r| {
         out.push(r);
         Ok(())
     });

@@ -61,7 +61,7 @@ pub(super) fn stream<T: Send>(
     finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
     sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<RenderedAs> {
-    stream_as(common, live, stdin, reporter, None, finish, sink)
+    stream_as(common, live, stdin, reporter, None, false, finish, sink)
 }
 
 /// Which release a run's output follows, and where that came from.
@@ -80,13 +80,15 @@ impl RenderedAs {
     }
 }
 
-/// [`stream`], every router rendered as `data_plane` when given.
+/// [`stream`], every router rendered as `data_plane` when given; with
+/// `routing_only` nothing is printed but where requests go (no image note).
 pub(super) fn stream_as<T: Send>(
     common: &CommonArgs,
     live: LiveInput,
     stdin: &mut dyn Read,
     reporter: &mut Reporter,
     data_plane: Option<&str>,
+    routing_only: bool,
     finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
     sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<RenderedAs> {
@@ -99,6 +101,7 @@ pub(super) fn stream_as<T: Send>(
     }
     let mut options = options(common);
     options.data_plane = data_plane.map(str::to_string);
+    options.flags.routing_only = routing_only;
     // The inputs are read (and kubectl's flags checked) before the cluster
     // is asked anything: a missing file costs no cluster round trip.
     let files = crate::input::recursive::expand(&common.files, common.recursive)?;
@@ -312,6 +315,7 @@ pub(super) fn options(common: &CommonArgs) -> Options {
             emit_scrape_annotations: common.emit_scrape_annotations,
             strict: common.strict,
             release: common.operator_version.unwrap_or_default(),
+            routing_only: false,
         },
         jobs: common.jobs,
         data_plane: None,

@@ -21,6 +21,10 @@ pub struct OperatorFlags {
     /// Refuse to assume what only a cluster would know (a missing
     /// InferenceService) instead of warning.
     pub strict: bool,
+    /// Nothing rendered is printed, only asked where requests go (`test`,
+    /// `route`, `verify`): the proxy image is not written anywhere, so the
+    /// default-image note and its `--strict` refusal do not apply.
+    pub routing_only: bool,
 }
 
 /// The InferenceServices and ModelPools routerctl was given, standing in for

@@ -48,7 +48,7 @@ pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &Operato
         objects.extend(rbac::build(input));
     }
     let mut warnings = compiled.warnings.clone();
-    if let Some(msg) = default_image_note(input, flags) {
+    if let Some(msg) = default_image_note(input, flags).filter(|_| !flags.routing_only) {
         if flags.strict {
             let msg = format!("{msg}; set one of them (refused with --strict)");
             // The pipeline's context names the router already.
