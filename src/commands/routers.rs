@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use serde_json::Value;
 
-use super::stream::{stream_as, LiveInput};
+use super::stream::{stream_as, LiveInput, RenderAs};
 use crate::cli::{CommonArgs, PlaneChoice};
 use crate::input::{documents, read_sources};
 use crate::pipeline::{Rendered, RouterResult};
@@ -43,7 +43,8 @@ pub(super) fn routers(
 ) -> Result<Vec<Router>> {
     let finish = |result: RouterResult| -> Result<Router> { router(result) };
     let mut out = Vec::new();
-    let rendered = stream_as(common, LiveInput::Files(&[]), stdin, reporter, data_plane, true, &finish, &mut |r| {
+    let how = RenderAs { data_plane, routing_only: true };
+    let rendered = stream_as(common, LiveInput::Files(&[]), stdin, reporter, how, &finish, &mut |r| {
         out.push(r);
         Ok(())
     });

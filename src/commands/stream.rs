@@ -61,7 +61,7 @@ pub(super) fn stream<T: Send>(
     finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
     sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<RenderedAs> {
-    stream_as(common, live, stdin, reporter, None, false, finish, sink)
+    stream_as(common, live, stdin, reporter, RenderAs::default(), finish, sink)
 }
 
 /// Which release a run's output follows, and where that came from.
@@ -80,15 +80,22 @@ impl RenderedAs {
     }
 }
 
-/// [`stream`], every router rendered as `data_plane` when given; with
-/// `routing_only` nothing is printed but where requests go (no image note).
+/// How the routers are rendered, beyond the command line's flags.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct RenderAs<'a> {
+    /// Every router as this data plane, when given.
+    pub data_plane: Option<&'a str>,
+    /// Nothing is printed but where requests go (no image note).
+    pub routing_only: bool,
+}
+
+/// [`stream`], every router rendered as `how` says.
 pub(super) fn stream_as<T: Send>(
     common: &CommonArgs,
     live: LiveInput,
     stdin: &mut dyn Read,
     reporter: &mut Reporter,
-    data_plane: Option<&str>,
-    routing_only: bool,
+    how: RenderAs,
     finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
     sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<RenderedAs> {
@@ -100,8 +107,8 @@ pub(super) fn stream_as<T: Send>(
         }
     }
     let mut options = options(common);
-    options.data_plane = data_plane.map(str::to_string);
-    options.flags.routing_only = routing_only;
+    options.data_plane = how.data_plane.map(str::to_string);
+    options.flags.routing_only = how.routing_only;
     // The inputs are read (and kubectl's flags checked) before the cluster
     // is asked anything: a missing file costs no cluster round trip.
     let files = crate::input::recursive::expand(&common.files, common.recursive)?;
