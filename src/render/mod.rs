@@ -48,12 +48,19 @@ pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &Operato
         objects.extend(rbac::build(input));
     }
     let mut warnings = compiled.warnings.clone();
-    if let Some(msg) = default_image_note(input, flags).filter(|_| !flags.routing_only) {
+    if defaults_image(input, flags) && !flags.routing_only {
+        const UNSET: &str = "no spec.proxy.image and no --router-proxy-image (KRM: routerProxyImage)";
+        let image = deployment::DEFAULT_IMAGE;
         if flags.strict {
-            let msg = format!("{msg}; set one of them (refused with --strict)");
+            // Said of what would happen: with --strict nothing is rendered.
+            let msg = format!(
+                "{UNSET}: the built-in default image {image} would be used, which a cluster almost never runs; set one \
+                 of them (refused with --strict)"
+            );
             // The pipeline's context names the router already.
             return Err(Diagnostic::error(rules::RENDER, msg).into_error());
         }
+        let msg = format!("{UNSET}, so the built-in default image {image} is used");
         warnings.push(Diagnostic::warning(rules::RENDER, msg).on(input.key()));
     }
     let requested = input.router.spec.proxy.as_ref().and_then(|p| p.replicas);
@@ -95,17 +102,11 @@ fn overridden_pod_keys(input: &RouterInput, pods: &deployment::PodMetadata, warn
     }
 }
 
-/// Said when the proxy image falls back to the built-in default: a cluster
+/// Whether the proxy image falls back to the built-in default: a cluster
 /// almost never runs that tag, so the render would silently differ from the
 /// operator's. An empty flag counts as unset, as in the operator.
-fn default_image_note(input: &RouterInput, flags: &OperatorFlags) -> Option<String> {
+fn defaults_image(input: &RouterInput, flags: &OperatorFlags) -> bool {
     let set = |image: Option<&str>| image.is_some_and(|i| !i.is_empty());
     let own = input.router.spec.proxy.as_ref().and_then(|p| p.image.as_deref());
-    if set(own) || set(flags.router_proxy_image.as_deref()) {
-        return None;
-    }
-    Some(format!(
-        "no spec.proxy.image and no --router-proxy-image (KRM: routerProxyImage), so the built-in default image {} is used",
-        deployment::DEFAULT_IMAGE
-    ))
+    !set(own) && !set(flags.router_proxy_image.as_deref())
 }
