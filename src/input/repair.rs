@@ -354,21 +354,28 @@ fn indent_quoted(text: &str, at: usize) -> Option<String> {
     let wanted = start_line.len() - start_line.trim_start_matches(' ').len() + 1;
     // Never closed: to the end, where the read then says so, as kubectl does.
     let end = quoted_end(text, open).unwrap_or(text.len());
+    // The scalar's own first line is where it opens: only the lines after it.
+    indent_lines(text, open..end, wanted, false)
+}
+
+/// Indents each non-blank line of `text[span]` to at least `wanted`
+/// spaces (the first line too when `first`); `None` when none needed it.
+fn indent_lines(text: &str, span: std::ops::Range<usize>, wanted: usize, first: bool) -> Option<String> {
     let mut out = String::with_capacity(text.len() + 64);
-    out.push_str(&text[..open]);
+    out.push_str(&text[..span.start]);
     let mut changed = false;
-    for (i, piece) in text[open..end].split('\n').enumerate() {
+    for (i, piece) in text[span.clone()].split('\n').enumerate() {
         if i > 0 {
             out.push('\n');
-            let has = piece.len() - piece.trim_start_matches(' ').len();
-            if has < wanted && !piece.trim().is_empty() {
-                out.push_str(&" ".repeat(wanted - has));
-                changed = true;
-            }
+        }
+        let has = piece.len() - piece.trim_start_matches(' ').len();
+        if (i > 0 || first) && has < wanted && !piece.trim().is_empty() {
+            out.push_str(&" ".repeat(wanted - has));
+            changed = true;
         }
         out.push_str(piece);
     }
-    out.push_str(&text[end..]);
+    out.push_str(&text[span.end..]);
     changed.then_some(out)
 }
 
@@ -448,22 +455,7 @@ fn indent_flow(text: &str, line: usize) -> Option<String> {
             _ => {}
         }
     }
-    let mut out = String::with_capacity(text.len() + 64);
-    out.push_str(&text[..from]);
-    let mut changed = false;
-    for (i, piece) in text[from..to].split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        let has = piece.len() - piece.trim_start_matches(' ').len();
-        if has < wanted && !piece.trim().is_empty() {
-            out.push_str(&" ".repeat(wanted - has));
-            changed = true;
-        }
-        out.push_str(piece);
-    }
-    out.push_str(&text[to..]);
-    changed.then_some(out)
+    indent_lines(text, from..to, wanted, true)
 }
 
 #[cfg(test)]
