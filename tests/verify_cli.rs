@@ -105,6 +105,9 @@ fn a_router_that_routes_nothing_is_told() {
         .filter(|f| f["rule"] == "unrouted")
         .collect();
     assert!(!unrouted.is_empty());
+    // A class nothing routes: its decision names no rule.
+    let first = &report["routers"][0]["classes"][0]["decision"];
+    assert_eq!(*first, serde_json::json!({"rule": null, "backends": [], "status": 503}));
     for f in unrouted {
         assert_eq!(f["severity"], "warning");
         assert_eq!(f["case"]["expect"]["status"], 503, "{f}");

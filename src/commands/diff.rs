@@ -21,7 +21,7 @@ use crate::report::{MessageFormat, Reporter};
 use crate::routing::proxy::ProxyConfig;
 use crate::routing::router::Router;
 use crate::routing::space::Limits;
-use crate::routing::verify::{self, describe};
+use crate::routing::verify::{self, decision_json, describe, request_json};
 
 /// One router compared: its plan, and its diffs printed or its
 /// comparisons kept for the external program.
@@ -144,7 +144,8 @@ fn routing_changes(result: &RouterResult, comparisons: &[Comparison]) -> Vec<(St
     let mut out: Vec<(String, Value)> = changes
         .iter()
         .map(|c| {
-            let down = if c.unhealthy.is_empty() { String::new() } else { format!(" with {} down", c.unhealthy.join(", ")) };
+            let down =
+                if c.unhealthy.is_empty() { String::new() } else { format!(" with {} down", c.unhealthy.join(", ")) };
             let text = format!(
                 "requests moved: {}{down}: {} → {}, was {} → {}",
                 describe(&c.request),
@@ -153,16 +154,11 @@ fn routing_changes(result: &RouterResult, comparisons: &[Comparison]) -> Vec<(St
                 c.before.matched.label(),
                 verify::outcome(&c.before),
             );
-            let decision = |d: &crate::routing::Decision| {
-                json!({"rule": d.matched.label(), "backends": d.backends(), "status": d.status})
-            };
-            let request: serde_json::Map<String, Value> =
-                c.request.headers.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
             let json = json!({
-                "request": {"model": c.request.model, "headers": request},
+                "request": request_json(&c.request),
                 "unhealthy": c.unhealthy,
-                "before": decision(&c.before),
-                "after": decision(&c.after),
+                "before": decision_json(&c.before),
+                "after": decision_json(&c.after),
             });
             (text, json)
         })

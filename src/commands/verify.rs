@@ -18,8 +18,8 @@ use crate::report::{MessageFormat, Reporter};
 use crate::routing::router::{DataPlane, Router};
 use crate::routing::space::Limits;
 use crate::routing::suite;
-use crate::routing::verify::{self, describe, Inputs, RouterReport, WitnessCase};
-use crate::routing::{Decision, Matched, Request};
+use crate::routing::verify::{self, decision_json, describe, request_json, Inputs, RouterReport, WitnessCase};
+use crate::routing::{Decision, Matched};
 
 pub(super) fn run(args: &VerifyArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
     let stdin_twice = [&args.tests, &args.against, &args.common.files]
@@ -132,24 +132,6 @@ fn render_planes(
         }
     }
     Ok(out)
-}
-
-fn decision_json(d: &Decision) -> Value {
-    let rule = match &d.matched {
-        Matched::Nothing => Value::Null,
-        other => json!(other.label()),
-    };
-    json!({"rule": rule, "backends": d.backends(), "status": d.status})
-}
-
-fn request_json(r: &Request) -> Value {
-    let headers: serde_json::Map<String, Value> = r.headers.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
-    let mut out = serde_json::Map::new();
-    if let Some(model) = &r.model {
-        out.insert("model".into(), json!(model));
-    }
-    out.insert("headers".into(), Value::Object(headers));
-    Value::Object(out)
 }
 
 /// A case as a RouterTest file writes it.

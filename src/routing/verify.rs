@@ -214,6 +214,29 @@ pub fn expect_of(decision: &Decision) -> Expect {
     }
 }
 
+/// A decision as `verify -o json` and `diff`'s plan write it: the rule
+/// (`null` when none routes), the candidates in order, the status.
+pub fn decision_json(d: &Decision) -> serde_json::Value {
+    let rule = match &d.matched {
+        Matched::Nothing => serde_json::Value::Null,
+        other => serde_json::json!(other.label()),
+    };
+    serde_json::json!({"rule": rule, "backends": d.backends(), "status": d.status})
+}
+
+/// A request as `verify -o json` and `diff`'s plan write it: `model` only
+/// when the request sends one.
+pub fn request_json(r: &Request) -> serde_json::Value {
+    let headers: serde_json::Map<String, serde_json::Value> =
+        r.headers.iter().map(|(k, v)| (k.clone(), serde_json::json!(v))).collect();
+    let mut out = serde_json::Map::new();
+    if let Some(model) = &r.model {
+        out.insert("model".into(), serde_json::json!(model));
+    }
+    out.insert("headers".into(), serde_json::Value::Object(headers));
+    serde_json::Value::Object(out)
+}
+
 /// `model "m", h: v`, for names and messages.
 pub fn describe(request: &Request) -> String {
     let mut parts = vec![match &request.model {
