@@ -81,13 +81,7 @@ fn start_with_stubborn_kubectl(kubectl: &FakeKubectl) -> (std::process::Child, S
         .stderr(Stdio::piped())
         .spawn()
         .expect("routerctl starts");
-    let pid_file = kubectl.dir.path().join("pid");
-    let start = Instant::now();
-    while !pid_file.exists() {
-        assert!(start.elapsed() < Duration::from_secs(60), "kubectl never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let pid = std::fs::read_to_string(&pid_file).expect("pid").trim().to_string();
+    let pid = pid_in(kubectl, "pid");
     (child, pid)
 }
 
@@ -122,22 +116,14 @@ fn a_signal_to_routerctl_stops_kubectl_with_its_process_group() {
 /// hangs, and whose namespace read writes its pid to `ns-pid` and hangs;
 /// both honour SIGTERM, as every real kubectl does.
 fn hanging_in_every_phase() -> FakeKubectl {
-    let kubectl = FakeKubectl::new();
-    let script = format!(
-        r#"#!/bin/sh
-dir='{}'
-printf '%s\n' "$*" >> "$dir/calls.log"
-case "$*" in
+    FakeKubectl::raw(
+        r#"case "$*" in
   *--all-namespaces*) name=lookup-pid ;;
   *) name=ns-pid ;;
 esac
 echo $$ > "$dir/$name.tmp"; mv "$dir/$name.tmp" "$dir/$name"
-sleep 600 & wait
-"#,
-        kubectl.dir.path().display()
-    );
-    std::fs::write(kubectl.dir.path().join("kubectl"), script).expect("writes the stand-in");
-    kubectl
+sleep 600 & wait"#,
+    )
 }
 
 /// Waits for `file` in the stand-in's directory and returns the pid in it.

@@ -349,34 +349,13 @@ fn input_values_cannot_forge_workflow_commands() {
 /// nothing is said to pass vacuously.
 #[test]
 fn comma_lists_and_empty_expectations() {
-    let listed = routerctl(
-        &[
-            "route",
-            "-q",
-            "-f",
-            ROUTER,
-            "-H",
-            "x-llmkube-task-complexity=complex",
-            "--unhealthy",
-            "cloud-opus,local-qwen",
-        ],
-        None,
-    );
-    let repeated = routerctl(
-        &[
-            "route",
-            "-q",
-            "-f",
-            ROUTER,
-            "-H",
-            "x-llmkube-task-complexity=complex",
-            "--unhealthy",
-            "cloud-opus",
-            "--unhealthy",
-            "local-qwen",
-        ],
-        None,
-    );
+    let route = |down: &[&str]| {
+        let mut args = vec!["route", "-q", "-f", ROUTER, "-H", "x-llmkube-task-complexity=complex"];
+        args.extend(down);
+        routerctl(&args, None)
+    };
+    let listed = route(&["--unhealthy", "cloud-opus,local-qwen"]);
+    let repeated = route(&["--unhealthy", "cloud-opus", "--unhealthy", "local-qwen"]);
     assert_eq!(listed.code, 0, "{}", listed.stderr);
     assert_eq!(listed.stdout, repeated.stdout);
     assert!(listed.stdout.contains("  down: cloud-opus, local-qwen\n"), "{}", listed.stdout);

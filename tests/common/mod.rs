@@ -116,18 +116,18 @@ printf 'apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: ""\
     /// runs the shell `body` for every other call (`$dir` is its
     /// directory): a kubectl that hangs, floods or dies.
     pub fn scripted(body: &str) -> FakeKubectl {
+        FakeKubectl::raw(&format!(
+            "case \"$*\" in\n  *--all-namespaces*) printf '{{\"apiVersion\": \"v1\", \"items\": [], \"kind\": \"List\"}}\\n'; exit 0 ;;\nesac\n{body}"
+        ))
+    }
+
+    /// A stand-in that records its arguments in `calls.log` and runs the
+    /// shell `body` for every call, the operator look-up included (`$dir`
+    /// is its directory).
+    pub fn raw(body: &str) -> FakeKubectl {
         let kubectl = FakeKubectl::new();
-        let script = format!(
-            r#"#!/bin/sh
-dir='{}'
-printf '%s\n' "$*" >> "$dir/calls.log"
-case "$*" in
-  *--all-namespaces*) printf '{{"apiVersion": "v1", "items": [], "kind": "List"}}\n'; exit 0 ;;
-esac
-{body}
-"#,
-            kubectl.dir.path().display()
-        );
+        let dir = kubectl.dir.path().display();
+        let script = format!("#!/bin/sh\ndir='{dir}'\nprintf '%s\\n' \"$*\" >> \"$dir/calls.log\"\n{body}\n");
         std::fs::write(kubectl.dir.path().join("kubectl"), script).expect("writes the stand-in");
         kubectl
     }
