@@ -121,10 +121,7 @@ fn stdin_used_by_both(tests: &[PathBuf], files: &[PathBuf]) -> bool {
 
 /// `rule r → [a, b]`, or `rule r → 503 (why)`.
 fn outcome(d: &Decision) -> String {
-    match d.status {
-        Some(status) => format!("{} → {status}", d.matched.label()),
-        None => format!("{} → {}", d.matched.label(), suite::list(&d.backends())),
-    }
+    format!("{} → {}", d.matched.label(), verify::outcome(d))
 }
 
 fn text_report(run: &SuiteRun, show_coverage: bool) -> String {

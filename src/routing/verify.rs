@@ -145,15 +145,7 @@ fn verify_one(
     invariants: &[&PlacedInvariant],
     limits: Limits,
 ) -> RouterReport {
-    let mut literals = Literals::default();
-    for r in std::iter::once(router).chain(other).chain(old) {
-        literals.add_router(r);
-    }
-    for inv in invariants {
-        add_when(&mut literals, router, &inv.invariant.when);
-    }
-    let space = partition(&literals, limits);
-    let decisions: Vec<Decision> = space.cells.iter().map(|cell| router.decide_quietly(cell, &[])).collect();
+    let (space, decisions) = decided(router, &[other, old], invariants, limits);
     let mut findings = Vec::new();
     sensitive_egress(router, &space, &decisions, &mut findings);
     unmatchable(router, &mut findings);
@@ -606,12 +598,29 @@ fn check_invariant(
 /// What changing `old` into `new` moves (the same router, one plane):
 /// the changes, and whether the search covered every request.
 pub fn what_moves(old: &Router, new: &Router, limits: Limits) -> (Vec<Change>, bool) {
-    let mut literals = Literals::default();
-    literals.add_router(old);
-    literals.add_router(new);
-    let space = partition(&literals, limits);
-    let decisions: Vec<Decision> = space.cells.iter().map(|cell| new.decide_quietly(cell, &[])).collect();
+    let (space, decisions) = decided(new, &[Some(old)], &[], limits);
     (changes(old, new, &space, &decisions), space.complete)
+}
+
+/// The cells of the space that `router`, the `others` it is compared with
+/// and the invariants' literals tell apart, each decided by `router` with
+/// every backend up.
+fn decided(
+    router: &Router,
+    others: &[Option<&Router>],
+    invariants: &[&PlacedInvariant],
+    limits: Limits,
+) -> (Space, Vec<Decision>) {
+    let mut literals = Literals::default();
+    for r in std::iter::once(router).chain(others.iter().flatten().copied()) {
+        literals.add_router(r);
+    }
+    for inv in invariants {
+        add_when(&mut literals, router, &inv.invariant.when);
+    }
+    let space = partition(&literals, limits);
+    let decisions = space.cells.iter().map(|cell| router.decide_quietly(cell, &[])).collect();
+    (space, decisions)
 }
 
 /// Where the cells' decisions differ between `old` and `new`, grouped by
