@@ -217,9 +217,9 @@ impl<'w> Walk<'w> {
                 if let Some(max) = s.max_length.filter(|m| chars > *m) {
                     self.error(path, format!("must be at most {max} characters long, found {chars}"));
                 }
-                if let Some((source, re)) = &s.pattern {
-                    if !re.is_match(text) {
-                        self.error(path, format!("{} does not match the pattern {source:?}", quote(text)));
+                if let Some(pattern) = &s.pattern {
+                    if !pattern.is_match(text) {
+                        self.error(path, format!("{} does not match the pattern {:?}", quote(text), pattern.source()));
                     }
                 }
             }
