@@ -281,6 +281,28 @@ fn the_request_timeout_is_passed_as_given() {
     }
 }
 
+/// A `--request-timeout` that is not a duration is refused before kubectl
+/// runs, in the wording every duration field has (Go's own error for
+/// `time.ParseDuration("30")` is `missing unit in duration "30"`); a zero
+/// one, which kubectl reads as "no timeout", is refused as such.
+#[test]
+fn a_request_timeout_that_is_no_duration_is_refused_as_every_duration_is() {
+    let kubectl = FakeKubectl::new();
+    let run = diff(&kubectl, &["--request-timeout", "30", "--router-proxy-image", "x:1"]);
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "--request-timeout: not a Go duration (missing unit in duration \"30\"); write it like 30s, 5m or 1h30m"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = diff(&kubectl, &["--request-timeout", "0s", "--router-proxy-image", "x:1"]);
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+    assert!(run.stderr.contains("--request-timeout \"0s\": must be longer than 0"), "{}", run.stderr);
+    assert_eq!(kubectl.calls(), Vec::<String>::new());
+}
+
 /// A credential plugin that ignores SIGTERM outlives a kubectl that honours
 /// it: the whole group is killed all the same.
 #[test]

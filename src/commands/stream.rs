@@ -15,7 +15,7 @@ use crate::input::read_sources;
 use crate::live::operator::{self, describe_several, Detection, OPERATOR_SELECTOR};
 use crate::live::run::Deadline;
 use crate::live::{ClusterLive, KubectlOptions, LiveObjects, LiveStore};
-use crate::model::duration::parse_go_duration;
+use crate::model::duration::parse_at;
 use crate::pipeline::{Options, RouterResult};
 use crate::reconcile::server_fields::strip;
 use crate::release::Release;
@@ -156,12 +156,10 @@ fn kubectl_options(cluster: &ClusterArgs) -> Result<KubectlOptions> {
     if cluster.kubeconfig.as_ref().is_some_and(|p| p.as_os_str().is_empty()) {
         bail!("--kubeconfig is empty (an unset variable?); name a kubeconfig file, or leave the flag out for kubectl's own");
     }
-    let nanos = parse_go_duration(&cluster.request_timeout).ok().filter(|n| *n > 0).ok_or_else(|| {
-        anyhow::anyhow!(
-            "--request-timeout {:?}: not a positive duration; write it like 30s or 2m",
-            cluster.request_timeout
-        )
-    })?;
+    let nanos = parse_at("--request-timeout", &cluster.request_timeout)?;
+    if nanos <= 0 {
+        bail!("--request-timeout {:?}: must be longer than 0; write it like 30s or 2m", cluster.request_timeout);
+    }
     let timeout = std::time::Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
     Ok(KubectlOptions {
         context: cluster.context.clone(),

@@ -51,6 +51,12 @@ impl DurationError {
         }
     }
 
+    /// The one wording of a value that is not a duration, for every field
+    /// and flag that takes one: what Go says, and how to write one.
+    pub fn explained(&self) -> String {
+        format!("not a Go duration ({self}); write it like 30s, 5m or 1h30m")
+    }
+
     /// The exact text of the error Go's `time.ParseDuration` returns for the
     /// same input, e.g. `time: unknown unit "x" in duration "5x"`.
     pub fn go_message(&self) -> String {
@@ -154,6 +160,13 @@ fn leading_fraction(s: &[u8]) -> (u64, f64, usize) {
         scale *= 10.0;
     }
     (x, scale, used)
+}
+
+/// The duration written at `path` (a field path or a flag), in
+/// nanoseconds; an error naming `path` in the one wording of
+/// [`DurationError::explained`].
+pub fn parse_at(path: &str, text: &str) -> anyhow::Result<i64> {
+    parse_go_duration(text).map_err(|e| anyhow::anyhow!("{path}: {}", e.explained()))
 }
 
 /// Nanoseconds, like Go's time.Duration (i64).
@@ -302,6 +315,19 @@ pub fn format_go_duration(nanos: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every field and flag words a bad duration alike: the place, Go's
+    /// own reason (`time.ParseDuration("5x")` says `unknown unit "x" in
+    /// duration "5x"`), and how to write one.
+    #[test]
+    fn one_wording_for_every_duration() {
+        let err = parse_at("spec.rules[0].timeout", "5x").expect_err("5x is no duration");
+        assert_eq!(
+            err.to_string(),
+            "spec.rules[0].timeout: not a Go duration (unknown unit \"x\" in duration \"5x\"); write it like 30s, 5m or 1h30m"
+        );
+        assert_eq!(parse_at("--flag", "1h30m").ok(), Some(5_400_000_000_000));
+    }
     use proptest::prelude::*;
 
     const NS: i64 = 1;

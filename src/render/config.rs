@@ -14,7 +14,7 @@ use super::input::{Inventory, OperatorFlags};
 use crate::diagnostic::{rules, Diagnostic};
 use crate::kube::gojson::{marshal_indent, GoJson};
 use crate::kube::names::sanitize_dns_name;
-use crate::model::duration::parse_go_duration;
+use crate::model::duration::parse_at;
 use crate::model::{
     router_key, ModelRouter, RouterBackend, RouterPolicy, RouterRule, DEFAULT_SWAP_BUDGET, HEADER_ONLY,
 };
@@ -348,9 +348,7 @@ pub fn compile(mr: &ModelRouter, namespace: &str, inventory: &Inventory, flags: 
 fn duration_field(path: &str, value: Option<&String>) -> Result<i64> {
     match value {
         None => Ok(0),
-        Some(s) => {
-            parse_go_duration(s).with_context(|| format!("{path}: not a Go duration (write it like 30s, 5m or 1h30m)"))
-        }
+        Some(s) => parse_at(path, s),
     }
 }
 
@@ -455,8 +453,7 @@ fn resolve_pool(namespace: &str, member: &str, inventory: &Inventory) -> Result<
         }
         let pool_name = pool.metadata.name.clone().unwrap_or_default();
         let budget = pool.spec.swap_budget.as_deref().unwrap_or(DEFAULT_SWAP_BUDGET);
-        let swap_budget = parse_go_duration(budget)
-            .with_context(|| format!("ModelPool {namespace}/{pool_name}: spec.swapBudget is not a Go duration"))?;
+        let swap_budget = parse_at(&format!("ModelPool {namespace}/{pool_name}: spec.swapBudget"), budget)?;
         return Ok(Some(BackendPool {
             name: pool_name,
             namespace: namespace.to_string(),

@@ -15,7 +15,7 @@ use crate::kube::names::{
     CONFIG_HASH_ANNOTATION, CONFIG_KEY, CONFIG_MOUNT_PATH, CONTAINER_NAME, METRICS_PORT, PROXY_PORT,
     SCRAPE_ANNOTATIONS,
 };
-use crate::model::duration::{format_go_duration, parse_go_duration};
+use crate::model::duration::{format_go_duration, parse_at};
 use crate::model::quantity::canonicalize_resource;
 use crate::model::{QuantityText, RouterProxySpec};
 use crate::release::Change;
@@ -232,8 +232,7 @@ fn args(proxy: Option<&RouterProxySpec>, has_pools: bool, metrics: bool) -> Resu
     ];
     for (flag, field, value) in durations {
         if let Some(text) = value {
-            let nanos = parse_go_duration(text)
-                .with_context(|| format!("spec.proxy.{field}: not a Go duration (write it like 30s, 5m or 1h30m)"))?;
+            let nanos = parse_at(&format!("spec.proxy.{field}"), text)?;
             args.push(flag.to_string());
             args.push(format_go_duration(nanos));
         }

@@ -258,7 +258,7 @@ fn check_timeout(path: &str, value: Option<&str>, findings: &mut Vec<Finding>) {
     let nanos = match parse_go_duration(text) {
         Ok(nanos) => nanos,
         Err(err) => {
-            findings.push(Finding::error(path, format!("not a Go duration ({err}); write it like 30s, 5m or 1h30m")));
+            findings.push(Finding::error(path, err.explained()));
             return;
         }
     };

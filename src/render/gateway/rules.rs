@@ -6,10 +6,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Result};
 
 use super::resolve::ResolvedBackend;
-use crate::model::duration::parse_go_duration;
+use crate::model::duration::parse_at;
 use crate::model::{classification_mode, ModelRouter, RuleRoute, DEFAULT_CLASSIFICATION_HEADER, HEADER_ONLY};
 
 /// What in the ModelRouter a route rule was compiled from: the one record
@@ -79,10 +79,7 @@ pub fn compile_rules(mr: &ModelRouter) -> Result<Vec<CompiledRule>> {
             origin: RuleOrigin::Rule(rule.name.clone()),
             backend_refs: backend_refs(&rule.name, &rule.route, &weights)?,
             timeout_nanos: match rule.timeout.as_deref() {
-                Some(t) => Some(
-                    parse_go_duration(t)
-                        .map_err(|e| anyhow!("spec.rules[{i}].timeout: {t:?} is not a duration: {e}"))?,
-                ),
+                Some(t) => Some(parse_at(&format!("spec.rules[{i}].timeout"), t)?),
                 None => None,
             },
             ..CompiledRule::default()

@@ -8,7 +8,7 @@ use anyhow::{anyhow, Result};
 use serde_json::{json, Value};
 
 use super::object::{http_route_target, object, route_name, DEFAULT_TEAM_HEADER, ENVOY_GATEWAY_API};
-use crate::model::duration::{format_go_duration, parse_go_duration};
+use crate::model::duration::{format_go_duration, parse_at};
 use crate::model::BudgetSpec;
 use crate::release::{Change, Release};
 use crate::render::RouterInput;
@@ -69,7 +69,7 @@ fn per_retry_timeout(input: &RouterInput) -> Result<String> {
     let mut longest = 0;
     for (path, timeout) in rules.chain(backends) {
         if let Some(t) = timeout {
-            let nanos = parse_go_duration(t).map_err(|e| anyhow!("{path}: {t:?} is not a duration: {e}"))?;
+            let nanos = parse_at(&path, t)?;
             longest = longest.max(nanos);
         }
     }
