@@ -1,8 +1,11 @@
 //! The layout ARCHITECTURE.md describes, kept by a plain scan of `src/`:
 //! no import cycle between top-level modules, each importing only the layers
 //! below it, no module but `commands` itself reaching into `commands`, no
-//! circle between the files of one folder, and nothing but `main.rs` writing
-//! to the process's streams.
+//! circle between the files of one folder, nothing but `main.rs` writing
+//! to the process's streams or ending the process, clap only on the command
+//! line's side (`cli`, `main.rs`, the completion command), programs started
+//! only by `live` and `diff::external`, no file read in the pure core, and
+//! no LLMKube name in the generic schema engine (test modules aside).
 //!
 //! A top-level module is a file or folder directly under `src/`. An import
 //! is a path outside a comment or a literal that starts at `crate::`,
@@ -538,6 +541,69 @@ fn only_main_writes_to_the_process_streams() {
         .flat_map(|s| writers.iter().filter(|w| s.code.contains(*w)).map(move |w| format!("{} ({w})", s.path)))
         .collect();
     assert!(offenders.is_empty(), "only main.rs writes to stdout and stderr: {}", offenders.join(", "));
+}
+
+/// The code of a file that the binary runs: its text without comments, up to
+/// its test module (`#[cfg(test)]`), whose fixtures may read files and start
+/// programs.
+fn shipped(source: &Source) -> &str {
+    source.code.split("#[cfg(test)]").next().unwrap_or("")
+}
+
+/// Files whose shipped code contains any of `needles`, but those `allowed`
+/// (paths under `src/`, a folder as `live/`).
+fn offenders(needles: &[&str], allowed: &[&str]) -> Vec<String> {
+    sources()
+        .iter()
+        .filter(|s| !allowed.iter().any(|a| s.path == *a || (a.ends_with('/') && s.path.starts_with(a))))
+        .flat_map(|s| needles.iter().filter(|n| shipped(s).contains(*n)).map(move |n| format!("{} ({n})", s.path)))
+        .collect()
+}
+
+#[test]
+fn only_main_ends_the_process() {
+    let found = offenders(&["process::exit(", "process::abort("], &["main.rs"]);
+    assert!(found.is_empty(), "only main.rs ends the process, with the command's exit code: {}", found.join(", "));
+}
+
+#[test]
+fn only_the_command_line_knows_clap() {
+    let found =
+        offenders(&["clap::", "clap_complete", "clap_mangen"], &["main.rs", "cli.rs", "commands/completion.rs"]);
+    assert!(
+        found.is_empty(),
+        "no stage derives or calls clap; `cli` maps flags onto the stages' own types: {}",
+        found.join(", ")
+    );
+}
+
+#[test]
+fn only_the_edges_start_programs() {
+    let found = offenders(&["Command::new("], &["live/", "diff/external.rs"]);
+    assert!(found.is_empty(), "only `live` (kubectl) and `diff::external` start programs: {}", found.join(", "));
+}
+
+#[test]
+fn the_pure_core_reads_no_files() {
+    let core = ["schema/", "model/", "validate/", "render/", "reconcile/", "explain/", "routing/", "diff/"];
+    let found: Vec<String> = offenders(&["std::fs", "fs::read", "File::open", "File::create"], &["diff/external.rs"])
+        .into_iter()
+        .filter(|o| core.iter().any(|c| o.starts_with(c)))
+        .collect();
+    assert!(found.is_empty(), "the pure core takes values, not files: {}", found.join(", "));
+}
+
+#[test]
+fn the_schema_engine_knows_no_llmkube() {
+    let found: Vec<String> = sources()
+        .iter()
+        .filter(|s| s.path.starts_with("schema/"))
+        .filter(|s| {
+            ["llmkube", "modelrouter", "inferenceservice"].iter().any(|w| shipped(s).to_lowercase().contains(w))
+        })
+        .map(|s| s.path.clone())
+        .collect();
+    assert!(found.is_empty(), "`schema` is the generic CRD engine; LLMKube is `validate`'s: {}", found.join(", "));
 }
 
 /// The top-level modules `text` names through `crate::`.

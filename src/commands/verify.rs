@@ -163,7 +163,7 @@ fn severity(s: Severity) -> &'static str {
     }
 }
 
-/// The JSON contract (README: `routerctl verify -o json`).
+/// The JSON contract (docs/verify.md: `verify -o json`).
 fn json_report(reports: &[RouterReport]) -> Value {
     let routers: Vec<Value> = reports
         .iter()
