@@ -32,14 +32,7 @@ pub enum Place {
 }
 
 impl Place {
-    fn table_name(self) -> &'static str {
-        match self {
-            Place::TemplateLabel => "template-label",
-            Place::TemplateAnnotation => "template-annotation",
-            Place::DeploymentAnnotation => "deployment-annotation",
-        }
-    }
-
+    /// The name the table and the JSON both print.
     fn json_name(self) -> &'static str {
         match self {
             Place::TemplateLabel => "templateLabel",
@@ -63,14 +56,7 @@ pub enum Owner {
 }
 
 impl Owner {
-    fn table_name(self) -> &'static str {
-        match self {
-            Owner::Operator => "operator",
-            Owner::User => "user",
-            Owner::OtherTool => "other-tool",
-        }
-    }
-
+    /// The name the table and the JSON both print.
     fn json_name(self) -> &'static str {
         match self {
             Owner::Operator => "operator",
@@ -112,16 +98,15 @@ impl Action {
         }
     }
 
+    /// The JSON name, with the value it replaces where there is one: the
+    /// table speaks the JSON contract's words.
     fn table_text(&self) -> String {
         match self {
-            Action::Kept => "kept".into(),
-            Action::Added => "added".into(),
-            Action::Changed { from } => format!("changed (was {})", quoted(from)),
-            Action::Pruned => "pruned".into(),
+            Action::Changed { from } => format!("{} (was {})", self.json_name(), quoted(from)),
             Action::OperatorOverridesUser { user_value } => {
-                format!("operator-overrides-user (spec sets {})", quoted(user_value))
+                format!("{} (spec sets {})", self.json_name(), quoted(user_value))
             }
-            Action::ScrapeCleanup => "scrape-cleanup".into(),
+            _ => self.json_name().into(),
         }
     }
 }
@@ -340,10 +325,10 @@ impl Explanation {
         let mut lines = vec![header];
         for row in &self.rows {
             lines.push([
-                row.place.table_name().to_string(),
+                row.place.json_name().to_string(),
                 cell(&row.key),
                 row.value.as_deref().map(cell).unwrap_or_else(|| "<none>".into()),
-                row.owner.table_name().to_string(),
+                row.owner.json_name().to_string(),
                 row.action.table_text(),
             ]);
         }
