@@ -173,6 +173,12 @@ pub const CHANGES: [ChangeEntry; 12] = [
     },
 ];
 
+/// The first release whose manager has the `--emit-scrape-annotations`
+/// flag (#1366, 2e8f8a8c), for InferenceService pods only: it writes nothing
+/// of a router's, so it is no row of [`CHANGES`]. An older manager's Go
+/// `flag.Parse` refuses the flag and exits before it reconciles anything.
+pub const EMIT_SCRAPE_ANNOTATIONS_FLAG: Release = Release::named("v0.9.14");
+
 impl ChangeEntry {
     /// Where the change comes from, for messages: `added in v0.8.14 by
     /// #791 (b7da779b)`, or that no release has it yet.

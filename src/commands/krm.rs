@@ -801,22 +801,34 @@ mod tests {
     }
 
     /// The release rules of the flags are the pipeline's: the KRM function
-    /// warns as the command line does.
+    /// warns as the command line does. Upstream's cmd/main.go defines
+    /// --emit-scrape-annotations from v0.9.14 (#1366), for InferenceService
+    /// pods; v0.9.13's manager has no such flag.
     #[test]
     fn the_function_warns_of_what_its_release_does_not_do() {
-        let list = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: inference.llmkube.dev/v1alpha1\n  kind: ModelRouter\n  metadata: {name: r, namespace: ml}\n  spec:\n    backends: [{name: a, external: {provider: openai, model: m}}]\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cfg}\n  data: {routerProxyImage: rp, operatorVersion: \"0.9.13\", emitScrapeAnnotations: \"true\"}\n";
-        let outcome = run(list);
-        assert!(!outcome.failed, "{}", stderr(&outcome));
-        let out = parse_output(&outcome);
-        let results = out["results"].as_array().cloned().unwrap_or_default();
-        assert!(
-            results.iter().any(|r| r["severity"] == "warning"
-                && r["message"]
-                    .as_str()
-                    .unwrap_or("")
-                    .contains("operator v0.9.13 puts scrape annotations on InferenceService pods only")),
-            "{out}"
-        );
+        let warning = |release: &str| {
+            let list = format!("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: inference.llmkube.dev/v1alpha1\n  kind: ModelRouter\n  metadata: {{name: r, namespace: ml}}\n  spec:\n    backends: [{{name: a, external: {{provider: openai, model: m}}}}]\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {{name: cfg}}\n  data: {{routerProxyImage: rp, operatorVersion: \"{release}\", emitScrapeAnnotations: \"true\"}}\n");
+            let outcome = run(&list);
+            assert!(!outcome.failed, "{}", stderr(&outcome));
+            let out = parse_output(&outcome);
+            let results = out["results"].as_array().cloned().unwrap_or_default();
+            let warnings: Vec<String> = results
+                .iter()
+                .filter(|r| {
+                    r["severity"] == "warning" && r["message"].as_str().unwrap_or("").starts_with("--emit-scrape")
+                })
+                .map(|r| r["message"].as_str().unwrap_or("").to_string())
+                .collect();
+            assert_eq!(warnings.len(), 1, "{out}");
+            warnings[0].clone()
+        };
+        let v0914 = warning("0.9.14");
+        assert!(v0914.contains("operator v0.9.14 puts scrape annotations on InferenceService pods only"), "{v0914}");
+        let v0913 = warning("0.9.13");
+        assert!(v0913.contains("operator v0.9.13 has no such flag (it came in v0.9.14"), "{v0913}");
+        assert!(v0913.contains("flag provided but not defined"), "{v0913}");
+        let v085 = warning("v0.8.5");
+        assert!(v085.contains("operator v0.8.5 has no such flag"), "{v085}");
     }
 
     #[test]

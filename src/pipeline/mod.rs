@@ -27,7 +27,7 @@ use crate::live::{LiveIndex, LiveObjects, LiveStore, Planes};
 use crate::model::{router_key, InferenceService, ModelPool, GROUP, GROUP_VERSION};
 use crate::output::check::check_object;
 use crate::reconcile::{controller_uid, reconcile_router, Reconciled};
-use crate::release::{entry, Change};
+use crate::release::{entry, Change, EMIT_SCRAPE_ANNOTATIONS_FLAG};
 use crate::render::gateway::route_name;
 use crate::render::gateway::GatewayRendered;
 use crate::render::{render_router, Inventory, OperatorFlags, RenderedRouter, RouterInput};
@@ -481,12 +481,21 @@ fn owned_live_objects(router: &RouterInput, live: &dyn LiveObjects) -> Result<(L
 fn flag_warnings(flags: &OperatorFlags) -> Vec<Diagnostic> {
     let release = flags.release;
     let mut warnings = Vec::new();
-    if flags.emit_scrape_annotations && !release.has(Change::PodMetadata) {
+    if flags.emit_scrape_annotations && release < EMIT_SCRAPE_ANNOTATIONS_FLAG {
+        warnings.push(Diagnostic::warning(
+            rules::RELEASE,
+            format!(
+                "--emit-scrape-annotations: operator {release} has no such flag (it came in \
+                 {EMIT_SCRAPE_ANNOTATIONS_FLAG}, for InferenceService pods): its manager exits at start with \
+                 \"flag provided but not defined\"; rendered as without the flag"
+            ),
+        ));
+    } else if flags.emit_scrape_annotations && !release.has(Change::PodMetadata) {
         warnings.push(Diagnostic::warning(
             rules::RELEASE,
             format!(
                 "--emit-scrape-annotations: operator {release} puts scrape annotations on InferenceService pods only \
-                 (from v0.9.14), never on router proxies; none are rendered"
+                 (from {EMIT_SCRAPE_ANNOTATIONS_FLAG}), never on router proxies; none are rendered"
             ),
         ));
     }
