@@ -8,7 +8,9 @@
 //! - `cel`: the schema's CEL rules (`x-kubernetes-validations`) evaluated,
 //!   after `cost`, the API server's CEL cost model and budgets;
 //! - `crd`: a CustomResourceDefinition read for one version's schema;
-//! - `text`: how values and names are shown in findings ("did you mean").
+//! - `text`: how values and names are shown in findings ("did you mean");
+//! - `json_schema`: a structural schema written as JSON Schema 2020-12, for
+//!   editors and kubeconform.
 //!
 //! It knows Kubernetes' rules for CRDs and nothing of the resources routerctl
 //! renders: which CRDs to read, and the rules beyond the schema, are
@@ -18,6 +20,7 @@ pub mod cel;
 pub mod cost;
 pub mod crd;
 pub mod defaults;
+pub mod json_schema;
 pub mod structural;
 pub mod text;
 pub mod walk;
