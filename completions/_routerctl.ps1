@@ -37,6 +37,7 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('route', 'route', [CompletionResultType]::ParameterValue, 'Explain where one request goes: the rules tried, why each did not match, the one that did, and the backends in dispatch order')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Prove where every request can go: the request space cut into classes that decide alike, each with a witness request; checks that hold for all requests; the invariants of RouterTest files; and with --against, every class whose destination a change moves')
             [CompletionResult]::new('krm', 'krm', [CompletionResultType]::ParameterValue, 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema (draft 2020-12) of a ModelRouter or of a RouterTest file, for editors and kubeconform')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print routerctl''s version, the API it reads and the operator behaviour it mirrors')
@@ -255,6 +256,21 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'routerctl;schema' {
+            [CompletionResult]::new('--operator-version', '--operator-version', [CompletionResultType]::ParameterName, 'The LLMKube operator release whose CRD the ModelRouter schema follows: a field the release does not have is refused. Default: `next`. Not for `routertest`, which is the same for every release')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say what is being done: each router rendered, and the time taken')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say what is being done: each router rendered, and the time taken')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'routerctl;completions' {
             [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
@@ -313,6 +329,7 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('route', 'route', [CompletionResultType]::ParameterValue, 'Explain where one request goes: the rules tried, why each did not match, the one that did, and the backends in dispatch order')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Prove where every request can go: the request space cut into classes that decide alike, each with a witness request; checks that hold for all requests; the invariants of RouterTest files; and with --against, every class whose destination a change moves')
             [CompletionResult]::new('krm', 'krm', [CompletionResultType]::ParameterValue, 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back')
+            [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema (draft 2020-12) of a ModelRouter or of a RouterTest file, for editors and kubeconform')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print routerctl''s version, the API it reads and the operator behaviour it mirrors')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff), of routerctl or of one of its commands')
@@ -338,6 +355,9 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             break
         }
         'routerctl;help;krm' {
+            break
+        }
+        'routerctl;help;schema' {
             break
         }
         'routerctl;help;completions' {

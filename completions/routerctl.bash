@@ -43,6 +43,9 @@ _routerctl() {
             routerctl,route)
                 cmd="routerctl__subcmd__route"
                 ;;
+            routerctl,schema)
+                cmd="routerctl__subcmd__schema"
+                ;;
             routerctl,test)
                 cmd="routerctl__subcmd__test"
                 ;;
@@ -76,6 +79,9 @@ _routerctl() {
             routerctl__subcmd__help,route)
                 cmd="routerctl__subcmd__help__subcmd__route"
                 ;;
+            routerctl__subcmd__help,schema)
+                cmd="routerctl__subcmd__help__subcmd__schema"
+                ;;
             routerctl__subcmd__help,test)
                 cmd="routerctl__subcmd__help__subcmd__test"
                 ;;
@@ -92,7 +98,7 @@ _routerctl() {
 
     case "${cmd}" in
         routerctl)
-            opts="-q -v -h -V --quiet --verbose --message-format --help --version render diff explain test route verify krm completions completion version man help"
+            opts="-q -v -h -V --quiet --verbose --message-format --help --version render diff explain test route verify krm schema completions completion version man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -296,7 +302,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__help)
-            opts="render diff explain test route verify krm completions version man help"
+            opts="render diff explain test route verify krm schema completions version man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -408,6 +414,20 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__help__subcmd__route)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        routerctl__subcmd__help__subcmd__schema)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -658,6 +678,36 @@ _routerctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --message-format)
+                    COMPREPLY=($(compgen -W "human json github sarif" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        routerctl__subcmd__schema)
+            opts="-o -q -v -h -V --operator-version --output --quiet --verbose --message-format --help --version modelrouter routertest"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --operator-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --message-format)

@@ -34,6 +34,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand route 'Explain where one request goes: the rules tried, why each did not match, the one that did, and the backends in dispatch order'
             cand verify 'Prove where every request can go: the request space cut into classes that decide alike, each with a witness request; checks that hold for all requests; the invariants of RouterTest files; and with --against, every class whose destination a change moves'
             cand krm 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back'
+            cand schema 'Print the JSON Schema (draft 2020-12) of a ModelRouter or of a RouterTest file, for editors and kubeconform'
             cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand completion 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand version 'Print routerctl''s version, the API it reads and the operator behaviour it mirrors'
@@ -244,6 +245,20 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'routerctl;schema'= {
+            cand --operator-version 'The LLMKube operator release whose CRD the ModelRouter schema follows: a field the release does not have is refused. Default: `next`. Not for `routertest`, which is the same for every release'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
+            cand -q 'Print no warnings and no progress (errors still go to stderr)'
+            cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
+            cand -v 'Say what is being done: each router rendered, and the time taken'
+            cand --verbose 'Say what is being done: each router rendered, and the time taken'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'routerctl;completions'= {
             cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
             cand -q 'Print no warnings and no progress (errors still go to stderr)'
@@ -298,6 +313,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand route 'Explain where one request goes: the rules tried, why each did not match, the one that did, and the backends in dispatch order'
             cand verify 'Prove where every request can go: the request space cut into classes that decide alike, each with a witness request; checks that hold for all requests; the invariants of RouterTest files; and with --against, every class whose destination a change moves'
             cand krm 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back'
+            cand schema 'Print the JSON Schema (draft 2020-12) of a ModelRouter or of a RouterTest file, for editors and kubeconform'
             cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
             cand version 'Print routerctl''s version, the API it reads and the operator behaviour it mirrors'
             cand man 'Print the man page (roff), of routerctl or of one of its commands'
@@ -316,6 +332,8 @@ set edit:completion:arg-completer[routerctl] = {|@words|
         &'routerctl;help;verify'= {
         }
         &'routerctl;help;krm'= {
+        }
+        &'routerctl;help;schema'= {
         }
         &'routerctl;help;completions'= {
         }

@@ -144,6 +144,16 @@ pub enum Command {
     /// emitScrapeAnnotations, namespace, strict, operatorVersion. Errors are reported as
     /// `results`; the exit status is 1 when any is an error.
     Krm,
+    /// Print the JSON Schema (draft 2020-12) of a ModelRouter or of a
+    /// RouterTest file, for editors and kubeconform.
+    ///
+    /// `modelrouter`: the whole object as the CRD of --operator-version
+    /// defines it (default `next`), unknown fields refused; CEL rules,
+    /// which JSON Schema cannot express, are named in `$comment`.
+    /// `routertest`: the test files of `routerctl test` and `verify`,
+    /// exactly as routerctl reads them. For yaml-language-server, a file's
+    /// first line `# yaml-language-server: $schema=<file>` points at it.
+    Schema(SchemaArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     ///
     /// For example: `routerctl completions bash > /etc/bash_completion.d/routerctl`.
@@ -167,6 +177,41 @@ pub enum Command {
         /// A command, for its own page (e.g. `render`).
         command: Option<String>,
     },
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Whose schema: `modelrouter` or `routertest` (in any case).
+    #[arg(value_enum, ignore_case = true, value_name = "KIND")]
+    pub kind: SchemaKind,
+
+    /// The LLMKube operator release whose CRD the ModelRouter schema
+    /// follows: a field the release does not have is refused. Default:
+    /// `next`. Not for `routertest`, which is the same for every release.
+    #[arg(long, value_name = "VERSION", value_parser = parse_release)]
+    pub operator_version: Option<Release>,
+
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = SchemaFormat::Json)]
+    pub output: SchemaFormat,
+}
+
+/// `routerctl schema KIND`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SchemaKind {
+    /// A ModelRouter (inference.llmkube.dev/v1alpha1), as a release's CRD defines it.
+    #[value(name = "modelrouter", alias = "modelrouters")]
+    ModelRouter,
+    /// A RouterTest file (routerctl.llmkube.dev/v1alpha1).
+    #[value(name = "routertest", alias = "routertests")]
+    RouterTest,
+}
+
+/// `schema -o`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SchemaFormat {
+    Json,
+    Yaml,
 }
 
 /// Which data plane's decision to check.

@@ -15,6 +15,7 @@ pub mod krm;
 mod outcome;
 mod render;
 mod routers;
+mod schema;
 mod stream;
 mod test;
 mod verify;
@@ -64,6 +65,7 @@ fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, termina
         Command::Test(args) => test::run(args, stdin, reporter),
         Command::Route(args) => test::route(args, stdin, reporter),
         Command::Verify(args) => verify::run(args, stdin, reporter),
+        Command::Schema(args) => schema::run(args),
         Command::Version { output } => version::run(*output),
         Command::Completions { shell } => text_outcome(&completion::completions(*shell), 0),
         Command::Man { command } => text_outcome(&completion::man_page(command.as_deref())?, 0),

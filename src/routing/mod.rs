@@ -2,7 +2,8 @@
 //! plane (`proxy`, from the compiled `config.json` routerctl writes, so what
 //! is tested is what is deployed, its model globs Go's `path.Match` in
 //! `glob`) and Envoy's on the Gateway data plane (`gateway`, from the
-//! rendered AIGatewayRoute); RouterTest files and their runs (`suite`).
+//! rendered AIGatewayRoute); RouterTest files and their runs (`suite`),
+//! and the JSON Schema of those files (`suite_schema`).
 //! Pure: values in, decisions out.
 
 pub mod gateway;
@@ -11,6 +12,7 @@ pub mod proxy;
 pub mod router;
 pub mod space;
 pub mod suite;
+pub mod suite_schema;
 pub mod verify;
 
 use std::fmt;

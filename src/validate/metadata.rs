@@ -24,13 +24,13 @@ pub const LABEL_VALUE_MAX_LENGTH: usize = 63;
 pub const TOTAL_ANNOTATION_SIZE_LIMIT: usize = 256 * 1024;
 
 /// The grammar of a qualified name's name part, as apimachinery prints it.
-const QUALIFIED_NAME_REGEX: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
+pub(crate) const QUALIFIED_NAME_REGEX: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 /// A label value: empty, or a qualified name part.
-const LABEL_VALUE_REGEX: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
+pub(crate) const LABEL_VALUE_REGEX: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
 /// One DNS-1123 label.
-const DNS1123_LABEL_REGEX: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+pub(crate) const DNS1123_LABEL_REGEX: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 /// Dot-separated DNS-1123 labels.
-const DNS1123_SUBDOMAIN_REGEX: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+pub(crate) const DNS1123_SUBDOMAIN_REGEX: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 
 const QUALIFIED_NAME_RULE: &str =
     "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";

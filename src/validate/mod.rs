@@ -3,11 +3,14 @@
 //! the generic engine in `schema`; Kubernetes metadata syntax and resource
 //! requirements) and what the operator would refuse (`validateModelRouter`,
 //! the gateway reconciler's rules). Every finding names its field path.
+//! The same rules, as far as JSON Schema says them, are written for
+//! editors and kubeconform by `json_schema`.
 
 pub mod crd;
 pub mod custom_resource;
 pub mod envoy;
 pub mod gateway;
+pub mod json_schema;
 pub mod metadata;
 pub mod operator;
 pub mod resources;

@@ -1,0 +1,184 @@
+//! The JSON Schema (draft 2020-12) of a RouterTest document
+//! (`routerctl schema routertest`): what `suite::read` accepts, field by
+//! field — unknown fields refused where the reader refuses them, null taken
+//! where the reader takes it (an optional scalar or object), not where it
+//! does not (a list or a map) — and the reader's two rules beyond the
+//! fields: at least one case or invariant, and an invariant that says
+//! something. Tests hold the schema to the reader.
+
+use serde_json::{json, Value};
+
+use super::suite::{API_VERSION, KIND};
+
+/// The RouterTest format as a JSON Schema document.
+pub fn router_test() -> Value {
+    let strings = json!({"type": "array", "items": {"type": "string"}});
+    let header_map = json!({"type": "object", "additionalProperties": {"type": "string"}});
+    let optional_string = json!({"type": ["string", "null"]});
+    let status = json!({"type": ["integer", "null"], "minimum": 0, "maximum": 65535});
+    let data_plane = json!({
+        "enum": ["Proxy", "Gateway", null],
+        "description": "Judged on this data plane only (on the other one the case is still decided, for coverage and to compare the planes)."
+    });
+    let backends = json!({
+        "type": ["object", "null"],
+        "additionalProperties": false,
+        "description": "Backends named, or described: any one that fits is meant.",
+        "properties": {
+            "backends": strings,
+            "tier": optional_string,
+            "external": {"type": ["boolean", "null"]}
+        }
+    });
+    let case = json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["name"],
+        "properties": {
+            "name": {"type": "string"},
+            "request": {
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                    "model": {"type": ["string", "null"], "description": "The body's model (absent: the proxy reads \"\")."},
+                    "headers": header_map
+                }
+            },
+            "unhealthy": {"type": "array", "items": {"type": "string"}, "description": "Backends that are down."},
+            "expect": {
+                "type": "object",
+                "additionalProperties": false,
+                "description": "Every field optional; each one given must hold.",
+                "properties": {
+                    "rule": {"type": ["string", "null"], "description": "A rule's name, default, name-match or none."},
+                    "backends": {"type": ["array", "null"], "items": {"type": "string"}, "description": "The candidates, in dispatch order."},
+                    "strategy": optional_string,
+                    "status": {"type": ["integer", "null"], "minimum": 0, "maximum": 65535, "description": "The status the data plane answers with itself."}
+                }
+            },
+            "dataPlane": data_plane
+        }
+    });
+    let says_something = |field: &str| json!({"required": [field], "properties": {field: {"not": {"type": "null"}}}});
+    let invariant = json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["name"],
+        "description": "For all requests that match when, in the health states unhealthy allows: the dispatch never reaches a never backend, reaches only only backends, and the data plane answers itself with no status but status.",
+        "anyOf": [says_something("never"), says_something("only"), says_something("status")],
+        "properties": {
+            "name": {"type": "string"},
+            "when": {
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                    "classification": strings,
+                    "complexity": strings,
+                    "models": {"type": "array", "items": {"type": "string"}, "description": "Model globs (Go's path.Match)."},
+                    "headers": header_map
+                }
+            },
+            "unhealthy": {"enum": ["any", "none"], "default": "any", "description": "any: every health state; none: all backends up."},
+            "never": backends,
+            "only": backends,
+            "status": status,
+            "dataPlane": data_plane
+        }
+    });
+    let non_empty = |field: &str| json!({"required": [field], "properties": {field: {"minItems": 1}}});
+    json!({
+        "$schema": crate::schema::json_schema::DRAFT_2020_12,
+        "title": format!("{KIND} ({API_VERSION})"),
+        "description": format!(
+            "A RouterTest file of routerctl {}: cases of requests and where each must go (tests, run by routerctl test), and properties of every request (invariants, proved by routerctl verify).",
+            env!("CARGO_PKG_VERSION")
+        ),
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["apiVersion", "kind"],
+        "anyOf": [non_empty("tests"), non_empty("invariants")],
+        "properties": {
+            "apiVersion": {"const": API_VERSION},
+            "kind": {"const": KIND},
+            "metadata": {"description": "Any value; not read."},
+            "router": {"type": ["string", "null"], "description": "namespace/name (or a name) of the router tested; optional when the inputs hold one router."},
+            "tests": {"type": "array", "items": case},
+            "invariants": {"type": "array", "items": invariant}
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::{documents, Source};
+    use crate::routing::suite::read;
+
+    /// The schema and the reader agree on each document: both take it or
+    /// both refuse it.
+    fn agree(body: &str) -> bool {
+        let text = format!("apiVersion: {API_VERSION}\nkind: {KIND}\n{body}");
+        let source = Source { name: "t.yaml".into(), text };
+        let doc = documents(&source).expect("YAML").remove(0);
+        let validator = jsonschema::draft202012::new(&router_test()).expect("compiles");
+        let by_schema = validator.is_valid(&doc.value);
+        let by_reader = read(&doc).is_ok();
+        assert_eq!(by_schema, by_reader, "schema {by_schema}, reader {by_reader}:\n{body}");
+        by_reader
+    }
+
+    #[test]
+    fn the_schema_is_draft_2020_12() {
+        assert!(jsonschema::draft202012::meta::is_valid(&router_test()));
+    }
+
+    #[test]
+    fn the_schema_takes_what_the_reader_takes() {
+        let taken = [
+            "tests: [{name: a}]",
+            "router: ml/r\nmetadata: {name: x}\ntests:\n- name: a\n  request: {model: m, headers: {x-team: a}}\n  unhealthy: [b]\n  dataPlane: Gateway\n  expect: {rule: r1, backends: [a, b], strategy: primary-fallback, status: 503}",
+            "router: null\nmetadata: 5\ntests: [{name: a, request: {model: null}, dataPlane: null, expect: {rule: null, backends: null, strategy: null, status: null}}]",
+            "invariants: [{name: i, never: {tier: cloud}}]",
+            "invariants: [{name: i, only: {backends: [a], external: false}, unhealthy: none, dataPlane: Proxy}]",
+            "invariants: [{name: i, status: 0, when: {classification: [pii], complexity: [high], models: ['gpt-*'], headers: {x: v}}}]",
+            "tests: []\ninvariants: [{name: i, never: {}, status: null}]",
+            "tests: [{name: a, expect: {status: 65535}}]",
+        ];
+        for body in taken {
+            assert!(agree(body), "refused:\n{body}");
+        }
+    }
+
+    #[test]
+    fn the_schema_refuses_what_the_reader_refuses() {
+        let refused = [
+            "router: ml/r",
+            "tests: []\ninvariants: []",
+            "tests: [{request: {model: m}}]",
+            "tests: [{name: a, expected: {rule: r}}]",
+            "tests: [{name: a, expect: {rule: r, status: '503'}}]",
+            "tests: [{name: a, expect: {status: 65536}}]",
+            "tests: [{name: a, expect: {status: -1}}]",
+            "tests: [{name: a, expect: {backends: a}}]",
+            "tests: [{name: a, request: null}]",
+            "tests: [{name: a, request: {headers: {x: 1}}}]",
+            "tests: [{name: a, request: {body: x}}]",
+            "tests: [{name: a, unhealthy: null}]",
+            "tests: [{name: a, dataPlane: proxy}]",
+            "tests: [{name: 5}]",
+            "tests: {name: a}",
+            "tests: null\ninvariants: [{name: i, status: 503}]",
+            "invariants: [{name: i}]",
+            "invariants: [{name: i, never: null, only: null}]",
+            "invariants: [{name: i, status: 503, unhealthy: some}]",
+            "invariants: [{name: i, status: 503, unhealthy: null}]",
+            "invariants: [{name: i, never: {tier: cloud, name: a}}]",
+            "invariants: [{name: i, never: {external: 'yes'}}]",
+            "invariants: [{name: i, status: 503, when: {model: [a]}}]",
+            "tests: [{name: a}]\nextra: 1",
+        ];
+        for body in refused {
+            assert!(!agree(body), "taken:\n{body}");
+        }
+    }
+}

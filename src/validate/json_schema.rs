@@ -1,0 +1,219 @@
+//! The JSON Schema of a whole ModelRouter document as an operator release's
+//! CRD defines it (`routerctl schema modelrouter`): the CRD's structural
+//! schema in JSON Schema (`schema::json_schema`), closed over the object
+//! the API server takes — apiVersion and kind as constants, and the
+//! metadata rules of `validate::metadata` — so that an editor or
+//! kubeconform can check a file as it stands.
+
+use serde_json::{json, Value};
+
+use super::crd::{for_release, BUILT_FOR_VERSION};
+use super::metadata::{
+    DNS1123_LABEL_MAX_LENGTH, DNS1123_LABEL_REGEX, DNS1123_SUBDOMAIN_MAX_LENGTH, DNS1123_SUBDOMAIN_REGEX,
+    LABEL_VALUE_MAX_LENGTH, LABEL_VALUE_REGEX, QUALIFIED_NAME_REGEX,
+};
+use crate::model::GROUP_VERSION;
+use crate::release::Release;
+use crate::schema::json_schema::{from_structural, DRAFT_2020_12};
+
+/// The ModelRouter of `release`, as a JSON Schema document.
+pub fn model_router(release: Release) -> Value {
+    let crd = for_release(release);
+    let mut schema = from_structural(&crd.schema_json);
+    let description = format!(
+        "A ModelRouter ({GROUP_VERSION}) as the CRD of LLMKube operator release {release} defines it, written by \
+         routerctl {}. Unknown fields, which the API server prunes with a warning, are refused here, as by \
+         routerctl --strict; so is a null the API server would drop. The operator's own rules (routerctl render \
+         checks them) are not in this schema.",
+        env!("CARGO_PKG_VERSION")
+    );
+    if let Value::Object(root) = &mut schema {
+        root.insert("$schema".into(), json!(DRAFT_2020_12));
+        root.insert("title".into(), json!(format!("ModelRouter {BUILT_FOR_VERSION} (LLMKube {release})")));
+        root.insert("description".into(), json!(description));
+        root.insert("required".into(), json!(["apiVersion", "kind", "metadata", "spec"]));
+        root.insert("additionalProperties".into(), json!(false));
+        let properties = root.entry("properties").or_insert_with(|| json!({}));
+        properties["apiVersion"] = json!({"const": GROUP_VERSION});
+        properties["kind"] = json!({"const": "ModelRouter"});
+        properties["metadata"] = object_meta();
+        // The API server writes status; a manifest may carry it back.
+        if properties.get("status").is_none() {
+            properties["status"] = json!({"type": "object"});
+        }
+    }
+    schema
+}
+
+/// The fields of ObjectMeta a manifest sets, with the API server's rules
+/// for a namespaced custom resource; the others (uid, resourceVersion,
+/// ownerReferences…) are taken as they are.
+fn object_meta() -> Value {
+    let label_key = format!("^({DNS1123_SUBDOMAIN_REGEX}/)?{QUALIFIED_NAME_REGEX}$");
+    json!({
+        "type": "object",
+        "required": ["name"],
+        "properties": {
+            "name": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": DNS1123_SUBDOMAIN_MAX_LENGTH,
+                "pattern": format!("^{DNS1123_SUBDOMAIN_REGEX}$"),
+                "description": "A lowercase RFC 1123 subdomain."
+            },
+            "namespace": {
+                "type": "string",
+                "maxLength": DNS1123_LABEL_MAX_LENGTH,
+                "pattern": format!("^({DNS1123_LABEL_REGEX})?$"),
+                "description": "A lowercase RFC 1123 label; empty or absent: the namespace of the command (default)."
+            },
+            "labels": {
+                "type": "object",
+                "propertyNames": {"pattern": label_key},
+                "additionalProperties": {
+                    "type": "string",
+                    "maxLength": LABEL_VALUE_MAX_LENGTH,
+                    "pattern": format!("^{LABEL_VALUE_REGEX}$")
+                },
+                "$comment": "A key's name part is at most 63 characters and its prefix at most 253: not checked by this schema."
+            },
+            "annotations": {"type": "object", "additionalProperties": {"type": "string"}}
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::release::CHANGES;
+
+    fn validator(release: Release) -> jsonschema::Validator {
+        let schema = model_router(release);
+        assert!(jsonschema::draft202012::meta::is_valid(&schema));
+        jsonschema::draft202012::new(&schema).expect("compiles")
+    }
+
+    fn router(spec: Value) -> Value {
+        json!({"apiVersion": GROUP_VERSION, "kind": "ModelRouter", "metadata": {"name": "r", "namespace": "ml"}, "spec": spec})
+    }
+
+    #[test]
+    fn the_object_around_the_spec() {
+        let v = validator(Release::NEXT);
+        let spec = json!({"backends": [{"name": "a", "external": {"provider": "openai", "model": "m"}}]});
+        assert!(v.is_valid(&router(spec.clone())));
+        let mut wrong_kind = router(spec.clone());
+        wrong_kind["kind"] = json!("InferenceService");
+        assert!(!v.is_valid(&wrong_kind));
+        let mut wrong_group = router(spec.clone());
+        wrong_group["apiVersion"] = json!("inference.llmkube.dev/v1");
+        assert!(!v.is_valid(&wrong_group));
+        let mut bad_name = router(spec.clone());
+        bad_name["metadata"]["name"] = json!("Coding_Router");
+        assert!(!v.is_valid(&bad_name));
+        let mut no_name = router(spec.clone());
+        no_name["metadata"] = json!({"namespace": "ml"});
+        assert!(!v.is_valid(&no_name));
+        let mut bad_label = router(spec.clone());
+        bad_label["metadata"]["labels"] = json!({"team": "a b"});
+        assert!(!v.is_valid(&bad_label));
+        let mut extra = router(spec);
+        extra["spce"] = json!({});
+        assert!(!v.is_valid(&extra));
+    }
+
+    /// Each field a change brings is taken from its release on and refused
+    /// by the release before it (the release table lists the fields).
+    #[test]
+    fn each_release_refuses_the_fields_it_lacks() {
+        for entry in CHANGES.iter().filter(|e| !e.fields.is_empty()) {
+            let Some(before) = Release::all().take_while(|r| !r.has(entry.change)).last() else {
+                panic!("{:?} is in every release", entry.change)
+            };
+            let (old, new) = (validator(before), validator(entry.since));
+            let newest = model_router(Release::NEXT);
+            for field in entry.fields {
+                let spec = json!({"backends": [{"name": "a", "external": {"provider": "openai", "model": "m"}}]});
+                let mut doc = router(spec);
+                let example = sample(at(&newest, field).unwrap_or_else(|| panic!("no {field} in the schema")));
+                set(&mut doc, field, example.clone());
+                assert!(new.is_valid(&doc), "{} refuses {field}: {example}", entry.since);
+                assert!(!old.is_valid(&doc), "{before} takes {field}: {example}");
+            }
+        }
+    }
+
+    /// The schema node of a `spec.a[].b` path.
+    fn at<'a>(schema: &'a Value, path: &str) -> Option<&'a Value> {
+        let mut node = schema;
+        for step in path.split('.') {
+            let (name, items) = match step.strip_suffix("[]") {
+                Some(name) => (name, true),
+                None => (step, false),
+            };
+            node = node.get("properties")?.get(name)?;
+            if items {
+                node = node.get("items")?;
+            }
+        }
+        Some(node)
+    }
+
+    /// Sets the value at a `spec.a[].b` path (`[]`: the first item).
+    fn set(doc: &mut Value, path: &str, value: Value) {
+        let mut node = doc;
+        let steps: Vec<&str> = path.split('.').collect();
+        for (i, step) in steps.iter().enumerate() {
+            let (name, items) = match step.strip_suffix("[]") {
+                Some(name) => (name, true),
+                None => (*step, false),
+            };
+            if i + 1 == steps.len() {
+                node[name] = value;
+                return;
+            }
+            if node.get(name).is_none() {
+                node[name] = json!({});
+            }
+            node = &mut node[name];
+            if items {
+                node = &mut node[0];
+            }
+        }
+    }
+
+    /// A value the schema node takes: its default, its first enum value, or
+    /// the least of its type with every required field.
+    fn sample(node: &Value) -> Value {
+        if let Some(d) = node.get("default") {
+            return d.clone();
+        }
+        if let Some(first) = node.get("enum").and_then(|e| e.get(0)) {
+            return first.clone();
+        }
+        let types = match node.get("type") {
+            Some(Value::Array(t)) => t.iter().filter_map(Value::as_str).map(str::to_string).collect(),
+            Some(Value::String(t)) => vec![t.clone()],
+            _ => vec![],
+        };
+        match types.first().map(String::as_str) {
+            Some("object") => {
+                let mut object = json!({});
+                for name in node.get("required").and_then(Value::as_array).into_iter().flatten() {
+                    let name = name.as_str().unwrap_or_default();
+                    object[name] = sample(&node["properties"][name]);
+                }
+                if object.as_object().is_some_and(|o| o.is_empty())
+                    && node.get("additionalProperties").is_some_and(Value::is_object)
+                {
+                    object["k"] = sample(&node["additionalProperties"]);
+                }
+                object
+            }
+            Some("array") => json!([]),
+            Some("integer") | Some("number") => node.get("minimum").cloned().unwrap_or(json!(1)),
+            Some("boolean") => json!(true),
+            _ => json!("x"),
+        }
+    }
+}
