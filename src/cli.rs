@@ -1,7 +1,9 @@
 //! Command-line definitions (clap derive) and nothing else.
 
+use std::ffi::OsStr;
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::output::Format;
@@ -22,6 +24,31 @@ fn parse_jobs(text: &str) -> Result<std::num::NonZeroUsize, String> {
 /// `--operator-version`, checked when the arguments are read.
 fn parse_release(text: &str) -> Result<Release, String> {
     Release::parse(text)
+}
+
+/// `--operator-version`: read by [`parse_release`] (a `v` is optional), and
+/// completed in the shells from the release table. The names are kept out
+/// of `--help` (`hide_possible_values`): `routerctl version` lists them.
+#[derive(Debug, Clone, Copy)]
+pub struct ReleaseParser;
+
+impl TypedValueParser for ReleaseParser {
+    type Value = Release;
+
+    fn parse_ref(&self, cmd: &clap::Command, arg: Option<&clap::Arg>, value: &OsStr) -> Result<Release, clap::Error> {
+        TypedValueParser::parse_ref(&parse_release, cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(Release::all().map(|r| {
+            let value = PossibleValue::new(r.name());
+            if r == Release::NEXT {
+                value.help("the newest release with the changes no release has yet (the default)")
+            } else {
+                value
+            }
+        })))
+    }
 }
 
 /// Render the LLMKube operator's router-proxy objects offline, and diff them
@@ -188,7 +215,7 @@ pub struct SchemaArgs {
     /// The LLMKube operator release whose CRD the ModelRouter schema
     /// follows: a field the release does not have is refused. Default:
     /// `next`. Not for `routertest`, which is the same for every release.
-    #[arg(long, value_name = "VERSION", value_parser = parse_release)]
+    #[arg(long, value_name = "VERSION", value_parser = ReleaseParser, hide_possible_values = true)]
     pub operator_version: Option<Release>,
 
     /// Output format.
@@ -363,7 +390,7 @@ pub struct CommonArgs {
     /// Default: found from the cluster's operator in cluster mode, else
     /// `next`. `routerctl version` lists the releases and what changed in
     /// each.
-    #[arg(long, value_name = "VERSION", value_parser = parse_release)]
+    #[arg(long, value_name = "VERSION", value_parser = ReleaseParser, hide_possible_values = true)]
     pub operator_version: Option<Release>,
 
     /// Treat what can only be assumed offline (a referenced InferenceService

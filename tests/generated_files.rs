@@ -8,6 +8,7 @@ mod common;
 use routerctl::commands::completion::{
     completions, kubectl_plugin_completion, man_page, man_page_names, KUBECTL_COMPLETE, SHELLS,
 };
+use routerctl::release::RELEASES;
 
 fn check(path: &str, generated: &str) {
     let path = common::root().join(path);
@@ -74,6 +75,28 @@ fn the_kubectl_plugin_completion_script_answers_as_cobra_expects() {
     assert_eq!(complete(&["diff", "--context", ""]), ":4\n");
     assert_eq!(complete(&["schema", ""]), "modelrouter\nroutertest\n:4\n");
     assert_eq!(complete(&["schema", "modelrouter", "-o", ""]), "json\nyaml\n:4\n");
+    // Release names come from the release table, `next` last.
+    let v091x: String = RELEASES.iter().filter(|r| r.starts_with("v0.9.1")).map(|r| format!("{r}\n")).collect();
+    assert_eq!(complete(&["render", "-f", "r.yaml", "--operator-version", "v0.9.1"]), format!("{v091x}:4\n"));
+    assert_eq!(complete(&["schema", "modelrouter", "--operator-version", "n"]), "next\n:4\n");
+}
+
+/// bash, zsh and fish complete `--operator-version` with every release
+/// routerctl knows, and `next`: bash in one word list, fish and zsh each
+/// value with its description (`v0.9.1\t''`, `v0.9.1\:""`).
+#[test]
+fn the_shells_complete_release_names() {
+    use clap_complete::Shell;
+    let names: Vec<&str> = RELEASES.iter().copied().chain(["next"]).collect();
+    let bash = completions(Shell::Bash);
+    assert!(bash.contains(&format!("compgen -W \"{}\"", names.join(" "))), "bash");
+    let fish = completions(Shell::Fish);
+    let zsh = completions(Shell::Zsh);
+    assert!(fish.contains("-l operator-version") && zsh.contains("--operator-version="));
+    for name in names {
+        assert!(fish.contains(&format!("{name}\\t")), "fish: {name}");
+        assert!(zsh.contains(&format!("{name}\\:")), "zsh: {name}");
+    }
 }
 
 #[test]
