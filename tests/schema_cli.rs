@@ -265,3 +265,84 @@ fn bad_arguments_exit_2_with_nothing_on_stdout() {
     let run = routerctl(&["schema"], None);
     assert_eq!((run.code, run.stdout.as_str()), (2, ""));
 }
+
+/// The keywords of draft-07 that mean the same in 2020-12: a schema made
+/// only of them reads alike in both, for the editors (yaml-language-server
+/// among them) that read draft-07.
+const DRAFT_7_KEYWORDS: [&str; 33] = [
+    "$schema",
+    "$comment",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "type",
+    "enum",
+    "const",
+    "properties",
+    "additionalProperties",
+    "propertyNames",
+    "required",
+    "items",
+    "anyOf",
+    "allOf",
+    "oneOf",
+    "not",
+    "pattern",
+    "format",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "multipleOf",
+    "contains",
+];
+
+/// Every keyword of a schema node and the nodes below it, with its place.
+fn keywords(node: &Value, at: &str, out: &mut Vec<String>) {
+    let Some(object) = node.as_object() else { return };
+    for (key, value) in object {
+        out.push(format!("{at}: {key}"));
+        match key.as_str() {
+            "properties" => {
+                for (name, child) in value.as_object().into_iter().flatten() {
+                    keywords(child, &format!("{at}.{name}"), out);
+                }
+            }
+            "items" | "additionalProperties" | "propertyNames" | "not" => keywords(value, &format!("{at}/{key}"), out),
+            "anyOf" | "allOf" | "oneOf" => {
+                for (i, child) in value.as_array().into_iter().flatten().enumerate() {
+                    keywords(child, &format!("{at}/{key}[{i}]"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn the_schemas_read_alike_as_draft_7() {
+    for kind in ["modelrouter", "routertest"] {
+        let schema = printed(&[kind]);
+        let mut found = Vec::new();
+        keywords(&schema, "", &mut found);
+        let foreign: Vec<&String> =
+            found.iter().filter(|k| !DRAFT_7_KEYWORDS.iter().any(|w| k.ends_with(&format!(": {w}")))).collect();
+        assert!(foreign.is_empty(), "{kind}: keywords outside draft-07: {foreign:?}");
+        let draft7 = jsonschema::draft7::new(&schema).unwrap_or_else(|e| panic!("{kind}: draft-07 refuses it: {e}"));
+        let draft2020 = validator(&schema);
+        let kind_name = if kind == "modelrouter" { "ModelRouter" } else { "RouterTest" };
+        let mut docs = documents(&ACCEPTED, kind_name);
+        docs.extend(documents(&["testdata/invalid"], kind_name));
+        for (at, doc) in &docs {
+            assert_eq!(draft7.is_valid(doc), draft2020.is_valid(doc), "{kind}: {at}");
+        }
+    }
+}
