@@ -4,7 +4,9 @@
 //! where the reader takes it (an optional scalar or object), not where it
 //! does not (a list or a map) — and the reader's two rules beyond the
 //! fields: at least one case or invariant, and an invariant that says
-//! something. Tests hold the schema to the reader.
+//! something. Tests hold the schema to the reader: a table of documents,
+//! and a property that any generated document gets the same verdict from
+//! both.
 
 use serde_json::{json, Value};
 
@@ -110,6 +112,8 @@ pub fn router_test() -> Value {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
     use crate::input::{documents, Source};
     use crate::routing::suite::read;
@@ -125,6 +129,178 @@ mod tests {
         let by_reader = read(&doc).is_ok();
         assert_eq!(by_schema, by_reader, "schema {by_schema}, reader {by_reader}:\n{body}");
         by_reader
+    }
+
+    /// A field of a generated document: absent or a good value mostly, now
+    /// and then a bad one, so that about half the documents read.
+    fn field(good: Vec<Value>, bad: Vec<Value>) -> BoxedStrategy<Option<Value>> {
+        let mut fine = vec![None];
+        fine.extend(good.into_iter().map(Some));
+        let wrong: Vec<Option<Value>> = bad.into_iter().map(Some).collect();
+        prop_oneof![25 => proptest::sample::select(fine), 1 => proptest::sample::select(wrong)].boxed()
+    }
+
+    /// Now and then an object gets a field no reader knows.
+    fn extra() -> impl Strategy<Value = bool> {
+        proptest::bool::weighted(0.02)
+    }
+
+    /// An object of the fields given, the absent ones left out.
+    fn object(fields: Vec<(&'static str, Option<Value>)>, extra: bool) -> Value {
+        let mut m = serde_json::Map::new();
+        for (name, value) in fields {
+            if let Some(v) = value {
+                m.insert(name.into(), v);
+            }
+        }
+        if extra {
+            m.insert("extra".into(), json!(1));
+        }
+        Value::Object(m)
+    }
+
+    /// An object field: absent, the object, or now and then null.
+    fn nested(object: impl Strategy<Value = Value> + 'static) -> BoxedStrategy<Option<Value>> {
+        prop_oneof![10 => Just(None), 30 => object.prop_map(Some), 1 => Just(Some(Value::Null))].boxed()
+    }
+
+    fn backends() -> BoxedStrategy<Option<Value>> {
+        let described = (
+            field(vec![json!(["a"]), json!([])], vec![json!(null), json!("a")]),
+            field(vec![json!("cloud"), json!(null)], vec![json!(1)]),
+            field(vec![json!(true), json!(null)], vec![json!("yes")]),
+            extra(),
+        )
+            .prop_map(|(b, tier, external, extra)| {
+                object(vec![("backends", b), ("tier", tier), ("external", external)], extra)
+            });
+        // A null never or only is as good as none: the invariant may then
+        // say nothing.
+        prop_oneof![2 => Just(None), 1 => Just(Some(Value::Null)), 2 => described.prop_map(Some)].boxed()
+    }
+
+    fn case() -> impl Strategy<Value = Value> {
+        let request = (
+            field(vec![json!("m"), json!(null)], vec![json!(5)]),
+            field(vec![json!({"x": "v"}), json!({})], vec![json!({"x": 1}), json!(null)]),
+            extra(),
+        )
+            .prop_map(|(model, headers, extra)| object(vec![("model", model), ("headers", headers)], extra));
+        let expect = (
+            field(vec![json!("r"), json!(null)], vec![json!(1)]),
+            field(vec![json!(["a"]), json!(null)], vec![json!("a")]),
+            field(vec![json!("primary-fallback"), json!(null)], vec![json!(true)]),
+            field(
+                vec![json!(503), json!(0), json!(65535), json!(null)],
+                vec![json!(65536), json!(-1), json!("503"), json!(5.5)],
+            ),
+            extra(),
+        )
+            .prop_map(|(rule, b, strategy, status, extra)| {
+                object(vec![("rule", rule), ("backends", b), ("strategy", strategy), ("status", status)], extra)
+            });
+        (
+            field(vec![json!("a")], vec![json!(5), json!(null)]),
+            nested(request),
+            field(vec![json!(["b"]), json!([])], vec![json!([1]), json!(null)]),
+            nested(expect),
+            field(vec![json!("Proxy"), json!("Gateway"), json!(null)], vec![json!("proxy")]),
+            extra(),
+        )
+            .prop_map(|(name, request, unhealthy, expect, plane, extra)| {
+                // A case without a name is refused: mostly give one.
+                let name = name.or(Some(json!("a")));
+                object(
+                    vec![
+                        ("name", name),
+                        ("request", request),
+                        ("unhealthy", unhealthy),
+                        ("expect", expect),
+                        ("dataPlane", plane),
+                    ],
+                    extra,
+                )
+            })
+    }
+
+    fn invariant() -> impl Strategy<Value = Value> {
+        let when = (
+            field(vec![json!(["pii"]), json!([])], vec![json!(null), json!("pii")]),
+            field(vec![json!(["high"])], vec![json!([1])]),
+            field(vec![json!(["gpt-*"])], vec![json!(null)]),
+            field(vec![json!({"x": "v"})], vec![json!(null)]),
+            extra(),
+        )
+            .prop_map(|(c, x, m, h, extra)| {
+                object(vec![("classification", c), ("complexity", x), ("models", m), ("headers", h)], extra)
+            });
+        (
+            field(vec![json!("i")], vec![json!(null)]),
+            nested(when),
+            field(vec![json!("any"), json!("none")], vec![json!("some"), json!(null)]),
+            backends(),
+            backends(),
+            prop_oneof![Just(None), Just(Some(json!(503))), Just(Some(json!(null))), Just(Some(json!("503")))],
+            field(vec![json!("Gateway"), json!(null)], vec![json!("envoy")]),
+            extra(),
+        )
+            .prop_map(|(name, when, unhealthy, never, only, status, plane, extra)| {
+                let name = name.or(Some(json!("i")));
+                object(
+                    vec![
+                        ("name", name),
+                        ("when", when),
+                        ("unhealthy", unhealthy),
+                        ("never", never),
+                        ("only", only),
+                        ("status", status),
+                        ("dataPlane", plane),
+                    ],
+                    extra,
+                )
+            })
+    }
+
+    fn router_test_document() -> impl Strategy<Value = Value> {
+        let list = |items: BoxedStrategy<Value>| {
+            prop_oneof![
+                40 => proptest::collection::vec(items, 0..3).prop_map(|v| Some(Value::Array(v))),
+                10 => Just(None),
+                1 => Just(Some(json!(null))),
+                1 => Just(Some(json!("x"))),
+            ]
+        };
+        (
+            field(vec![json!("ml/r"), json!(null)], vec![json!(5)]),
+            field(vec![json!({}), json!(null), json!("x")], vec![json!(5)]),
+            list(case().boxed()),
+            list(invariant().boxed()),
+            extra(),
+        )
+            .prop_map(|(router, metadata, tests, invariants, extra)| {
+                let mut doc = object(
+                    vec![("router", router), ("metadata", metadata), ("tests", tests), ("invariants", invariants)],
+                    extra,
+                );
+                doc["apiVersion"] = json!(API_VERSION);
+                doc["kind"] = json!(KIND);
+                doc
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+
+        /// Whatever the document, the schema and the reader give the same
+        /// verdict.
+        #[test]
+        fn the_schema_and_the_reader_agree(doc in router_test_document()) {
+            static VALIDATOR: std::sync::OnceLock<jsonschema::Validator> = std::sync::OnceLock::new();
+            let validator = VALIDATOR.get_or_init(|| jsonschema::draft202012::new(&router_test()).expect("compiles"));
+            let source = Source { name: "t.json".into(), text: doc.to_string() };
+            let read_back = documents(&source).expect("JSON").remove(0);
+            prop_assert_eq!(validator.is_valid(&read_back.value), read(&read_back).is_ok(), "{}", doc);
+        }
     }
 
     #[test]
