@@ -187,6 +187,9 @@ fn the_crd_refusals_of_the_invalid_corpus_are_refused() {
         "crd-no-backends.yaml",
         "crd-provider-enum.yaml",
         "crd-replicas-maximum.yaml",
+        "label-key-invalid.yaml",
+        "label-value-64-chars.yaml",
+        "label-value-characters.yaml",
         "missing-name.yaml",
         "namespace-invalid.yaml",
         "string-for-integer.yaml",
@@ -194,6 +197,8 @@ fn the_crd_refusals_of_the_invalid_corpus_are_refused() {
         "unquoted-bool.yaml",
         "unquoted-int.yaml",
         "wrong-apiversion.yaml",
+        "yaml11-octal-annotation.yaml",
+        "yaml11-yes-label.yaml",
     ];
     for file in refused {
         let path = format!("testdata/invalid/{file}");

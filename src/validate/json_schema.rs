@@ -2,8 +2,10 @@
 //! CRD defines it (`routerctl schema modelrouter`): the CRD's structural
 //! schema in JSON Schema (`schema::json_schema`), closed over the object
 //! the API server takes — apiVersion and kind as constants, and the
-//! metadata rules of `validate::metadata` — so that an editor or
-//! kubeconform can check a file as it stands.
+//! metadata rules of `validate::metadata`, also on the label and annotation
+//! maps the operator copies into the proxy's pod template, as
+//! `custom_resource` applies them — so that an editor or kubeconform can
+//! check a file as it stands.
 
 use serde_json::{json, Value};
 
@@ -23,8 +25,9 @@ pub fn model_router(release: Release) -> Value {
     let description = format!(
         "A ModelRouter ({GROUP_VERSION}) as the CRD of LLMKube operator release {release} defines it, written by \
          routerctl {}. Unknown fields, which the API server prunes with a warning, are refused here, as by \
-         routerctl --strict; so is a null the API server would drop. The operator's own rules (routerctl render \
-         checks them) are not in this schema.",
+         routerctl --strict; so is a null where the CRD does not say nullable (the API server drops it, or puts \
+         the default in its place). Label and annotation maps take Kubernetes' key and value rules. The \
+         operator's own rules (routerctl render checks them) are not in this schema.",
         env!("CARGO_PKG_VERSION")
     );
     if let Value::Object(root) = &mut schema {
@@ -37,6 +40,20 @@ pub fn model_router(release: Release) -> Value {
         properties["apiVersion"] = json!({"const": GROUP_VERSION});
         properties["kind"] = json!({"const": "ModelRouter"});
         properties["metadata"] = object_meta();
+        // The maps the operator copies into the proxy's pod template take
+        // the label and annotation rules, as `custom_resource` holds them
+        // (the Deployment would be refused), where the release has them.
+        for (field, rules) in
+            [("podLabels", label_map()), ("nodeSelector", label_map()), ("podAnnotations", annotation_map())]
+        {
+            if let Some(Value::Object(node)) =
+                properties.pointer_mut(&format!("/spec/properties/proxy/properties/{field}"))
+            {
+                for (key, rule) in rules.as_object().into_iter().flatten() {
+                    node.insert(key.clone(), rule.clone());
+                }
+            }
+        }
         // The API server writes status; a manifest may carry it back.
         if properties.get("status").is_none() {
             properties["status"] = json!({"type": "object"});
@@ -45,11 +62,41 @@ pub fn model_router(release: Release) -> Value {
     schema
 }
 
+/// Label keys: a qualified name with an optional DNS-1123 subdomain prefix.
+fn label_key_pattern() -> String {
+    format!("^({DNS1123_SUBDOMAIN_REGEX}/)?{QUALIFIED_NAME_REGEX}$")
+}
+
+/// A map of labels: keys and values as Kubernetes checks them.
+fn label_map() -> Value {
+    json!({
+        "type": "object",
+        "propertyNames": {"pattern": label_key_pattern()},
+        "additionalProperties": {
+            "type": "string",
+            "maxLength": LABEL_VALUE_MAX_LENGTH,
+            "pattern": format!("^{LABEL_VALUE_REGEX}$")
+        },
+        "$comment": "A key's name part is at most 63 characters and its prefix at most 253: not checked by this schema."
+    })
+}
+
+/// A map of annotations: keys are qualified names read in lower case (so
+/// the prefix may have capitals), values any string.
+fn annotation_map() -> Value {
+    let prefix = DNS1123_SUBDOMAIN_REGEX.replace("a-z0-9", "A-Za-z0-9");
+    json!({
+        "type": "object",
+        "propertyNames": {"pattern": format!("^({prefix}/)?{QUALIFIED_NAME_REGEX}$")},
+        "additionalProperties": {"type": "string"},
+        "$comment": "A key's name part is at most 63 characters, its prefix at most 253, and all annotations together at most 256 KiB: not checked by this schema."
+    })
+}
+
 /// The fields of ObjectMeta a manifest sets, with the API server's rules
 /// for a namespaced custom resource; the others (uid, resourceVersion,
 /// ownerReferences…) are taken as they are.
 fn object_meta() -> Value {
-    let label_key = format!("^({DNS1123_SUBDOMAIN_REGEX}/)?{QUALIFIED_NAME_REGEX}$");
     json!({
         "type": "object",
         "required": ["name"],
@@ -67,17 +114,8 @@ fn object_meta() -> Value {
                 "pattern": format!("^({DNS1123_LABEL_REGEX})?$"),
                 "description": "A lowercase RFC 1123 label; empty or absent: the namespace of the command (default)."
             },
-            "labels": {
-                "type": "object",
-                "propertyNames": {"pattern": label_key},
-                "additionalProperties": {
-                    "type": "string",
-                    "maxLength": LABEL_VALUE_MAX_LENGTH,
-                    "pattern": format!("^{LABEL_VALUE_REGEX}$")
-                },
-                "$comment": "A key's name part is at most 63 characters and its prefix at most 253: not checked by this schema."
-            },
-            "annotations": {"type": "object", "additionalProperties": {"type": "string"}}
+            "labels": label_map(),
+            "annotations": annotation_map()
         }
     })
 }
@@ -120,6 +158,34 @@ mod tests {
         let mut extra = router(spec);
         extra["spce"] = json!({});
         assert!(!v.is_valid(&extra));
+    }
+
+    /// The pod-template maps take Kubernetes' key rules: an annotation key
+    /// is read in lower case, a label key is not.
+    #[test]
+    fn pod_labels_and_annotations_take_the_key_rules() {
+        let v = validator(Release::NEXT);
+        let with = |field: &str, map: Value| {
+            let mut doc =
+                router(json!({"backends": [{"name": "a", "external": {"provider": "openai", "model": "m"}}]}));
+            doc["spec"]["proxy"] = json!({ field: map });
+            v.is_valid(&doc)
+        };
+        assert!(with("podLabels", json!({"example.com/team": "ml", "tier": ""})));
+        assert!(!with("podLabels", json!({"Example.COM/team": "ml"})));
+        assert!(!with("podLabels", json!({"-leading": "a"})));
+        assert!(!with("podLabels", json!({"a/b/c": "a"})));
+        assert!(!with("podLabels", json!({"team": "a b"})));
+        assert!(with("podAnnotations", json!({"Example.COM/team": "any text / at all"})));
+        assert!(!with("podAnnotations", json!({"a/b/c": "x"})));
+        assert!(!with("podAnnotations", json!({"x": 1})));
+        assert!(!with("nodeSelector", json!({"disk": "s s"})));
+        assert!(with("nodeSelector", json!({"kubernetes.io/arch": "arm64"})));
+        // v0.9.19 has no podLabels: refused as unknown, rules or not.
+        let old = validator(Release::parse("v0.9.19").expect("known"));
+        let mut doc = router(json!({"backends": [{"name": "a", "external": {"provider": "openai", "model": "m"}}]}));
+        doc["spec"]["proxy"] = json!({"podLabels": {"team": "ml"}});
+        assert!(!old.is_valid(&doc));
     }
 
     /// Each field a change brings is taken from its release on and refused
