@@ -122,6 +122,8 @@ fn object_meta() -> Value {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::OnceLock;
+
     use super::*;
     use crate::release::CHANGES;
 
@@ -206,6 +208,109 @@ mod tests {
                 assert!(new.is_valid(&doc), "{} refuses {field}: {example}", entry.since);
                 assert!(!old.is_valid(&doc), "{before} takes {field}: {example}");
             }
+        }
+    }
+
+    /// Every node under `spec` of the printed schema, with its path.
+    fn nodes(node: &Value, at: &str, out: &mut Vec<(String, Value)>) {
+        out.push((at.to_string(), node.clone()));
+        for (name, child) in node.get("properties").and_then(Value::as_object).into_iter().flatten() {
+            nodes(child, &format!("{at}.{name}"), out);
+        }
+        if let Some(items) = node.get("items") {
+            nodes(items, &format!("{at}[]"), out);
+        }
+    }
+
+    /// A value for a node: good (its sample) or wrong in one way. A null
+    /// only where the node has no default (with one, the API server puts
+    /// the default in its place, which the schema cannot say).
+    fn variant(node: &Value, which: usize) -> Value {
+        let type_of = node.get("type").map(|t| t.to_string()).unwrap_or_default();
+        match which {
+            1 if type_of.contains("string") && !type_of.contains("integer") => json!(5),
+            1 if type_of.contains("integer") || type_of.contains("number") => json!(true),
+            1 if type_of.contains("object") || type_of.contains("array") => json!("x"),
+            1 if type_of.contains("boolean") => json!("yes"),
+            2 if node.get("enum").is_some() => json!("Zz"),
+            2 if node.get("pattern").is_some() => json!("!! !!"),
+            3 => match (node.get("minimum").and_then(Value::as_i64), node.get("maximum").and_then(Value::as_i64)) {
+                (_, Some(max)) => json!(max + 1),
+                (Some(min), None) => json!(min - 1),
+                _ => sample(node),
+            },
+            4 if node.get("default").is_none() => Value::Null,
+            5 if type_of.contains("object") => {
+                let mut object = sample(node);
+                object["zzUnknown"] = json!(1);
+                object
+            }
+            _ => sample(node),
+        }
+    }
+
+    /// Puts `value` at a `spec.a[].b` path, making the objects and the
+    /// first items on the way.
+    fn put(doc: &mut Value, path: &str, value: Value) {
+        let steps: Vec<&str> = path.split('.').collect();
+        let mut node = doc;
+        for (i, step) in steps.iter().enumerate() {
+            let (name, items) = step.strip_suffix("[]").map_or((*step, false), |n| (n, true));
+            let last = i + 1 == steps.len();
+            // A value set before stands where this path goes on.
+            if !node.is_object() {
+                return;
+            }
+            if last && !items {
+                node[name] = value;
+                return;
+            }
+            if items {
+                if node.get(name).and_then(Value::as_array).is_none_or(|a| a.is_empty()) {
+                    node[name] = json!([{}]);
+                }
+                if last {
+                    node[name][0] = value;
+                    return;
+                }
+                node = &mut node[name][0];
+            } else {
+                if !node.get(name).is_some_and(Value::is_object) {
+                    node[name] = json!({});
+                }
+                node = &mut node[name];
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1500))]
+
+        /// The printed schema and routerctl's own check of a ModelRouter
+        /// against the CRD (`custom_resource`, unknown fields and dropped
+        /// nulls counted as refusals, as --strict does) give every router
+        /// the same verdict: each changed at a few places of the schema,
+        /// well or in one way wrong.
+        #[test]
+        fn the_schema_and_the_crd_check_agree(changes in proptest::collection::vec((0..10_000usize, 0..8usize), 1..4)) {
+            static SCHEMA: OnceLock<(Vec<(String, Value)>, jsonschema::Validator)> = OnceLock::new();
+            let (spec_nodes, v) = SCHEMA.get_or_init(|| {
+                let schema = model_router(Release::NEXT);
+                let mut found = Vec::new();
+                nodes(&schema["properties"]["spec"], "spec", &mut found);
+                (found, jsonschema::draft202012::new(&schema).expect("compiles"))
+            });
+            let mut doc = router(json!({"backends": [{"name": "a", "external": {"provider": "openai", "model": "m"}}]}));
+            for (at, which) in changes {
+                let (path, node) = &spec_nodes[at % spec_nodes.len()];
+                if path == "spec" {
+                    continue;
+                }
+                put(&mut doc, path, variant(node, which));
+            }
+            let findings = crate::validate::custom_resource::check_model_router(&doc);
+            let said: Vec<String> = findings.iter().map(|f| f.to_string()).collect();
+            proptest::prop_assert_eq!(v.is_valid(&doc), findings.is_empty(), "{} / routerctl: {:?}", doc, said);
         }
     }
 
