@@ -72,7 +72,7 @@ pub mod rules {
         DRIFT = "drift", "a live object drifted where the operator never repairs it";
         ORPHAN = "orphan", "live objects of the other data plane are left behind";
         COLLISION = "collision", "two routers write the same object";
-        KUBECTL = "kubectl", "what kubectl said about the live objects";
+        KUBECTL = "kubectl", "what kubectl said on stderr while reading the cluster, or why a kubectl run failed";
         CLUSTER = "cluster", "what routerctl found out about the running operator";
         EXTERNAL = "external-diff", "what the external diff program (KUBECTL_EXTERNAL_DIFF) wrote on stderr";
         KRM = "krm", "the ResourceList or the KRM function's settings";
@@ -366,11 +366,80 @@ impl fmt::Display for At {
     }
 }
 
+/// A kubectl run that failed: what ran, how it ended, and what kubectl
+/// wrote on stderr, kept apart so that kubectl's own lines are shown as
+/// kubectl's (once, under `kubectl said`) and never as a finding of the
+/// router whose read started it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KubectlFailure {
+    /// The command line, as people would type it.
+    pub command: String,
+    /// How it ended (`exit status 1`, `killed by a signal`, a timeout).
+    pub status: String,
+    /// What kubectl read (`namespace ml`, `the operator look-up`).
+    pub reading: String,
+    /// kubectl's stderr (bounded by the runner).
+    pub stderr: String,
+    /// What to do about it.
+    pub hint: String,
+}
+
+impl KubectlFailure {
+    /// The failure without kubectl's lines: `` `kubectl …` failed (exit status 1)``.
+    pub fn headline(&self) -> String {
+        let said = if self.stderr.trim().is_empty() { "; kubectl printed nothing on stderr" } else { "" };
+        format!("`{}` failed ({}){said}", self.command, self.status)
+    }
+
+    /// kubectl's lines as a note of their own, placed nowhere: they are
+    /// kubectl's, not a router's.
+    pub fn said(&self) -> Option<Diagnostic> {
+        kubectl_said(&self.reading, &self.stderr)
+    }
+
+    /// The error: the headline and the hint, placed nowhere.
+    pub fn finding(&self) -> Diagnostic {
+        Diagnostic::error(rules::KUBECTL, self.headline()).hint(self.hint.clone())
+    }
+}
+
+/// Everything in one text, for a reader that shows the error as it is.
+impl fmt::Display for KubectlFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.headline())?;
+        let stderr = self.stderr.trim_end();
+        if !stderr.is_empty() {
+            write!(f, ":\n{stderr}")?;
+        }
+        write!(f, "\n({})", self.hint)
+    }
+}
+
+impl std::error::Error for KubectlFailure {}
+
+/// What kubectl wrote on stderr while reading `reading`, as one note with
+/// no place (`None` when it wrote nothing): its context says whose lines
+/// they are.
+pub fn kubectl_said(reading: &str, stderr: &str) -> Option<Diagnostic> {
+    let lines: Vec<&str> = stderr.lines().map(str::trim_end).filter(|l| !l.trim().is_empty()).collect();
+    if lines.is_empty() {
+        return None;
+    }
+    let mut d = Diagnostic::new(Severity::Note, rules::KUBECTL, lines.join("\n"));
+    d.context = Some(format!("kubectl said ({reading})"));
+    Some(d)
+}
+
 /// The findings an error carries: a `Refusal`'s anywhere in its chain,
 /// else its text as one finding (without the `At` layer, which says where
 /// in words). What they leave out, a place and an object, comes from the
 /// nearest `At` around them.
 pub fn diagnostics_of(error: &anyhow::Error) -> Vec<Diagnostic> {
+    // kubectl's failure is kubectl's: its lines and the error go unplaced,
+    // whichever router's read ran into it.
+    if let Some(failure) = error.chain().find_map(|e| e.downcast_ref::<KubectlFailure>()) {
+        return failure.said().into_iter().chain([failure.finding()]).collect();
+    }
     // anyhow finds a context of this type at any depth of the chain.
     let at = error.downcast_ref::<At>();
     let mut diagnostics = match error.chain().find_map(|e| e.downcast_ref::<Refusal>()) {

@@ -5,13 +5,21 @@
 //! a line; `github`, GitHub Actions' workflow commands
 //! (`::warning file=…,line=…::…`) that annotate the line in a pull
 //! request; `sarif`, one SARIF 2.1.0 log written when the run ends.
+//!
+//! Every format gets the findings at the end of the run, sorted by file,
+//! line, column and rule (a stable sort: findings with one place keep the
+//! order they came in; findings of the whole run, with no place, first),
+//! so that the same input reads the same whatever the order the work was
+//! done in. kubectl's own stderr is shown as kubectl's (`kubectl said`,
+//! never placed at a router), each line once a run.
 
+use std::collections::HashSet;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
 
-use crate::diagnostic::{diagnostics_of, rules, Diagnostic, Rule, Severity};
+use crate::diagnostic::{diagnostics_of, kubectl_said, rules, Diagnostic, KubectlFailure, Rule, Severity};
 
 /// How findings are written.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -33,9 +41,14 @@ pub struct Reporter<'a> {
     /// Findings kept rather than written: collected for a caller
     /// (`collecting`), not written at all.
     collecting: bool,
-    /// What the SARIF log will hold (written by `finish`), or what a
+    /// The findings so far, written sorted by `finish`, or what a
     /// collecting reporter hands back.
     kept: Vec<Diagnostic>,
+    /// In `human`, the text of the error that ends the run: written last.
+    ending: Option<String>,
+    /// kubectl's stderr lines shown so far (without klog's header, which
+    /// holds a time): each is shown once a run.
+    kubectl_lines: HashSet<String>,
     quiet: bool,
     verbose: bool,
     /// Draw a progress line (stderr is a terminal, and not quiet).
@@ -52,6 +65,8 @@ impl<'a> Reporter<'a> {
             format: MessageFormat::Human,
             collecting: false,
             kept: Vec::new(),
+            ending: None,
+            kubectl_lines: HashSet::new(),
             quiet,
             verbose,
             progress: stderr_is_tty && !quiet,
@@ -107,17 +122,51 @@ impl<'a> Reporter<'a> {
         self.write(diagnostic);
     }
 
-    /// The error that ends the run, once: in `human`, its whole text; in the
-    /// other formats, each finding it carries.
+    /// The error that ends the run, once: in `human`, its whole text,
+    /// after every other finding; in the other formats, each finding it
+    /// carries. A failed kubectl's lines are kubectl's: shown apart, as
+    /// what kubectl said, then the error.
     pub fn failed(&mut self, error: &anyhow::Error) {
+        let kubectl = error.chain().find_map(|e| e.downcast_ref::<KubectlFailure>());
         if self.format == MessageFormat::Human {
-            self.clear_progress();
-            let _ = writeln!(self.out, "error: {error:#}");
+            let text = match kubectl {
+                Some(failure) => {
+                    if let Some(said) = failure.said() {
+                        self.kubectl(said);
+                    }
+                    failure.finding().to_string()
+                }
+                None => format!("{error:#}"),
+            };
+            self.ending = Some(text);
             return;
         }
         for diagnostic in diagnostics_of(error) {
-            self.write(diagnostic);
+            match diagnostic.rule == rules::KUBECTL && diagnostic.severity == Severity::Note {
+                true => self.kubectl(diagnostic),
+                false => self.write(diagnostic),
+            }
         }
+    }
+
+    /// What kubectl wrote on stderr while reading `reading` in a call that
+    /// succeeded (deprecation and admission warnings), unless `-q`: as
+    /// kubectl's, with no place.
+    pub fn kubectl_said(&mut self, reading: &str, stderr: &str) {
+        if let Some(said) = kubectl_said(reading, stderr).filter(|_| !self.quiet) {
+            self.kubectl(said);
+        }
+    }
+
+    /// A `kubectl said` note, without the lines shown already this run.
+    fn kubectl(&mut self, mut said: Diagnostic) {
+        let fresh: Vec<&str> =
+            said.message.lines().filter(|line| self.kubectl_lines.insert(klog_message(line).to_string())).collect();
+        if fresh.is_empty() {
+            return;
+        }
+        said.message = fresh.join("\n");
+        self.write(said);
     }
 
     /// What another program wrote on stderr (the external diff program):
@@ -126,33 +175,44 @@ impl<'a> Reporter<'a> {
         if self.quiet || text.is_empty() {
             return;
         }
-        if self.format == MessageFormat::Human {
-            self.clear_progress();
-            let _ = self.out.write_all(text.as_bytes());
-        } else {
-            self.write(Diagnostic::new(Severity::Note, rules::EXTERNAL, text.trim_end()));
-        }
+        self.write(Diagnostic::new(Severity::Note, rules::EXTERNAL, text.trim_end()));
     }
 
+    /// Keeps a finding for `finish`, which writes them sorted.
     fn write(&mut self, d: Diagnostic) {
-        if self.collecting {
-            self.kept.push(d);
-            return;
-        }
-        self.clear_progress();
+        self.kept.push(d);
+    }
+
+    /// Writes the findings kept, sorted (a stable sort: those of one place
+    /// keep their order), in the format asked for.
+    fn write_findings(&mut self) {
+        let mut findings = std::mem::take(&mut self.kept);
+        findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
         // A closed stderr must not turn a good run into a failed one.
-        let _ = match self.format {
-            MessageFormat::Human => match d.severity {
-                Severity::Note => writeln!(self.out, "routerctl: {d}"),
-                severity => writeln!(self.out, "{}: {d}", severity.as_str()),
-            },
-            MessageFormat::Json => writeln!(self.out, "{}", json_line(&d)),
-            MessageFormat::Github => writeln!(self.out, "{}", github_line(&d)),
-            MessageFormat::Sarif => {
-                self.kept.push(d);
-                Ok(())
+        match self.format {
+            MessageFormat::Human => {
+                for d in &findings {
+                    let _ = self.out.write_all(human_text(d).as_bytes());
+                }
+                if let Some(ending) = self.ending.take() {
+                    let _ = writeln!(self.out, "error: {ending}");
+                }
             }
-        };
+            MessageFormat::Json => {
+                for d in &findings {
+                    let _ = writeln!(self.out, "{}", json_line(d));
+                }
+            }
+            MessageFormat::Github => {
+                for d in &findings {
+                    let _ = writeln!(self.out, "{}", github_line(d));
+                }
+            }
+            MessageFormat::Sarif => {
+                let log = sarif_log(&findings);
+                let _ = writeln!(self.out, "{}", serde_json::to_string_pretty(&log).unwrap_or_default());
+            }
+        }
     }
 
     /// The format findings are written in.
@@ -180,17 +240,16 @@ impl<'a> Reporter<'a> {
         }
     }
 
-    /// The end of a run: the progress line goes; `--verbose` gets the
-    /// timing; `sarif` gets its log, with every finding of the run.
+    /// The end of a run: the progress line goes; the findings are written,
+    /// sorted (in `sarif`, as its log); `--verbose` gets the timing.
     pub fn finish(&mut self) {
         self.clear_progress();
+        if !self.collecting {
+            self.write_findings();
+        }
         if self.verbose {
             let ms = self.started.elapsed().as_millis();
             let _ = writeln!(self.out, "routerctl: {} routers in {ms} ms", self.routers);
-        }
-        if self.format == MessageFormat::Sarif && !self.collecting {
-            let log = sarif_log(&std::mem::take(&mut self.kept));
-            let _ = writeln!(self.out, "{}", serde_json::to_string_pretty(&log).unwrap_or_default());
         }
     }
 
@@ -198,6 +257,47 @@ impl<'a> Reporter<'a> {
         if self.last_drawn.take().is_some() {
             let _ = write!(self.out, "\r\x1b[K");
         }
+    }
+}
+
+/// The order findings are written in: by file, line, column, then rule;
+/// findings with no place (about the whole run, or kubectl's) first, in
+/// the order they came.
+fn sort_key(d: &Diagnostic) -> Option<(&str, Option<usize>, Option<usize>, &str)> {
+    d.place.as_ref().map(|p| (p.file.as_str(), p.line, p.column, d.rule.id))
+}
+
+/// One finding as `human` writes it: `severity: text` (a note as
+/// `routerctl: text`); kubectl's lines under `kubectl said (…):`, indented;
+/// the external diff program's stderr as it wrote it.
+fn human_text(d: &Diagnostic) -> String {
+    if d.severity == Severity::Note && d.rule == rules::EXTERNAL {
+        return format!("{}\n", d.message);
+    }
+    if d.severity == Severity::Note && d.rule == rules::KUBECTL {
+        if let Some(context) = &d.context {
+            let lines: String = d.message.lines().map(|l| format!("  {l}\n")).collect();
+            return format!("{context}:\n{lines}");
+        }
+    }
+    match d.severity {
+        Severity::Note => format!("routerctl: {d}\n"),
+        severity => format!("{}: {d}\n", severity.as_str()),
+    }
+}
+
+/// A kubectl stderr line without klog's header (`E1205 10:00:00.000000
+/// 123 memcache.go:265] `), which holds the time: the same complaint from
+/// two kubectl runs is the same line.
+fn klog_message(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    let header = bytes.len() > 5
+        && matches!(bytes[0], b'I' | b'W' | b'E' | b'F')
+        && bytes[1..5].iter().all(u8::is_ascii_digit)
+        && bytes[5] == b' ';
+    match line.find("] ") {
+        Some(end) if header => &line[end + 2..],
+        _ => line,
     }
 }
 
@@ -373,6 +473,7 @@ fn uri_reference(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::Place;
 
     #[test]
     fn quiet_drops_warnings_and_verbose_counts() {
@@ -389,7 +490,122 @@ mod tests {
         r.router_done("ns/a", 3);
         r.finish();
         let text = String::from_utf8(buf).expect("utf-8");
-        assert!(text.starts_with("warning: shown\nrouterctl: ns/a: 3 objects\nrouterctl: 1 routers in "), "{text}");
+        // Findings are written when the run ends, sorted; the verbose lines
+        // as the run goes.
+        assert!(text.starts_with("routerctl: ns/a: 3 objects\nwarning: shown\nrouterctl: 1 routers in "), "{text}");
         assert!(!text.contains('\r'), "no progress line when stderr is not a terminal");
+    }
+
+    fn run(format: MessageFormat, f: impl FnOnce(&mut Reporter)) -> String {
+        let mut buf = Vec::new();
+        let mut r = Reporter::plain(&mut buf).with_format(format);
+        f(&mut r);
+        r.finish();
+        String::from_utf8(buf).expect("utf-8")
+    }
+
+    #[test]
+    fn findings_are_written_by_file_line_column_then_rule_and_stably() {
+        let w = |rule, message: &str, place: Option<Place>| {
+            let d = Diagnostic::warning(rule, message);
+            match place {
+                Some(place) => d.at(place),
+                None => d,
+            }
+        };
+        let findings = [
+            w(rules::RENDER, "b.yaml line 2", Some(Place::line("b.yaml", 2))),
+            w(rules::SCHEMA, "a.yaml 10:3 schema", Some(Place::at("a.yaml", 10, 3))),
+            w(rules::RELEASE, "run-level first", None),
+            w(rules::RENDER, "a.yaml 10:3 render", Some(Place::at("a.yaml", 10, 3))),
+            w(rules::RENDER, "a.yaml 9:1", Some(Place::at("a.yaml", 9, 1))),
+            w(rules::RENDER, "a.yaml 10:1 first", Some(Place::at("a.yaml", 10, 1))),
+            w(rules::RENDER, "a.yaml 10:1 second", Some(Place::at("a.yaml", 10, 1))),
+            w(rules::CRD, "run-level second", None),
+        ];
+        let want = [
+            "run-level first",
+            "run-level second",
+            "a.yaml 9:1",
+            "a.yaml 10:1 first",
+            "a.yaml 10:1 second",
+            "a.yaml 10:3 render",
+            "a.yaml 10:3 schema",
+            "b.yaml line 2",
+        ];
+        for format in [MessageFormat::Human, MessageFormat::Json, MessageFormat::Github, MessageFormat::Sarif] {
+            let text = run(format, |r| findings.iter().cloned().for_each(|d| r.warn(d)));
+            let at: Vec<usize> = want.iter().map(|m| text.find(m).expect("every finding is written")).collect();
+            assert!(at.windows(2).all(|w| w[0] < w[1]), "{format:?}: {text}");
+        }
+    }
+
+    #[test]
+    fn the_error_that_ends_a_human_run_comes_after_the_findings() {
+        let text = run(MessageFormat::Human, |r| {
+            r.failed(&anyhow::anyhow!("it broke"));
+            r.warn(Diagnostic::warning(rules::RENDER, "late").at(Place::line("a.yaml", 1)));
+        });
+        assert_eq!(text, "warning: a.yaml:1: late\nerror: it broke\n");
+    }
+
+    #[test]
+    fn kubectls_lines_are_kubectls_and_shown_once() {
+        // kubectl repeats its discovery error, with the time in klog's header.
+        let e = |time: &str| {
+            format!("E1205 10:00:{time}.000000   123 memcache.go:265] couldn't get current server API group list\n")
+        };
+        let refused = "The connection to the server 127.0.0.1:6443 was refused\n";
+        let failure = KubectlFailure {
+            command: "kubectl get deployment.apps -n ml".into(),
+            status: "exit status 1".into(),
+            reading: "namespace ml".into(),
+            stderr: format!("{}{}{refused}", e("02"), e("03")),
+            hint: "check --context".into(),
+        };
+        let at = crate::diagnostic::At::new(Place::line("r.yaml", 12), None);
+        let error = anyhow::Error::new(failure).context(at);
+        let look_up = format!("{}{refused}", e("01"));
+        let text = run(MessageFormat::Human, |r| {
+            r.kubectl_said("the operator look-up", &look_up);
+            r.failed(&error);
+        });
+        assert_eq!(
+            text,
+            format!(
+                "kubectl said (the operator look-up):\n  {}  {refused}error: `kubectl get deployment.apps -n ml` failed \
+                 (exit status 1) (check --context)\n",
+                e("01")
+            ),
+            "the failed read said nothing new: its lines are not shown again, and r.yaml is not named"
+        );
+        let text = run(MessageFormat::Json, |r| r.failed(&error));
+        let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert_eq!((lines[0]["severity"].as_str(), lines[0]["rule"].as_str()), (Some("note"), Some("kubectl")));
+        assert_eq!(lines[0]["context"], "kubectl said (namespace ml)");
+        assert_eq!(lines[0]["message"].as_str().map(|m| m.lines().count()), Some(2), "the repeated line once");
+        assert_eq!(lines[1]["severity"], "error");
+        assert!(lines.iter().all(|l| l.get("file").is_none()), "kubectl's failure is no router's: {text}");
+        let quiet = {
+            let mut buf = Vec::new();
+            let mut r = Reporter::new(&mut buf, true, false, false);
+            r.kubectl_said("namespace ml", "Warning: deprecated\n");
+            r.failed(&error);
+            r.finish();
+            String::from_utf8(buf).expect("utf-8")
+        };
+        assert!(
+            quiet.starts_with("kubectl said (namespace ml):\n  E1205"),
+            "-q keeps what explains the error: {quiet}"
+        );
+        assert!(!quiet.contains("deprecated"), "-q drops what a read that worked said: {quiet}");
+    }
+
+    #[test]
+    fn klog_headers_are_left_out_when_lines_are_compared() {
+        assert_eq!(klog_message("W1205 09:08:07.123456   42 warnings.go:70] v1 is deprecated"), "v1 is deprecated");
+        assert_eq!(klog_message("Warning: v1 is deprecated"), "Warning: v1 is deprecated");
+        assert_eq!(klog_message("Error from server [x] y"), "Error from server [x] y");
     }
 }

@@ -62,15 +62,63 @@ fn kubectl_failing_exits_2_with_its_message_and_nothing_on_stdout() {
     let run = kubectl.run(&["diff", "-f", ROUTER, "--context", "prod"], None);
     assert_eq!(run.code, 2);
     assert_eq!(run.stdout, "");
-    assert!(run.stderr.contains("failed (exit status 1):\nerror: context \"prod\" does not exist"), "{}", run.stderr);
-    // The operator lookup failed first, for the same reason, and said so.
-    assert!(
-        run.stderr
-            .starts_with("warning: could not look for the LLMKube operator (error: context \"prod\" does not exist)"),
-        "{}",
-        run.stderr
+    // The operator lookup failed first, for the same reason: kubectl's line
+    // is shown once, as kubectl's, and the warning and the error say which
+    // kubectl failed and how, placed in no file.
+    let lookup = LOOKUP.replace("--request-timeout=30s ", "--request-timeout=30s --context prod ");
+    let get = format!("--request-timeout=30s --context prod get {KINDS} -n ml -o yaml");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "kubectl said (the operator look-up):\n  error: context \"prod\" does not exist\n\
+             warning: could not look for the LLMKube operator (`kubectl {lookup}` failed (exit status 1)); rendering \
+             as next with the operator flags given here\n\
+             error: `kubectl {get}` failed (exit status 1) (check --context and --kubeconfig, or give the live objects \
+             with --live FILE)\n"
+        )
     );
-    assert!(run.stderr.contains("\nerror: "), "{}", run.stderr);
+}
+
+#[test]
+fn kubectls_own_lines_are_shown_once_as_kubectls_and_never_at_a_router() {
+    // kubectl repeats its discovery error, the time in klog's header, then
+    // says why; both of its runs fail alike.
+    let kubectl = FakeKubectl::new();
+    let klog = |second: u32| {
+        format!(
+            "E1205 10:00:0{second}.000000   4242 memcache.go:265] couldn't get current server API group list: Get \
+             \"https://127.0.0.1:6443/api\": dial tcp 127.0.0.1:6443: connect: connection refused\n"
+        )
+    };
+    let refused = "The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?\n";
+    kubectl.fail_with(&format!("{}{}{}{refused}", klog(1), klog(2), klog(3)));
+    let args = ["diff", "-f", ROUTER, "--router-proxy-image", DEV_IMAGE];
+    let run = kubectl.run(&args, None);
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+    let said: Vec<&str> = run.stderr.lines().skip_while(|l| !l.starts_with("kubectl said")).take(3).collect();
+    assert_eq!(
+        said,
+        [
+            "kubectl said (the operator look-up):",
+            format!("  {}", klog(1).trim_end()).as_str(),
+            format!("  {}", refused.trim_end()).as_str()
+        ]
+    );
+    assert_eq!(run.stderr.matches("couldn't get current server API group list").count(), 1, "{}", run.stderr);
+    assert_eq!(run.stderr.matches("did you specify the right host").count(), 1, "{}", run.stderr);
+    assert!(!run.stderr.contains(ROUTER), "kubectl's failure is no router's: {}", run.stderr);
+    assert!(run.stderr.lines().last().is_some_and(|l| l.starts_with("error: `kubectl ")), "{}", run.stderr);
+
+    // In CI: a note with no file for kubectl's lines, the error with none.
+    let github = kubectl.run(&[&args[..], &["--message-format", "github"]].concat(), None);
+    assert_eq!((github.code, github.stdout.as_str()), (2, ""), "{}", github.stderr);
+    let kubectl_lines: Vec<&str> = github.stderr.lines().filter(|l| l.contains("title=routerctl kubectl::")).collect();
+    assert_eq!(kubectl_lines.len(), 2, "{}", github.stderr);
+    assert!(
+        kubectl_lines[0].starts_with("::notice title=routerctl kubectl::kubectl said (the operator look-up): E1205")
+    );
+    assert!(kubectl_lines[1].starts_with("::error title=routerctl kubectl::`kubectl "), "{}", github.stderr);
+    assert!(!github.stderr.contains("file="), "{}", github.stderr);
 }
 
 #[test]
@@ -232,8 +280,9 @@ fn kubectl_warnings_on_a_good_call_are_passed_on() {
     let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", DEV_IMAGE], None);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout, "");
+    // kubectl's, not routerctl's: no warning of a run that worked.
     assert_eq!(
         run.stderr,
-        format!("{NO_OPERATOR}warning: kubectl (namespace ml): Warning: the server is being upgraded\n")
+        format!("{NO_OPERATOR}kubectl said (namespace ml):\n  Warning: the server is being upgraded\n")
     );
 }

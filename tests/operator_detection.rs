@@ -282,11 +282,14 @@ fn no_permission_to_list_says_so_and_goes_on_with_the_defaults() {
     );
     let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", "x:1", "-o", "json"], None);
     assert_eq!(run.code, 1, "{}", run.stderr);
+    // kubectl's answer as kubectl's, then what routerctl makes of it.
     assert!(
         run.stderr.starts_with(
-            "warning: could not look for the LLMKube operator (Error from server (Forbidden): deployments.apps is \
-             forbidden: User \"ci\" cannot list resource \"deployments\" in API group \"apps\" at the cluster scope); \
-             rendering as next with the operator flags given here\n"
+            "kubectl said (the operator look-up):\n  Error from server (Forbidden): deployments.apps is forbidden: User \
+             \"ci\" cannot list resource \"deployments\" in API group \"apps\" at the cluster scope\n\
+             warning: could not look for the LLMKube operator (`kubectl --request-timeout=30s get deployments.apps \
+             --all-namespaces -l control-plane=controller-manager -o json` failed (exit status 1)); rendering as next \
+             with the operator flags given here\n"
         ),
         "{}",
         run.stderr

@@ -197,6 +197,13 @@ fn settle_operator(
             let message = format!("could not look for the LLMKube operator ({})", message.lines().next().unwrap_or(""));
             return unknown_release(options, common, reporter, message, "the operator look-up failed");
         }
+        // kubectl's lines are kubectl's: shown apart, the warning says how
+        // the look-up ended.
+        Detection::KubectlFailed(failure) => {
+            reporter.kubectl_said(&failure.reading, &failure.stderr);
+            let message = format!("could not look for the LLMKube operator ({})", failure.headline());
+            return unknown_release(options, common, reporter, message, "the operator look-up failed");
+        }
         Detection::Several(found) => {
             let names = describe_several(&found);
             if common.operator_version.is_none() {

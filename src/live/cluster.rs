@@ -17,12 +17,13 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, Result};
 use serde_json::Value;
 
 use super::files::LiveStore;
 use super::objects::LiveObjects;
 use super::run::{failure, request_timeout_arg, run_kubectl, Deadline};
+use crate::diagnostic::KubectlFailure;
 use crate::kube::kinds::Planes;
 use crate::kube::ObjectKey;
 
@@ -89,17 +90,42 @@ pub struct ClusterLive {
     /// be read (the error's text).
     namespaces: Mutex<HashMap<String, Arc<NamespaceRead>>>,
     /// The first read that failed, once one has.
-    failed: OnceLock<String>,
+    failed: OnceLock<ReadError>,
     /// kubectl's stderr from calls that succeeded (deprecation and
-    /// admission warnings), one entry per line, by namespace.
-    notes: Mutex<HashMap<String, Vec<String>>>,
+    /// admission warnings), by namespace.
+    notes: Mutex<HashMap<String, String>>,
     /// The data planes each namespace's routers use (the proxy plane where
     /// none was said).
     planes: Mutex<HashMap<String, Planes>>,
 }
 
 /// One namespace's read, done once: its store, or why it could not be read.
-type NamespaceRead = OnceLock<Result<Arc<LiveStore>, String>>;
+type NamespaceRead = OnceLock<Result<Arc<LiveStore>, ReadError>>;
+
+/// Why a namespace could not be read, kept to be told again to every
+/// router that asks: kubectl's failure as it is (its lines stay apart), or
+/// any other error's text.
+#[derive(Debug, Clone)]
+enum ReadError {
+    Kubectl(KubectlFailure),
+    Other(String),
+}
+
+impl ReadError {
+    fn of(error: &anyhow::Error) -> ReadError {
+        match error.chain().find_map(|e| e.downcast_ref::<KubectlFailure>()) {
+            Some(failure) => ReadError::Kubectl(failure.clone()),
+            None => ReadError::Other(format!("{error:#}")),
+        }
+    }
+
+    fn to_error(&self) -> anyhow::Error {
+        match self {
+            ReadError::Kubectl(failure) => failure.clone().into(),
+            ReadError::Other(message) => anyhow!("{message}"),
+        }
+    }
+}
 
 /// A lock whose holder panicked still guards whole values (each is
 /// inserted in one step).
@@ -152,21 +178,21 @@ impl ClusterLive {
             return finished.read;
         }
         if !finished.status.success() || finished.timed_out {
-            let status = failure(finished.status, finished.timed_out, deadline);
-            let message = finished.stderr.trim_end().to_string();
-            let message = if message.is_empty() { "(kubectl printed nothing on stderr)".to_string() } else { message };
-            bail!(
-                "`{shown}` failed ({status}):\n{message}\n(check --context and --kubeconfig, or give the live objects with --live FILE)"
-            );
+            // kubectl's lines travel apart from the error's words, so that
+            // they are shown as kubectl's, not as the router's.
+            return Err(KubectlFailure {
+                command: shown,
+                status: failure(finished.status, finished.timed_out, deadline).to_string(),
+                reading: format!("namespace {namespace}"),
+                stderr: finished.stderr,
+                hint: "check --context and --kubeconfig, or give the live objects with --live FILE".to_string(),
+            }
+            .into());
         }
         let store = finished.read?;
-        lock(&self.notes).entry(namespace.to_string()).or_default().extend(
-            finished
-                .stderr
-                .lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(|l| format!("kubectl (namespace {namespace}): {l}")),
-        );
+        if !finished.stderr.trim().is_empty() {
+            lock(&self.notes).insert(namespace.to_string(), finished.stderr);
+        }
         Ok(store)
     }
 }
@@ -201,20 +227,20 @@ impl LiveObjects for ClusterLive {
             if let Some(first) = self.failed.get() {
                 return Err(first.clone());
             }
-            let read = self.fetch(&key.namespace).map(Arc::new).map_err(|e| format!("{e:#}"));
-            if let Err(message) = &read {
-                let _ = self.failed.set(message.clone());
+            let read = self.fetch(&key.namespace).map(Arc::new).map_err(|e| ReadError::of(&e));
+            if let Err(error) = &read {
+                let _ = self.failed.set(error.clone());
             }
             read
         });
         match read {
             Ok(store) => store.get(key),
-            Err(message) => bail!("{message}"),
+            Err(error) => Err(error.to_error()),
         }
     }
 
-    fn take_notes(&self, namespace: &str) -> Vec<String> {
-        lock(&self.notes).remove(namespace).unwrap_or_default()
+    fn take_notes(&self, namespace: &str) -> Option<String> {
+        lock(&self.notes).remove(namespace)
     }
 }
 

@@ -16,9 +16,10 @@ pub trait LiveObjects: Sync {
     fn get(&self, key: &ObjectKey) -> Result<Option<Value>>;
 
     /// What the source had to say about `namespace` besides its objects
-    /// (kubectl's warnings), taken once, for the caller to report.
-    fn take_notes(&self, _namespace: &str) -> Vec<String> {
-        Vec::new()
+    /// (kubectl's stderr from a read that succeeded), taken once, for the
+    /// caller to report as kubectl's.
+    fn take_notes(&self, _namespace: &str) -> Option<String> {
+        None
     }
 
     /// Whether the source wants [`LiveObjects::expect`] called.

@@ -25,6 +25,7 @@ use serde::Deserialize;
 use super::cluster::KubectlOptions;
 use super::container::{self, Container};
 use super::run::{failure, run_kubectl};
+use crate::diagnostic::KubectlFailure;
 use crate::release::Release;
 
 /// The most of kubectl's answer to the operator lookup that is read.
@@ -84,9 +85,11 @@ pub enum Detection {
     NotFound,
     /// Several do (two installs, or one per tenant).
     Several(Vec<Operator>),
-    /// The listing failed (no permission to list Deployments in every
-    /// namespace, no cluster): kubectl's message.
+    /// kubectl could not be run, or its answer could not be read: why.
     Failed(String),
+    /// kubectl failed (no permission to list Deployments in every
+    /// namespace, no cluster): how, and what it said.
+    KubectlFailed(KubectlFailure),
     /// The cluster did not answer before the run's deadline: the look-up's
     /// kubectl was stopped (or not started). The whole message.
     Unanswered(String),
@@ -148,13 +151,13 @@ fn detect_with(program: OsString, options: &KubectlOptions) -> Detection {
         return unanswered("was stopped");
     }
     if !finished.status.success() {
-        let message = finished.stderr.trim().to_string();
-        let message = if message.is_empty() {
-            format!("kubectl: {}", failure(finished.status, finished.timed_out, deadline))
-        } else {
-            message
-        };
-        return Detection::Failed(message);
+        return Detection::KubectlFailed(KubectlFailure {
+            command: shown,
+            status: failure(finished.status, finished.timed_out, deadline).to_string(),
+            reading: "the operator look-up".to_string(),
+            stderr: finished.stderr,
+            hint: "check --context and --kubeconfig, or give --operator-version".to_string(),
+        });
     }
     let parsed = match finished.read {
         Ok(parsed) => parsed,

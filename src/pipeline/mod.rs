@@ -147,11 +147,11 @@ pub fn run<T: Send>(
                         }
                     }
                     Step::Done { .. } if refused => refused = false,
-                    // kubectl's own warnings, next to the first router whose
-                    // read drew them.
+                    // kubectl's own stderr, as kubectl's: once, when the
+                    // first router whose read drew it comes up.
                     Step::Notes(namespace) => {
-                        for note in live.take_notes(&namespace) {
-                            reporter.warn(Diagnostic::warning(rules::KUBECTL, note));
+                        if let Some(stderr) = live.take_notes(&namespace) {
+                            reporter.kubectl_said(&format!("namespace {namespace}"), &stderr);
                         }
                     }
                     Step::Done { router, objects, kept } => {
