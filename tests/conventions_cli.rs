@@ -186,7 +186,9 @@ fn render_o_name_prints_kubectl_names() {
 
 #[test]
 fn the_default_image_is_never_silent() {
-    let warning = "warning: ModelRouter ml/coding-router: no spec.proxy.image and no --router-proxy-image";
+    // Placed at the ModelRouter, the file's second document.
+    let warning = "warning: testdata/diff/router.yaml: document 2 (line 12): ModelRouter ml/coding-router: no \
+                   spec.proxy.image and no --router-proxy-image";
     for args in [&["render", "-f", ROUTER][..], &["render", "-f", ROUTER, "--router-proxy-image", ""][..]] {
         let run = routerctl(args, None);
         assert_eq!(run.code, 0, "{}", run.stderr);

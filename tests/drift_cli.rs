@@ -38,9 +38,11 @@ fn a_rolebinding_granting_something_else_is_drift() {
                    \"cluster-admin\", not the operator's Role \"pooled-router-proxy\"; roleRef is immutable and the \
                    operator updates only the subjects, so the proxy's ServiceAccount keeps what ClusterRole \
                    \"cluster-admin\" grants: delete the RoleBinding (the operator recreates it)";
-    // On stderr the object is named as in every other finding: `Kind namespace/name`.
+    // On stderr the object is named as in every other finding: `Kind namespace/name`,
+    // placed at the document of the router whose reconcile found it (the
+    // ModelRouter is the file's fourth document, from line 31).
     let said = message.trim_start_matches("rbac.authorization.k8s.io/v1 ");
-    assert!(run.stderr.contains(&format!("warning: {said}\n")), "{}", run.stderr);
+    assert!(run.stderr.contains(&format!("warning: {POOLED}: document 4 (line 31): {said}\n")), "{}", run.stderr);
     let plan: Value = serde_json::from_str(&run.stdout).expect("the plan");
     assert_eq!(plan["routers"][0]["drift"], json!([message]));
 

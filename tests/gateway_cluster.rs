@@ -131,8 +131,8 @@ fn a_live_inference_service_without_status_is_ejected() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stderr.contains(
-            "warning: ModelRouter ml/coding.router: backend(s) qwen have no ready replica and are left out of \
-             the route's rules (a rule never loses its last backend)\n"
+            "warning: testdata/gateway/local.yaml: document 4 (line 33): ModelRouter ml/coding.router: backend(s) qwen \
+             have no ready replica and are left out of the route's rules (a rule never loses its last backend)\n"
         ),
         "{}",
         run.stderr
@@ -205,7 +205,8 @@ fn a_switch_to_the_gateway_plane_leaves_the_proxy_objects_orphaned() {
     assert_eq!(orphaned, pairs(&[("ConfigMap", "orphaned"), ("Deployment", "orphaned"), ("Service", "orphaned")]));
     assert!(
         run.stderr.contains(
-            "warning: ModelRouter ml/coding.router: live ConfigMap coding-router-router-proxy, Deployment \
+            "warning: testdata/gateway/local.yaml: document 4 (line 33): ModelRouter ml/coding.router: live ConfigMap \
+             coding-router-router-proxy, Deployment \
              coding-router-router-proxy, Service coding-router-router-proxy of the router-proxy data plane it left \
              are still controlled by it; the operator neither updates nor deletes them (they go with the \
              ModelRouter): `kubectl delete -n ml configmap/coding-router-router-proxy \

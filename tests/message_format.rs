@@ -35,8 +35,8 @@ const SCENARIOS: [(&str, &[&str], i32); 3] = [
     ("clean", &["render", "-f", "testdata/render/sample.yaml", "--router-proxy-image", "x"], 0),
 ];
 
-/// Two rules, and a finding with no place in a file (the default-image
-/// warning names only its router).
+/// Two rules, and a finding placed at its router's document rather than a
+/// field (the default-image warning).
 const SEVERAL_RULES: &[&str] = &["render", "-f", "testdata/formats/unknown-field.yaml"];
 
 /// A finding with neither a place nor an object.
@@ -196,11 +196,17 @@ fn every_sarif_log_fits_the_sarif_2_1_0_schema_and_a_broken_one_does_not() {
     let rules = &several_log["runs"][0]["tool"]["driver"]["rules"];
     assert_eq!(rules.as_array().map(Vec::len), Some(2), "two rules: {rules}");
     let results = several_log["runs"][0]["results"].as_array().expect("results");
-    assert!(
-        results.iter().any(|r| r["locations"][0].get("physicalLocation").is_none()),
-        "a finding without a place in a file: {}",
-        several.stderr
-    );
+    // Every finding of a router is placed: the default-image warning at
+    // the ModelRouter's first line, with the router as its logical place.
+    let image = results.iter().find(|r| r["ruleId"] == "render").expect("the default-image warning");
+    let physical = &image["locations"][0]["physicalLocation"];
+    assert_eq!(physical["artifactLocation"]["uri"], "testdata/formats/unknown-field.yaml", "{}", several.stderr);
+    let first_line = common::fixture("testdata/formats/unknown-field.yaml")
+        .lines()
+        .position(|l| l.starts_with("apiVersion:"))
+        .expect("a document");
+    assert_eq!(physical["region"]["startLine"], first_line + 1, "{}", several.stderr);
+    assert_eq!(image["locations"][0]["logicalLocations"][0]["kind"], "resource", "{}", several.stderr);
     let missing = routerctl_env(&[NO_SUCH_FILE, &["--message-format", "sarif"]].concat(), None, &[]);
     assert_eq!(missing.code, 2, "{}", missing.stderr);
     let missing_log = sarif_log(&missing);

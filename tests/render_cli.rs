@@ -114,7 +114,8 @@ fn missing_inference_service_warns_and_assumes_port_8080() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         run.stderr,
-        "warning: ModelRouter default/piped: backend \"gpt\" references InferenceService \"llama\", which is not in the inputs; assuming it exists with the default port 8080\n"
+        // At the router's document, the only one of stdin.
+        "warning: <stdin>: document 1 (line 1): ModelRouter default/piped: backend \"gpt\" references InferenceService \"llama\", which is not in the inputs; assuming it exists with the default port 8080\n"
     );
     assert!(run.stdout.contains("http://llama.default.svc.cluster.local:8080"));
 }

@@ -19,7 +19,7 @@ use std::io::Write;
 use anyhow::{bail, Context as _, Result};
 
 use crate::diagnostic::{diagnostics_of, rules, At, Diagnostic, Place, Refusal, Severity};
-use crate::input::{document_texts, DocumentText, Source};
+use crate::input::{document_texts, Document, DocumentText, Source};
 use crate::kube::kinds::{Kind, GATEWAY_KINDS, PROXY_KINDS};
 use crate::kube::names::{resource_name, sanitize_dns_name};
 use crate::kube::ObjectKey;
@@ -197,9 +197,18 @@ impl<T> Pass2<'_, T> {
         let read = text.read(|doc| {
             let Some(("ModelRouter", namespace)) = classify(&doc, self.options)? else { return Ok(()) };
             let mut warnings = Vec::new();
+            // What places the router's warnings that name no place: its
+            // fields' positions (read again only when one is asked for).
+            let locator = Document {
+                origin: doc.origin.clone(),
+                value: serde_json::Value::Null,
+                placement: std::sync::Arc::clone(&doc.placement),
+                path_prefix: doc.path_prefix.clone(),
+            };
             let input = router_input(doc, namespace, self.options, self.crd, &mut warnings);
             steps.extend(warnings.drain(..).map(Step::Warning));
             let (origin, router) = input?;
+            let key = router.key();
             let label = format!("{}/{}", router.namespace, router.name);
             let namespace = router.namespace.clone();
             steps.push(Step::Claim(Claim::of(&origin, &router)));
@@ -216,7 +225,7 @@ impl<T> Pass2<'_, T> {
             let result = result?;
             // A router the API server would refuse ends the run; its
             // warnings would only bury the error.
-            steps.extend(warnings.into_iter().map(Step::Warning));
+            steps.extend(warnings.into_iter().map(|w| Step::Warning(placed(w, &locator, &key))));
             let objects = result.items.len();
             steps.push(Step::Done { router: label, objects, kept: (self.finish)(result)? });
             Ok(())
@@ -226,6 +235,23 @@ impl<T> Pass2<'_, T> {
         }
         steps
     }
+}
+
+/// A warning of the router `key` that has no place of its own, placed in
+/// its document `router` (CI annotations and editors need a file and a
+/// line): at the field it names in the ModelRouter, else at the document.
+/// A finding about another object (a live one's drift) is placed at the
+/// document whose reconcile found it.
+fn placed(mut d: Diagnostic, router: &Document, key: &ObjectKey) -> Diagnostic {
+    if d.place.is_some() {
+        return d;
+    }
+    let about_router = d.object.as_ref().is_none_or(|o| o == key);
+    d.place = Some(match d.field.as_deref() {
+        Some(field) if about_router => router.place(field),
+        _ => router.origin.place(),
+    });
+    d
 }
 
 /// The object names a ModelRouter's objects would take.

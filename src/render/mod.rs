@@ -66,9 +66,9 @@ pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &Operato
     let requested = input.router.spec.proxy.as_ref().and_then(|p| p.replicas);
     if let Some(n) = requested.filter(|n| compiled.has_pools && *n > 1) {
         let msg = format!(
-            "spec.proxy.replicas is {n}, but a router with pooled backends runs one replica (ModelPool activation needs a single proxy)"
+            "{n}, but a router with pooled backends runs one replica (ModelPool activation needs a single proxy)"
         );
-        warnings.push(Diagnostic::warning(rules::RENDER, msg).on(input.key()));
+        warnings.push(Diagnostic::warning(rules::RENDER, msg).on(input.key()).field("spec.proxy.replicas"));
     }
     let (deployment, pod_metadata) = deployment::build(input, &compiled, flags)?;
     overridden_pod_keys(input, &pod_metadata, &mut warnings);

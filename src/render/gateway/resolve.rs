@@ -126,7 +126,7 @@ pub fn resolve_backends(
                     "backend {:?} references InferenceService {:?}, which is not in the inputs; assuming it exists with the default port 8080 and a ready replica",
                     b.name, isr.name
                 );
-                out.warnings.push(Diagnostic::warning(rules::RENDER, msg).on(router.clone()));
+                out.warnings.push(Diagnostic::warning(rules::RENDER, msg).on(router.clone()).field(path.clone()));
                 IsvcFacts { port: 8080, ready: Some(true) }
             }
         };
@@ -147,7 +147,7 @@ pub fn resolve_backends(
                         "InferenceService {:?} (backend {:?}) carries no status; assuming it has a ready replica, so the backend stays in the route (give the live InferenceService with --live to know)",
                         isr.name, b.name
                     );
-                    out.warnings.push(Diagnostic::warning(rules::RENDER, msg).on(router.clone()));
+                    out.warnings.push(Diagnostic::warning(rules::RENDER, msg).on(router.clone()).field(path.clone()));
                 }
                 true
             }
