@@ -73,6 +73,7 @@ pub mod rules {
         ORPHAN = "orphan", "live objects of the other data plane are left behind";
         COLLISION = "collision", "two routers write the same object";
         KUBECTL = "kubectl", "what kubectl said on stderr while reading the cluster, or why a kubectl run failed";
+        PLAN = "plan", "what applying would do to a router's objects, and why its pods roll (routerctl diff)";
         CLUSTER = "cluster", "what routerctl found out about the running operator";
         EXTERNAL = "external-diff", "what the external diff program (KUBECTL_EXTERNAL_DIFF) wrote on stderr";
         KRM = "krm", "the ResourceList or the KRM function's settings";

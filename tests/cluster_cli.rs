@@ -20,13 +20,19 @@ const LOOKUP: &str =
 const NO_OPERATOR: &str = "warning: found no LLMKube operator in the cluster (no Deployment labelled \
                            control-plane=controller-manager runs an llmkube-controller image); rendering as next \
                            with the operator flags given here\n";
+/// The plan of the router against `testdata/diff/live-unchanged.yaml`, and
+/// the release it was rendered as: every run but `-q` ends with them.
+const UNCHANGED_PLAN: &str = "ml/coding-router: Deployment unchanged, ConfigMap unchanged, Service unchanged\n\
+                              rendered as operator release next (from routerctl's default; no operator was found \
+                              in the cluster)\n";
 
 #[test]
 fn an_unchanged_cluster_exits_0() {
     let kubectl = FakeKubectl::new();
     kubectl.namespace("ml", &fixture("testdata/diff/live-unchanged.yaml"));
     let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", DEV_IMAGE], None);
-    assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", NO_OPERATOR), "{}", run.stderr);
+    let stderr = format!("{NO_OPERATOR}{UNCHANGED_PLAN}");
+    assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", stderr.as_str()), "{}", run.stderr);
     assert_eq!(kubectl.calls(), [LOOKUP.to_string(), format!("--request-timeout=30s get {KINDS} -n ml -o yaml")]);
 }
 
@@ -283,6 +289,6 @@ fn kubectl_warnings_on_a_good_call_are_passed_on() {
     // kubectl's, not routerctl's: no warning of a run that worked.
     assert_eq!(
         run.stderr,
-        format!("{NO_OPERATOR}kubectl said (namespace ml):\n  Warning: the server is being upgraded\n")
+        format!("{NO_OPERATOR}kubectl said (namespace ml):\n  Warning: the server is being upgraded\n{UNCHANGED_PLAN}")
     );
 }

@@ -14,10 +14,22 @@ fn an_operator_made_deployment_as_kubectl_prints_it_is_no_change() {
     let args = ["diff", "-f", ROUTER, "--live", "testdata/diff/live-unchanged.yaml", "--router-proxy-image", DEV_IMAGE];
     let run = routerctl(&args, None);
     // Files say nothing of the operator's release: the default is named.
-    let note = "routerctl: rendering as operator release next (routerctl's default; files say nothing of the operator: give --operator-version)\n";
-    assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", note), "{}", run.stdout);
+    let from = "routerctl's default; files say nothing of the operator: give --operator-version";
+    let note = format!("routerctl: rendering as operator release next ({from})\n");
+    // Every run but -q ends with the plan and the release it follows.
+    let plan = "ml/coding-router: Deployment unchanged, ConfigMap unchanged, Service unchanged\n";
+    let stderr = format!("{note}{plan}rendered as operator release next (from {from})\n");
+    assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", stderr.as_str()), "{}", run.stdout);
     let given = routerctl(&[&args[..], &["--operator-version", "next"]].concat(), None);
-    assert_eq!((given.code, given.stdout.as_str(), given.stderr.as_str()), (0, "", ""), "{}", given.stdout);
+    let stderr = format!("{plan}rendered as operator release next (from --operator-version)\n");
+    assert_eq!(
+        (given.code, given.stdout.as_str(), given.stderr.as_str()),
+        (0, "", stderr.as_str()),
+        "{}",
+        given.stdout
+    );
+    let quiet = routerctl(&[&args[..], &["--operator-version", "next", "-q"]].concat(), None);
+    assert_eq!((quiet.code, quiet.stdout.as_str(), quiet.stderr.as_str()), (0, "", ""), "{}", quiet.stdout);
 }
 
 #[test]

@@ -55,7 +55,12 @@ fn drift_in_a_live_route_is_diffed_and_restored() {
 
     let again =
         routerctl(&["diff", "-f", ROUTER, "--live", "-", "--operator-version", "next"], Some(&to_stream(&restored)));
-    assert_eq!((again.code, again.stdout.as_str(), again.stderr.as_str()), (0, "", ""));
+    assert_eq!((again.code, again.stdout.as_str()), (0, ""), "{}", again.stderr);
+    // The plan on stderr: every object unchanged, then the release it follows.
+    let (plan, release) = again.stderr.split_once('\n').unwrap_or_default();
+    let parts = plan.strip_prefix("ml/coding.router: ").unwrap_or_default().split(", ");
+    assert!(parts.clone().count() > 1 && parts.into_iter().all(|p| p.ends_with(" unchanged")), "{}", again.stderr);
+    assert_eq!(release, "rendered as operator release next (from --operator-version)\n");
 
     // explain names the drifted fields and what the update keeps.
     let explain = routerctl(&["explain", "-f", ROUTER, "--live", "-"], Some(&live_text));

@@ -55,6 +55,7 @@ fn a_new_image_rolls_the_pods() {
     let (code, report) = plan(&router(), &live(), &["--router-proxy-image", "registry.example.com/proxy:v2"]);
     assert_eq!(code, 1);
     assert_eq!(report["routers"][0]["rollsPods"], true);
+    assert_eq!(report["routers"][0]["rollReasons"], serde_json::json!(["image"]));
     assert_eq!(action_of(&report, "Deployment"), "update");
     assert_eq!(action_of(&report, "ConfigMap"), "unchanged");
 }
@@ -66,6 +67,7 @@ fn new_pod_labels_roll_the_pods() {
     let (code, report) = plan(&router, &live(), &[]);
     assert_eq!(code, 1);
     assert_eq!(report["routers"][0]["rollsPods"], true);
+    assert_eq!(report["routers"][0]["rollReasons"], serde_json::json!(["pod label team"]));
     assert_eq!(action_of(&report, "Deployment"), "update");
 }
 
@@ -77,6 +79,9 @@ fn a_config_change_updates_the_configmap_and_rolls_through_the_hash() {
     assert_eq!(action_of(&report, "ConfigMap"), "update");
     assert_eq!(action_of(&report, "Deployment"), "update");
     assert_eq!(report["routers"][0]["rollsPods"], true);
+    // The operator rolls the pods for a new config.json through its hash
+    // on the pod template, and nothing else of the pods changes.
+    assert_eq!(report["routers"][0]["rollReasons"], serde_json::json!(["config hash annotation"]));
 }
 
 #[test]
@@ -87,6 +92,7 @@ fn a_replicas_change_does_not_roll() {
     assert_eq!(code, 1);
     assert_eq!(action_of(&report, "Deployment"), "update");
     assert_eq!(report["routers"][0]["rollsPods"], false);
+    assert_eq!(report["routers"][0].get("rollReasons"), None, "no reasons when nothing rolls");
 }
 
 #[test]
@@ -130,15 +136,57 @@ fn json_errors_exit_2_with_nothing_on_stdout() {
     assert!(run.stderr.contains("i/o timeout"), "{}", run.stderr);
 }
 
+/// The plan of router.yaml against live-drift.yaml: the recorded pod label
+/// `b` is pruned and the env var added by hand is dropped, so the pods
+/// roll for both; the Service is switched back to ClusterIP.
+const DRIFTED: &str =
+    "ml/coding-router: Deployment update (rolls pods: pod label b, env), ConfigMap unchanged, Service update";
+const RELEASE: &str =
+    "rendered as operator release next (from routerctl's default; no operator was found in the cluster)";
+
 #[test]
-fn pipes_get_the_diff_without_the_plan_lines() {
+fn a_pipe_gets_the_plan_with_why_the_pods_roll_unless_quiet() {
     let kubectl = FakeKubectl::new();
     kubectl.namespace("ml", &fixture("testdata/diff/live-drift.yaml"));
-    let run = kubectl.run(&["diff", "-f", "testdata/diff/router.yaml", "--router-proxy-image", DEV_IMAGE], None);
+    let args = ["diff", "-f", "testdata/diff/router.yaml", "--router-proxy-image", DEV_IMAGE];
+    let run = kubectl.run(&args, None);
     assert_eq!(run.code, 1);
-    // Only what cluster mode found out about the operator (nothing here).
     assert!(run.stderr.starts_with("warning: found no LLMKube operator"), "{}", run.stderr);
-    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(run.stderr.ends_with(&format!("\n{DRIFTED}\n{RELEASE}\n")), "{}", run.stderr);
+    let verbose = kubectl.run(&[&args[..], &["-v"]].concat(), None);
+    assert!(verbose.stderr.contains(&format!("\n{DRIFTED}\n")), "{}", verbose.stderr);
+    let json = kubectl.run(&[&args[..], &["-o", "json"]].concat(), None);
+    assert!(json.stderr.ends_with(&format!("\n{DRIFTED}\n{RELEASE}\n")), "-o json too: {}", json.stderr);
+    let quiet = kubectl.run(&[&args[..], &["-q"]].concat(), None);
+    assert_eq!((quiet.code, quiet.stderr.as_str(), quiet.stdout.as_str()), (1, "", run.stdout.as_str()));
+}
+
+#[test]
+fn in_the_machine_formats_the_plan_is_a_note_at_the_routers_document() {
+    let kubectl = FakeKubectl::new();
+    kubectl.namespace("ml", &fixture("testdata/diff/live-drift.yaml"));
+    let router = "testdata/diff/router.yaml";
+    // The ModelRouter is the file's second document.
+    let text = fixture(router);
+    let line = text.lines().enumerate().filter(|(_, l)| l.starts_with("apiVersion:")).nth(1).map(|(i, _)| i + 1);
+    let line = line.expect("a second document");
+    let args = ["diff", "-f", router, "--router-proxy-image", DEV_IMAGE, "--message-format"];
+    let github = kubectl.run(&[&args[..], &["github"]].concat(), None);
+    assert_eq!(github.code, 1, "{}", github.stderr);
+    let changes = DRIFTED.strip_prefix("ml/coding-router: ").unwrap_or(DRIFTED);
+    let note =
+        format!("::notice file={router},line={line},title=routerctl plan::ModelRouter ml/coding-router: {changes}");
+    assert!(github.stderr.lines().any(|l| l == note), "{}", github.stderr);
+    assert!(!github.stderr.contains(RELEASE), "stderr holds findings only: {}", github.stderr);
+    let json = kubectl.run(&[&args[..], &["json"]].concat(), None);
+    let plan: Vec<Value> = json
+        .stderr
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("a JSON line"))
+        .filter(|f| f["rule"] == "plan")
+        .collect();
+    assert_eq!(plan.len(), 1, "{}", json.stderr);
+    assert_eq!((plan[0]["severity"].as_str(), plan[0]["line"].as_u64()), (Some("note"), Some(line as u64)));
 }
 
 /// Runs a shell command line under `script(1)`, which gives it a terminal.
@@ -166,10 +214,10 @@ fn a_terminal_gets_one_plan_line_per_router_after_the_diff() {
         env!("CARGO_BIN_EXE_routerctl")
     );
     let Some(screen) = on_a_terminal(&command, kubectl.path()) else { return };
-    let drifted = "ml/coding-router: Deployment update (rolls pods), ConfigMap unchanged, Service update\n";
+    let drifted = format!("{DRIFTED}\n");
     let pooled = "gpu/pooled: Deployment create, ConfigMap create, ServiceAccount create, Role create, RoleBinding create, Service create\n";
     let release =
         "rendered as operator release next (from routerctl's default; no operator was found in the cluster)\n";
     assert!(screen.ends_with(&format!("{drifted}{pooled}{release}")), "{screen}");
-    assert!(screen.find("+++ operator").is_some_and(|i| i < screen.find(drifted).unwrap_or(0)), "{screen}");
+    assert!(screen.find("+++ operator").is_some_and(|i| i < screen.find(&drifted).unwrap_or(0)), "{screen}");
 }

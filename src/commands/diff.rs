@@ -1,6 +1,9 @@
 //! `routerctl diff`: unified diffs of live against merged objects (or the
-//! answer of `KUBECTL_EXTERNAL_DIFF`), then the plan; or the plan as JSON.
-//! Exits 1 when something would change.
+//! answer of `KUBECTL_EXTERNAL_DIFF`), or the plan as JSON; and the plan on
+//! stderr in every run but `-q` (a line per router, after stdout; in the
+//! machine message formats a `plan` note at the router's document), so a
+//! CI log says which pods roll and why. Exits 1 when something would
+//! change.
 
 use std::io::{Read, Write};
 
@@ -10,7 +13,7 @@ use serde_json::{json, Value};
 use super::outcome::{text_outcome, Outcome, Terminal};
 use super::stream::{stream, LiveInput};
 use crate::cli::{ColorChoice, DiffArgs, DiffFormat};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{rules, Diagnostic, Place, Severity};
 use crate::diff::external::ExternalDiff;
 use crate::diff::plan::{plan_router, report_json, RouterPlan};
 use crate::diff::{compare, diff_compared, Comparison, Palette};
@@ -27,6 +30,8 @@ use crate::routing::verify::{self, decision_json, describe, request_json};
 /// comparisons kept for the external program.
 struct Compared {
     plan: RouterPlan,
+    /// Where its ModelRouter was read.
+    origin: Place,
     diffs: String,
     for_external: Vec<(ObjectKey, Comparison)>,
 }
@@ -55,6 +60,7 @@ pub(super) fn run(
     };
     let mut spool = Spool::new();
     let mut plans: Vec<RouterPlan> = Vec::new();
+    let mut origins: Vec<Place> = Vec::new();
     let json = args.output == DiffFormat::Json;
     let to_external = external.is_some();
     // The comparing and the printing are done where the router was
@@ -71,7 +77,8 @@ pub(super) fn run(
         );
         let mut plan = plan;
         plan.routing = routing_changes(&result, &comparisons);
-        let mut compared = Compared { plan, diffs: String::new(), for_external: Vec::new() };
+        let origin = result.origin.clone();
+        let mut compared = Compared { plan, origin, diffs: String::new(), for_external: Vec::new() };
         if json {
             return Ok(compared);
         }
@@ -86,6 +93,7 @@ pub(super) fn run(
     };
     let rendered_as = stream(&args.common, live, stdin, reporter, &compare_router, &mut |compared| {
         plans.push(compared.plan);
+        origins.push(compared.origin);
         if let Some(ext) = &mut external {
             for (key, cmp) in &compared.for_external {
                 ext.add(key, cmp.before.as_ref(), &cmp.after)?;
@@ -94,19 +102,30 @@ pub(super) fn run(
         spool.write_all(compared.diffs.as_bytes()).context("cannot spool output")
     })?;
     let changed = i32::from(plans.iter().any(RouterPlan::changed));
+    // The plan, in every run but -q, terminal or not: in human, lines that
+    // close the output; in the machine formats, where stderr holds findings
+    // only, a note at each router's document.
+    let notes = match (reporter.is_quiet(), reporter.format()) {
+        (true, _) => String::new(),
+        (false, MessageFormat::Human) => {
+            let plan: String = plans.iter().map(|p| p.summary() + "\n").collect();
+            format!("{plan}{}\n", rendered_as.line())
+        }
+        (false, _) => {
+            for (plan, origin) in plans.iter().zip(&origins) {
+                let router = crate::model::router_key(&plan.namespace, &plan.name);
+                reporter
+                    .warn(Diagnostic::new(Severity::Note, rules::PLAN, plan.changes()).at(origin.clone()).on(router));
+            }
+            String::new()
+        }
+    };
     if args.output == DiffFormat::Json {
         let release = (rendered_as.release.name(), rendered_as.from.as_str());
-        return text_outcome(&report_json(&plans, Some(release)), changed);
+        let mut outcome = text_outcome(&report_json(&plans, Some(release)), changed)?;
+        outcome.notes = notes;
+        return Ok(outcome);
     }
-    // The plan closes the diff on a terminal; pipes get the diff alone.
-    // stderr holds only findings in the machine formats.
-    let human = reporter.format() == MessageFormat::Human;
-    let notes = if terminal.stderr_is_tty && !reporter.is_quiet() && human {
-        let plan: String = plans.iter().map(|p| p.summary() + "\n").collect();
-        format!("{plan}{}\n", rendered_as.line())
-    } else {
-        String::new()
-    };
     let code = match external {
         Some(ext) => {
             let answer = ext.run()?;

@@ -1,11 +1,14 @@
 //! The plan of one ModelRouter: which of its objects applying would create,
-//! update or leave alone, and whether the proxy pods would roll — the
-//! questions a reviewer asks of a change before the unified diff.
+//! update or leave alone, and whether the proxy pods would roll and why —
+//! the questions a reviewer asks of a change before the unified diff.
+
+use std::collections::BTreeSet;
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::diff::Comparison;
+use crate::kube::names::{CONFIG_HASH_ANNOTATION, CONTAINER_NAME};
 use crate::kube::ObjectKey;
 use crate::reconcile::Reconciled;
 
@@ -47,6 +50,8 @@ pub struct RouterPlan {
     /// The live Deployment's pod template would change, so every replica
     /// is replaced. A Deployment being created rolls nothing.
     pub rolls_pods: bool,
+    /// What differs in the pod template, when the pods roll (`roll_reasons`).
+    pub roll_reasons: Vec<String>,
     /// In the operator's order.
     pub objects: Vec<ObjectPlan>,
     /// What the live objects hold where the operator never repairs them.
@@ -68,6 +73,12 @@ impl RouterPlan {
     /// Service unchanged`: the Deployment first, as the object whose change
     /// matters most; the others in the operator's order.
     pub fn summary(&self) -> String {
+        format!("{}/{}: {}", self.namespace, self.name, self.changes())
+    }
+
+    /// The summary without the router's name: what applying does to each
+    /// object, then the requests a new config.json moves, a line each.
+    pub fn changes(&self) -> String {
         let deployment_first = self
             .objects
             .iter()
@@ -75,11 +86,15 @@ impl RouterPlan {
             .chain(self.objects.iter().filter(|o| o.kind != "Deployment"));
         let parts: Vec<String> = deployment_first
             .map(|o| {
-                let rolls = if o.kind == "Deployment" && self.rolls_pods { " (rolls pods)" } else { "" };
+                let rolls = match (o.kind == "Deployment" && self.rolls_pods, self.roll_reasons.is_empty()) {
+                    (false, _) => String::new(),
+                    (true, true) => " (rolls pods)".to_string(),
+                    (true, false) => format!(" (rolls pods: {})", self.roll_reasons.join(", ")),
+                };
                 format!("{} {}{rolls}", o.kind, o.action.as_str())
             })
             .collect();
-        let mut line = format!("{}/{}: {}", self.namespace, self.name, parts.join(", "));
+        let mut line = parts.join(", ");
         for (text, _) in &self.routing {
             line.push_str("\n  ");
             line.push_str(text);
@@ -109,6 +124,8 @@ struct RouterEntry<'a> {
     namespace: &'a str,
     name: &'a str,
     rolls_pods: bool,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    roll_reasons: &'a [String],
     objects: Vec<ObjectEntry<'a>>,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     drift: &'a [String],
@@ -134,6 +151,7 @@ pub fn plan_router(
     drift: &[String],
 ) -> RouterPlan {
     let mut rolls_pods = false;
+    let mut reasons = Vec::new();
     let objects = items
         .iter()
         .zip(comparisons)
@@ -148,6 +166,10 @@ pub fn plan_router(
                 // so a template that only differs by a default does not roll.
                 let template = |v: &Value| v.get("spec").and_then(|s| s.get("template")).cloned();
                 rolls_pods = cmp.before.as_ref().map(template) != Some(template(&cmp.after));
+                if rolls_pods {
+                    let before = cmp.before.as_ref().and_then(template);
+                    reasons = roll_reasons(before.as_ref(), template(&cmp.after).as_ref());
+                }
             }
             ObjectPlan { kind: item.key.kind.clone(), name: item.key.name.clone(), action }
         })
@@ -161,14 +183,100 @@ pub fn plan_router(
         namespace: namespace.to_string(),
         name: name.to_string(),
         rolls_pods,
+        roll_reasons: reasons,
         objects,
         drift: drift.to_vec(),
         routing: Vec::new(),
     }
 }
 
+/// Why a Deployment's pods roll: what differs between the live pod
+/// template and the one applying writes, each named as the Deployment API
+/// and the operator name it — `config hash annotation` (the operator's
+/// `inference.llmkube.dev/router-config-hash`: config.json changed), `pod
+/// label KEY`, `pod annotation KEY` (`spec.proxy.podLabels` and
+/// `podAnnotations`, or the operator's own), the proxy container's fields
+/// (`image`, `args`, `env`, `resources`, …; another container's as
+/// `container NAME FIELD`), then the pod's (`serviceAccountName`,
+/// `imagePullSecrets`, …). Both templates are normalized alike, so a key
+/// only the API server's defaults fill in is no reason.
+pub fn roll_reasons(before: Option<&Value>, after: Option<&Value>) -> Vec<String> {
+    let at = |template: Option<&Value>, pointer: &str| template.and_then(|t| t.pointer(pointer)).cloned();
+    let mut reasons = Vec::new();
+    let annotations =
+        differing_keys(at(before, "/metadata/annotations").as_ref(), at(after, "/metadata/annotations").as_ref());
+    if annotations.iter().any(|k| k == CONFIG_HASH_ANNOTATION) {
+        reasons.push("config hash annotation".to_string());
+    }
+    let labels = differing_keys(at(before, "/metadata/labels").as_ref(), at(after, "/metadata/labels").as_ref());
+    reasons.extend(labels.iter().map(|k| format!("pod label {k}")));
+    reasons.extend(annotations.iter().filter(|k| *k != CONFIG_HASH_ANNOTATION).map(|k| format!("pod annotation {k}")));
+    let metadata = differing_keys(at(before, "/metadata").as_ref(), at(after, "/metadata").as_ref());
+    reasons.extend(
+        metadata.iter().filter(|k| !matches!(k.as_str(), "labels" | "annotations")).map(|k| format!("pod {k}")),
+    );
+    let (spec_before, spec_after) = (at(before, "/spec"), at(after, "/spec"));
+    for key in differing_keys(spec_before.as_ref(), spec_after.as_ref()) {
+        if matches!(key.as_str(), "containers" | "initContainers") {
+            let list = |spec: &Option<Value>| spec.as_ref().and_then(|s| s.get(&key)).cloned();
+            let found = reasons.len();
+            container_reasons(list(&spec_before).as_ref(), list(&spec_after).as_ref(), &mut reasons);
+            // The same containers in another order.
+            if reasons.len() == found {
+                reasons.push(key);
+            }
+        } else {
+            reasons.push(key);
+        }
+    }
+    let rest = differing_keys(before, after);
+    reasons.extend(rest.into_iter().filter(|k| !matches!(k.as_str(), "metadata" | "spec")));
+    reasons
+}
+
+/// The keys of two objects (a missing one is empty) whose values differ,
+/// sorted.
+fn differing_keys(before: Option<&Value>, after: Option<&Value>) -> Vec<String> {
+    let empty = Map::new();
+    let (before, after) =
+        (before.and_then(Value::as_object).unwrap_or(&empty), after.and_then(Value::as_object).unwrap_or(&empty));
+    let keys: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    keys.into_iter().filter(|k| before.get(*k) != after.get(*k)).cloned().collect()
+}
+
+/// The containers of two lists, matched by name (as the API server merges
+/// them): the fields that differ, a container added or removed.
+fn container_reasons(before: Option<&Value>, after: Option<&Value>, reasons: &mut Vec<String>) {
+    let named = |list: Option<&Value>| -> Vec<(String, Value)> {
+        list.and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|c| (c.get("name").and_then(Value::as_str).unwrap_or_default().to_string(), c.clone()))
+            .collect()
+    };
+    let (before, after) = (named(before), named(after));
+    let find = |list: &[(String, Value)], name: &str| list.iter().find(|(n, _)| n == name).map(|(_, c)| c.clone());
+    for (name, container) in &after {
+        match find(&before, name) {
+            None => reasons.push(format!("container {name} added")),
+            Some(old) => {
+                for field in differing_keys(Some(&old), Some(container)) {
+                    match name == CONTAINER_NAME {
+                        true => reasons.push(field),
+                        false => reasons.push(format!("container {name} {field}")),
+                    }
+                }
+            }
+        }
+    }
+    for (name, _) in before.iter().filter(|(n, _)| find(&after, n).is_none()) {
+        reasons.push(format!("container {name} removed"));
+    }
+}
+
 /// `{"release": {"name", "from"}, "routers": [{"namespace", "name",
-/// "rollsPods", "objects": [{"kind", "name", "action"}]}]}`, indented by
+/// "rollsPods", "rollReasons", "objects": [{"kind", "name", "action"}]}]}`
+/// (`rollReasons` when the pods roll, see `roll_reasons`), indented by
 /// four spaces as kubectl indents JSON; `release` (the operator release
 /// the plan follows, and where that came from) when given.
 pub fn report_json(plans: &[RouterPlan], release: Option<(&str, &str)>) -> String {
@@ -180,6 +288,7 @@ pub fn report_json(plans: &[RouterPlan], release: Option<(&str, &str)>) -> Strin
                 namespace: &p.namespace,
                 name: &p.name,
                 rolls_pods: p.rolls_pods,
+                roll_reasons: &p.roll_reasons,
                 objects: p
                     .objects
                     .iter()
@@ -227,13 +336,55 @@ mod tests {
     }
 
     #[test]
-    fn a_template_change_rolls_the_pods() {
+    fn a_template_change_rolls_the_pods_and_says_why() {
         let live = deployment(1, "proxy:v1", "a");
-        for changed in [deployment(1, "proxy:v2", "a"), deployment(1, "proxy:v1", "b")] {
+        let cases = [(deployment(1, "proxy:v2", "a"), "image"), (deployment(1, "proxy:v1", "b"), "pod label team")];
+        for (changed, why) in cases {
             let p = plan(vec![item(Some(live.clone()), changed)]);
             assert!(p.rolls_pods);
             assert_eq!(p.objects[0].action, Action::Update);
+            assert_eq!(p.roll_reasons, [why]);
+            assert_eq!(p.summary(), format!("ns/r: Deployment update (rolls pods: {why})"));
         }
+    }
+
+    #[test]
+    fn roll_reasons_name_what_differs_in_the_pod_template() {
+        let template = |hash: &str, scrape: Option<&str>, cpu: &str, sidecar: bool| {
+            let mut annotations = json!({CONFIG_HASH_ANNOTATION: hash});
+            if let Some(scrape) = scrape {
+                annotations["prometheus.io/scrape"] = json!(scrape);
+            }
+            let mut containers = vec![json!({"name": CONTAINER_NAME, "image": "proxy:v1", "args": ["--config"],
+                "resources": {"requests": {"cpu": cpu}}})];
+            if sidecar {
+                containers.push(json!({"name": "log-shipper", "image": "shipper:v1"}));
+            }
+            json!({"metadata": {"labels": {"app": "r"}, "annotations": annotations},
+                "spec": {"containers": containers, "serviceAccountName": "r-router-proxy"}})
+        };
+        let live = template("aaa", None, "100m", true);
+        assert!(roll_reasons(Some(&live), Some(&live)).is_empty());
+        // A new config.json reaches the pods only through its hash.
+        assert_eq!(roll_reasons(Some(&live), Some(&template("bbb", None, "100m", true))), ["config hash annotation"]);
+        assert_eq!(
+            roll_reasons(Some(&live), Some(&template("bbb", Some("true"), "200m", false))),
+            [
+                "config hash annotation",
+                "pod annotation prometheus.io/scrape",
+                "resources",
+                "container log-shipper removed"
+            ]
+        );
+        let mut other = template("aaa", None, "100m", true);
+        other["spec"]["containers"][1]["image"] = json!("shipper:v2");
+        other["spec"]["serviceAccountName"] = json!("default");
+        assert_eq!(roll_reasons(Some(&live), Some(&other)), ["container log-shipper image", "serviceAccountName"]);
+        let mut swapped = live.clone();
+        if let Some(containers) = swapped["spec"]["containers"].as_array_mut() {
+            containers.reverse();
+        }
+        assert_eq!(roll_reasons(Some(&live), Some(&swapped)), ["containers"], "the same containers in another order");
     }
 
     #[test]
@@ -261,6 +412,19 @@ mod tests {
     }
 
     #[test]
+    fn the_report_says_why_the_pods_roll_after_whether_they_do() {
+        let p = plan(vec![item(Some(deployment(1, "proxy:v1", "a")), deployment(1, "proxy:v2", "b"))]);
+        let text = report_json(&[p], None);
+        let at: Vec<usize> = ["\"rollsPods\": true", "\"rollReasons\"", "\"objects\""]
+            .iter()
+            .map(|k| text.find(k).expect("the key is written"))
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{text}");
+        let report: Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(report["routers"][0]["rollReasons"], json!(["pod label team", "image"]));
+    }
+
+    #[test]
     fn the_report_keeps_its_field_order() {
         let p = plan(vec![item(None, service(80))]);
         assert_eq!(
@@ -280,6 +444,6 @@ mod tests {
             item(Some(service(80)), service(80)),
             item(Some(deployment(1, "proxy:v1", "a")), deployment(1, "proxy:v2", "a")),
         ]);
-        assert_eq!(p.summary(), "ns/r: Deployment update (rolls pods), Service unchanged");
+        assert_eq!(p.summary(), "ns/r: Deployment update (rolls pods: image), Service unchanged");
     }
 }
