@@ -292,3 +292,51 @@ fn kubectl_warnings_on_a_good_call_are_passed_on() {
         format!("{NO_OPERATOR}kubectl said (namespace ml):\n  Warning: the server is being upgraded\n{UNCHANGED_PLAN}")
     );
 }
+
+/// The severity of each finding of `run`'s `--message-format json` stderr.
+fn severities(run: &common::Run) -> Vec<(String, String)> {
+    run.stderr
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("a JSON line"))
+        .map(|f| (f["severity"].as_str().unwrap_or("").to_string(), f["rule"].as_str().unwrap_or("").to_string()))
+        .collect()
+}
+
+#[test]
+fn severity_words_follow_the_exit_code() {
+    let json = ["--message-format", "json"];
+    // kubectl complains on a read that works: a note of kubectl's, and the
+    // run, which changes nothing, exits 0 with no error, and kubectl's line
+    // is no warning of routerctl's.
+    let kubectl = FakeKubectl::new();
+    kubectl.namespace("ml", &fixture("testdata/diff/live-unchanged.yaml"));
+    kubectl.warn_with("W1205 10:00:00.000000   4242 warnings.go:70] v1 Endpoints is deprecated in v1.33+\n");
+    let args = ["diff", "-f", ROUTER, "--router-proxy-image", DEV_IMAGE, "--operator-version", "next"];
+    let run = kubectl.run(&[&args[..], &json[..]].concat(), None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let found = severities(&run);
+    assert!(found.iter().all(|(s, _)| s != "error"), "{found:?}");
+    let of_kubectl: Vec<&str> = found.iter().filter(|(_, r)| r == "kubectl").map(|(s, _)| s.as_str()).collect();
+    assert_eq!(of_kubectl, ["note"], "{}", run.stderr);
+    let human = kubectl.run(&args, None);
+    assert!(!human.stderr.contains("error"), "{}", human.stderr);
+    assert!(human.stderr.lines().all(|l| !l.starts_with("warning:") || !l.contains("deprecated")), "{}", human.stderr);
+
+    // kubectl fails: the run exits 2 with an error, kubectl's lines a note.
+    let failing = FakeKubectl::new();
+    failing.fail_with("error: You must be logged in to the server (Unauthorized)\n");
+    let run = failing.run(&[&args[..], &json[..]].concat(), None);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let found = severities(&run);
+    assert!(found.contains(&("error".to_string(), "kubectl".to_string())), "{found:?}");
+    assert!(found.iter().filter(|(s, _)| s == "error").all(|(_, r)| r == "kubectl"), "{found:?}");
+
+    // --strict refuses the default image: what makes the run exit 2 is an
+    // error, never a warning.
+    let strict = kubectl
+        .run(&["diff", "-f", ROUTER, "--operator-version", "next", "--strict", "--message-format", "json"], None);
+    assert_eq!(strict.code, 2, "{}", strict.stderr);
+    let found = severities(&strict);
+    let render: Vec<&str> = found.iter().filter(|(_, r)| r == "render").map(|(s, _)| s.as_str()).collect();
+    assert_eq!(render, ["error"], "{}", strict.stderr);
+}
