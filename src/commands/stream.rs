@@ -10,10 +10,10 @@ use anyhow::{bail, Result};
 use serde_json::Value;
 
 use crate::cli::{ClusterArgs, CommonArgs};
-use crate::diagnostic::{rules, Diagnostic};
 use crate::input::read_sources;
-use crate::live::operator::{self, describe_several, Detection, OPERATOR_SELECTOR};
+use crate::live::operator::{self, Detection};
 use crate::live::run::Deadline;
+use crate::live::settle::{settle, Given, Said};
 use crate::live::{ClusterLive, KubectlOptions, LiveObjects, LiveStore};
 use crate::model::duration::parse_at;
 use crate::pipeline::{Options, RouterResult};
@@ -168,152 +168,37 @@ fn kubectl_options(cluster: &ClusterArgs) -> Result<KubectlOptions> {
     })
 }
 
-/// Cluster mode renders as the operator that runs there: its release and
-/// its flags, each unless the command line gives one (which wins, and is
-/// reported when it differs). What was found, or why nothing was, goes to
-/// stderr; a release routerctl does not know is an error with --strict, and
-/// so are several operators (which one reconciles is not known) unless
-/// --operator-version settles the release.
+/// Settles the run's operator against the look-up (`live::settle`) and
+/// reports what settling says, also when it refuses.
 fn settle_operator(
     options: &mut Options,
     common: &CommonArgs,
     detection: Detection,
     reporter: &mut Reporter,
 ) -> Result<String> {
-    let default = Release::default();
-    let given = || "--operator-version".to_string();
-    let op = match detection {
-        Detection::Found(op) => op,
-        Detection::NotFound => {
-            let message = format!(
-                "found no LLMKube operator in the cluster (no Deployment labelled {OPERATOR_SELECTOR} runs an \
-                 llmkube-controller image)"
-            );
-            return unknown_release(options, common, reporter, message, "no operator was found in the cluster");
-        }
-        // The deadline is the whole read's: nothing is left to read with.
-        Detection::Unanswered(message) => bail!("{message}"),
-        Detection::Failed(message) => {
-            let message = format!("could not look for the LLMKube operator ({})", message.lines().next().unwrap_or(""));
-            return unknown_release(options, common, reporter, message, "the operator look-up failed");
-        }
-        // kubectl's lines are kubectl's: shown apart, the warning says how
-        // the look-up ended.
-        Detection::KubectlFailed(failure) => {
-            reporter.kubectl_said(&failure.reading, &failure.stderr);
-            let message = format!("could not look for the LLMKube operator ({})", failure.headline());
-            return unknown_release(options, common, reporter, message, "the operator look-up failed");
-        }
-        Detection::Several(found) => {
-            let names = describe_several(&found);
-            if common.operator_version.is_none() {
-                bail!(
-                    "found {} LLMKube operators: {names}; which one reconciles these ModelRouters cannot be known: \
-                     give --operator-version and the operator's flags (--router-proxy-image, --default-litellm-url, \
-                     --emit-scrape-annotations)",
-                    found.len()
-                );
-            }
-            reporter.warn(Diagnostic::warning(rules::RELEASE, format!(
-                "found {} LLMKube operators: {names}; rendering as --operator-version {} with the operator flags given here",
-                found.len(),
-                options.flags.release
-            )));
-            return Ok(given());
-        }
-    };
-    reporter.note(&op.describe());
-    for (name, from) in &op.unexpanded {
-        reporter.warn(Diagnostic::warning(
-            rules::RELEASE,
-            format!(
-                "operator {}: its manager container's command or args use $({name}), whose value comes from {from}, \
-                 which routerctl does not read: the word is read as written; give the flag it sets on the command line",
-                op.id()
-            ),
-        ));
-    }
     let flags = &mut options.flags;
-    let from = match (common.operator_version, op.release) {
-        (Some(given_version), Some(found)) if given_version != found => {
-            reporter.warn(Diagnostic::warning(
-                rules::RELEASE,
-                format!("--operator-version {given_version} is used, but operator {} is {found}", op.id()),
-            ));
-            given()
-        }
-        (Some(_), _) => given(),
-        (None, Some(found)) => {
-            flags.release = found;
-            format!("operator {}'s {}", op.id(), op.release_source)
-        }
-        (None, None) => {
-            let message = format!(
-                "operator {} runs {}: {}, so which release reconciles is not known; give --operator-version",
-                op.id(),
-                op.image,
-                op.unknown_release()
-            );
-            if common.strict {
-                bail!("{message} (refused with --strict)");
-            }
-            reporter.warn(Diagnostic::warning(rules::RELEASE, format!("{message}; rendering as {default}")));
-            format!("routerctl's default; operator {}'s release is not known", op.id())
-        }
+    let given = Given {
+        release: common.operator_version,
+        router_proxy_image: flags.router_proxy_image.clone(),
+        default_litellm_url: flags.default_litellm_url.clone(),
+        emit_scrape_annotations: flags.emit_scrape_annotations,
+        strict: common.strict,
     };
-    let strings = [
-        ("--router-proxy-image", &mut flags.router_proxy_image, &op.router_proxy_image),
-        ("--default-litellm-url", &mut flags.default_litellm_url, &op.default_litellm_url),
-    ];
-    for (name, given, found) in strings {
-        match (given.as_deref(), found) {
-            (None, found) => given.clone_from(found),
-            (Some(g), Some(f)) if g != f => reporter.warn(Diagnostic::warning(
-                rules::RELEASE,
-                format!("{name} {g} is used, but operator {} runs with {name}={f}", op.id()),
-            )),
-            (Some(g), None) => reporter.warn(Diagnostic::warning(
-                rules::RELEASE,
-                format!("{name} {g} is used, but operator {} runs without {name}", op.id()),
-            )),
-            _ => {}
+    let mut said = Vec::new();
+    let settled = settle(detection, &given, &mut said);
+    for s in said {
+        match s {
+            Said::Note(note) => reporter.note(&note),
+            Said::Warning(warning) => reporter.warn(*warning),
+            Said::Kubectl { reading, stderr } => reporter.kubectl_said(&reading, &stderr),
         }
     }
-    if common.emit_scrape_annotations && !op.emit_scrape_annotations {
-        reporter.warn(Diagnostic::warning(
-            rules::RELEASE,
-            format!("--emit-scrape-annotations is used, but operator {} runs without it", op.id()),
-        ));
-    }
-    flags.emit_scrape_annotations |= op.emit_scrape_annotations;
-    Ok(from)
-}
-
-/// The operator's release could not be read (`why`): the release given on
-/// the command line is used; without one, routerctl renders as its default
-/// with a warning, and `--strict` refuses (exit 2).
-fn unknown_release(
-    options: &Options,
-    common: &CommonArgs,
-    reporter: &mut Reporter,
-    why: String,
-    short: &str,
-) -> Result<String> {
-    match common.operator_version {
-        Some(given) => {
-            let message = format!("{why}; rendering as --operator-version {given} with the operator flags given here");
-            reporter.warn(Diagnostic::warning(rules::RELEASE, message));
-            return Ok("--operator-version".to_string());
-        }
-        None if common.strict => {
-            bail!("{why}, so which release reconciles is not known; give --operator-version (refused with --strict)")
-        }
-        None => {
-            let message = format!("{why}; rendering as {} with the operator flags given here", options.flags.release);
-            reporter.warn(Diagnostic::warning(rules::RELEASE, message));
-        }
-    }
-    Ok(format!("routerctl's default; {short}"))
+    let settled = settled?;
+    flags.release = settled.release;
+    flags.router_proxy_image = settled.router_proxy_image;
+    flags.default_litellm_url = settled.default_litellm_url;
+    flags.emit_scrape_annotations = settled.emit_scrape_annotations;
+    Ok(settled.from)
 }
 
 /// The pipeline's settings from the flags every command shares.

@@ -3,7 +3,8 @@
 //! `cluster` asks `kubectl get`; `LiveIndex` holds a few in memory (both
 //! in `objects`, with the trait);
 //! `operator` reads the running operator's release and flags, its manager
-//! container read as the kubelet starts it (`container`). The
+//! container read as the kubelet starts it (`container`); `settle` decides,
+//! from what it found and the command line, which operator a run renders as. The
 //! reconcile stage only ever sees `LiveObjects`.
 
 mod cluster;
@@ -13,6 +14,7 @@ mod json_stream;
 mod objects;
 pub mod operator;
 pub mod run;
+pub mod settle;
 
 pub use crate::kube::kinds::Planes;
 pub use cluster::{ClusterLive, KubectlOptions};
