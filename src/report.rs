@@ -184,33 +184,30 @@ impl<'a> Reporter<'a> {
     }
 
     /// Writes the findings kept, sorted (a stable sort: those of one place
-    /// keep their order), in the format asked for.
+    /// keep their order), in the format asked for. Each finding is made
+    /// whole, then written at once: stderr is not buffered, and a value's
+    /// `Display` writes it piece by piece.
     fn write_findings(&mut self) {
         let mut findings = std::mem::take(&mut self.kept);
         findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
         // A closed stderr must not turn a good run into a failed one.
+        let line = |d: &Diagnostic| match self.format {
+            MessageFormat::Json => json_line(d).to_string() + "\n",
+            MessageFormat::Github => github_line(d) + "\n",
+            _ => human_text(d),
+        };
         match self.format {
-            MessageFormat::Human => {
-                for d in &findings {
-                    let _ = self.out.write_all(human_text(d).as_bytes());
-                }
-                if let Some(ending) = self.ending.take() {
-                    let _ = writeln!(self.out, "error: {ending}");
-                }
-            }
-            MessageFormat::Json => {
-                for d in &findings {
-                    let _ = writeln!(self.out, "{}", json_line(d));
-                }
-            }
-            MessageFormat::Github => {
-                for d in &findings {
-                    let _ = writeln!(self.out, "{}", github_line(d));
-                }
-            }
             MessageFormat::Sarif => {
-                let log = sarif_log(&findings);
-                let _ = writeln!(self.out, "{}", serde_json::to_string_pretty(&log).unwrap_or_default());
+                let _ = write_sarif(self.out, &findings);
+            }
+            _ => {
+                for d in &findings {
+                    let text = line(d);
+                    let _ = self.out.write_all(text.as_bytes());
+                }
+                if let Some(ending) = self.ending.take().filter(|_| self.format == MessageFormat::Human) {
+                    let _ = self.out.write_all(format!("error: {ending}\n").as_bytes());
+                }
             }
         }
     }
@@ -385,75 +382,144 @@ fn github_escape(text: &str, property: bool) -> String {
 /// tool, the rules the findings use, a result per finding with its file,
 /// line and column.
 pub fn sarif_log(findings: &[Diagnostic]) -> Value {
-    let mut used: Vec<&'static Rule> = Vec::new();
-    let mut results = Vec::new();
-    for d in findings {
-        let index = match used.iter().position(|r| *r == d.rule) {
-            Some(i) => i,
-            None => {
+    serde_json::to_value(SarifLog::of(findings)).unwrap_or_default()
+}
+
+/// Writes the SARIF log of `findings` as `sarif_log` would print it, one
+/// result at a time: a run of many findings holds them, never their log.
+pub fn write_sarif(out: &mut dyn Write, findings: &[Diagnostic]) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(out);
+    serde_json::to_writer_pretty(&mut out, &SarifLog::of(findings))?;
+    writeln!(out)?;
+    out.flush()
+}
+
+/// A SARIF log, serialized as its findings are turned into results. Keys
+/// are written in the order a `serde_json::Value` map keeps them (sorted),
+/// so the text is the same either way.
+struct SarifLog<'a> {
+    findings: &'a [Diagnostic],
+    /// The rules the findings use, in the order first used.
+    used: Vec<&'static Rule>,
+}
+
+impl SarifLog<'_> {
+    fn of(findings: &[Diagnostic]) -> SarifLog<'_> {
+        let mut used: Vec<&'static Rule> = Vec::new();
+        for d in findings {
+            if !used.contains(&d.rule) {
                 used.push(d.rule);
-                used.len() - 1
             }
-        };
-        let level = match d.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Note => "note",
-        };
-        let mut result = Map::new();
-        result.insert("ruleId".into(), json!(d.rule.id));
-        result.insert("ruleIndex".into(), json!(index));
-        result.insert("level".into(), json!(level));
-        result.insert("message".into(), json!({ "text": d.body() }));
-        let mut location = Map::new();
-        if let Some(place) = &d.place {
-            let mut physical = Map::new();
-            physical.insert("artifactLocation".into(), json!({ "uri": uri_reference(&place.file) }));
-            if let Some(line) = place.line.filter(|l| *l > 0) {
-                let mut region = Map::new();
-                region.insert("startLine".into(), json!(line));
-                if let Some(column) = place.column.filter(|c| *c > 0) {
-                    region.insert("startColumn".into(), json!(column));
-                }
-                physical.insert("region".into(), Value::Object(region));
-            }
-            location.insert("physicalLocation".into(), Value::Object(physical));
         }
-        if let Some(o) = &d.object {
-            let qualified = crate::diagnostic::describe(o);
-            let logical = json!([{ "name": o.name, "fullyQualifiedName": qualified, "kind": "resource" }]);
-            location.insert("logicalLocations".into(), logical);
-        }
-        if !location.is_empty() {
-            result.insert("locations".into(), json!([Value::Object(location)]));
-        }
-        let mut properties = Map::new();
-        if let Some(field) = &d.field {
-            properties.insert("field".into(), json!(field));
-        }
-        if let Some(hint) = &d.hint {
-            properties.insert("hint".into(), json!(hint));
-        }
-        if !properties.is_empty() {
-            result.insert("properties".into(), Value::Object(properties));
-        }
-        results.push(Value::Object(result));
+        SarifLog { findings, used }
     }
-    let rules: Vec<Value> =
-        used.iter().map(|r| json!({ "id": r.id, "shortDescription": { "text": r.summary } })).collect();
-    json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": { "driver": {
-                "name": "routerctl",
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules,
-            }},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
-    })
+}
+
+impl serde::Serialize for SarifLog<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let rules: Vec<Value> =
+            self.used.iter().map(|r| json!({ "id": r.id, "shortDescription": { "text": r.summary } })).collect();
+        let tool = json!({ "driver": {
+            "name": "routerctl",
+            "version": env!("CARGO_PKG_VERSION"),
+            "rules": rules,
+        }});
+        let results = JsonSeq::new(self.findings.iter().map(|d| {
+            let index = self.used.iter().position(|r| *r == d.rule).unwrap_or_default();
+            sarif_result(d, index)
+        }));
+        let mut log = serializer.serialize_map(Some(3))?;
+        log.serialize_entry("$schema", "https://json.schemastore.org/sarif-2.1.0.json")?;
+        log.serialize_entry("runs", &[SarifRun { results, tool }])?;
+        log.serialize_entry("version", "2.1.0")?;
+        log.end()
+    }
+}
+
+struct SarifRun<I> {
+    results: JsonSeq<I>,
+    tool: Value,
+}
+
+impl<I: Iterator<Item = Value>> serde::Serialize for SarifRun<I> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut run = serializer.serialize_map(Some(3))?;
+        run.serialize_entry("columnKind", "unicodeCodePoints")?;
+        run.serialize_entry("results", &self.results)?;
+        run.serialize_entry("tool", &self.tool)?;
+        run.end()
+    }
+}
+
+/// A JSON array whose elements are made as they are written, so that a
+/// long report never holds them all as values. Written once.
+pub struct JsonSeq<I>(std::cell::RefCell<Option<I>>);
+
+impl<I: Iterator<Item = Value>> JsonSeq<I> {
+    pub fn new(items: I) -> JsonSeq<I> {
+        JsonSeq(std::cell::RefCell::new(Some(items)))
+    }
+}
+
+impl<I: Iterator<Item = Value>> serde::Serialize for JsonSeq<I> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let items = self.0.borrow_mut().take();
+        let mut seq = serializer.serialize_seq(None)?;
+        for item in items.into_iter().flatten() {
+            seq.serialize_element(&item)?;
+        }
+        seq.end()
+    }
+}
+
+/// One finding as a SARIF result; `index` is its rule's in the log's table.
+fn sarif_result(d: &Diagnostic, index: usize) -> Value {
+    let level = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    };
+    let mut result = Map::new();
+    result.insert("ruleId".into(), json!(d.rule.id));
+    result.insert("ruleIndex".into(), json!(index));
+    result.insert("level".into(), json!(level));
+    result.insert("message".into(), json!({ "text": d.body() }));
+    let mut location = Map::new();
+    if let Some(place) = &d.place {
+        let mut physical = Map::new();
+        physical.insert("artifactLocation".into(), json!({ "uri": uri_reference(&place.file) }));
+        if let Some(line) = place.line.filter(|l| *l > 0) {
+            let mut region = Map::new();
+            region.insert("startLine".into(), json!(line));
+            if let Some(column) = place.column.filter(|c| *c > 0) {
+                region.insert("startColumn".into(), json!(column));
+            }
+            physical.insert("region".into(), Value::Object(region));
+        }
+        location.insert("physicalLocation".into(), Value::Object(physical));
+    }
+    if let Some(o) = &d.object {
+        let qualified = crate::diagnostic::describe(o);
+        let logical = json!([{ "name": o.name, "fullyQualifiedName": qualified, "kind": "resource" }]);
+        location.insert("logicalLocations".into(), logical);
+    }
+    if !location.is_empty() {
+        result.insert("locations".into(), json!([Value::Object(location)]));
+    }
+    let mut properties = Map::new();
+    if let Some(field) = &d.field {
+        properties.insert("field".into(), json!(field));
+    }
+    if let Some(hint) = &d.hint {
+        properties.insert("hint".into(), json!(hint));
+    }
+    if !properties.is_empty() {
+        result.insert("properties".into(), Value::Object(properties));
+    }
+    Value::Object(result)
 }
 
 /// A source name as a relative URI reference: unreserved characters and
@@ -474,6 +540,24 @@ fn uri_reference(name: &str) -> String {
 mod tests {
     use super::*;
     use crate::diagnostic::Place;
+
+    /// The log written a result at a time is the text of the whole log
+    /// as one JSON value, pretty-printed: the same keys in the same order.
+    #[test]
+    fn the_streamed_sarif_log_is_the_whole_logs_text() {
+        let findings = vec![
+            Diagnostic::error(rules::TEST, "case \"a\" fails").at(crate::diagnostic::Place::at("t.yaml", 4, 3)),
+            Diagnostic::warning(rules::UNKNOWN_FIELD, "unknown field").field("spec.x").hint("dropped"),
+            Diagnostic::error(rules::TEST, "second"),
+        ];
+        let whole = sarif_log(&findings);
+        assert_eq!(whole["runs"][0]["results"][2]["ruleIndex"], 0);
+        assert_eq!(whole["runs"][0]["tool"]["driver"]["rules"][1]["id"], "schema-unknown-field");
+        let mut streamed = Vec::new();
+        write_sarif(&mut streamed, &findings).expect("writes");
+        let expected = serde_json::to_string_pretty(&whole).expect("serializes") + "\n";
+        assert_eq!(String::from_utf8(streamed).expect("UTF-8"), expected);
+    }
 
     #[test]
     fn quiet_drops_warnings_and_verbose_counts() {

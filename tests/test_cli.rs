@@ -101,17 +101,25 @@ fn bad_test_files_are_refused_with_their_place() {
         "{}",
         typo.stderr
     );
-    // Every document of a -t file is a RouterTest: a ModelRouter there is
-    // a mistake, named at its kind.
+    // Every document of a -t file is a RouterTest: each other one there is
+    // a mistake, named at its kind (sample.yaml's kinds are on lines 4, 13
+    // and 23).
     let router = test(&["-f", ROUTER, "-t", ROUTER], None);
     assert_eq!((router.code, router.stdout.as_str()), (2, ""));
     assert!(
         router.stderr.starts_with(
-            "error: testdata/render/sample.yaml:4:1: a RouterTest was expected but the document has kind \"Secret\""
+            "error: 3 RouterTest entries cannot be read:\n  testdata/render/sample.yaml:4:1: a RouterTest was expected \
+             but the document has kind \"Secret\""
         ),
         "{}",
         router.stderr
     );
+    for (line, kind) in [(13, "InferenceService"), (23, "ModelRouter")] {
+        let said = format!(
+            "\n  testdata/render/sample.yaml:{line}:1: a RouterTest was expected but the document has kind {kind:?}"
+        );
+        assert!(router.stderr.contains(&said), "{}", router.stderr);
+    }
     let wrong_router =
         test(&["-f", ROUTER, "-t", "-"], Some(&case("{}", "").replace("tests:", "router: ml/ghost\ntests:")));
     assert_eq!(wrong_router.code, 2);
@@ -120,6 +128,48 @@ fn bad_test_files_are_refused_with_their_place() {
         "{}",
         wrong_router.stderr
     );
+}
+
+/// Every case that cannot be read is a finding at its own field, in every
+/// message format: a bad case does not hide the next, and CI annotates
+/// each line. The run fails as any unreadable input does (exit 2).
+#[test]
+fn every_bad_case_is_reported_at_its_place() {
+    // Line 5 is the first case's expect (a misspelt key, at column 12),
+    // line 8 the second case's model (a list, not a string; its key at
+    // column 5); the third case is good.
+    let suite =
+        "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: a\n  expect: {backend: [x]}\n\
+                 - name: b\n  request:\n    model: [m]\n- name: c\n  expect: {rule: default}\n";
+    let github = test(&["-f", ROUTER, "-t", "-", "--message-format", "github"], Some(suite));
+    assert_eq!((github.code, github.stdout.as_str()), (2, ""), "{}", github.stderr);
+    let lines: Vec<&str> = github.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", github.stderr);
+    assert!(
+        lines[0].starts_with("::error file=<stdin>,line=5,col=12,title=routerctl test::")
+            && lines[0].contains("tests[0].expect.backend: unknown field `backend`"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("::error file=<stdin>,line=8,col=5,title=routerctl test::")
+            && lines[1].contains("tests[1].request.model: invalid type: sequence"),
+        "{}",
+        lines[1]
+    );
+    let human = test(&["-f", ROUTER, "-t", "-"], Some(suite));
+    assert_eq!((human.code, human.stdout.as_str()), (2, ""));
+    assert_eq!(human.stderr.lines().next(), Some("error: 2 RouterTest entries cannot be read:"), "{}", human.stderr);
+    assert!(human.stderr.contains("\n  <stdin>:5:12: tests[0].expect.backend: unknown field"), "{}", human.stderr);
+    assert!(human.stderr.contains("\n  <stdin>:8:5: tests[1].request.model: invalid type"), "{}", human.stderr);
+    let json = test(&["-f", ROUTER, "-t", "-", "--message-format", "json"], Some(suite));
+    let places: Vec<(u64, u64)> = json
+        .stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .map(|v| (v["line"].as_u64().unwrap_or(0), v["column"].as_u64().unwrap_or(0)))
+        .collect();
+    assert_eq!((json.code, places), (2, vec![(5, 12), (8, 5)]));
 }
 
 /// A case never counts as passed unless it was judged, and no document

@@ -168,11 +168,10 @@ pub(super) fn command(stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<O
 
 /// Runs the function on one `ResourceList` (YAML or JSON).
 pub fn run(resource_list_yaml: &str) -> KrmOutcome {
-    let list = match parse(resource_list_yaml) {
-        Ok(list) => list,
+    let (list, mut items, mut kept) = match parse(resource_list_yaml) {
+        Ok(read) => read,
         Err(e) => return refused(format!("{e:#}")),
     };
-    let items: Vec<Value> = list.get("items").and_then(Value::as_array).cloned().unwrap_or_default();
     let function_config = list.get("functionConfig").filter(|v| !v.is_null());
     let mut findings = Vec::new();
     let settings = settings(function_config, &mut findings);
@@ -219,14 +218,21 @@ pub fn run(resource_list_yaml: &str) -> KrmOutcome {
     }
 
     // Nothing is appended unless every router rendered.
-    let mut out_items = items.clone();
-    if !has_error(&findings) {
-        let mut placed = items.clone();
-        let appended = place_objects(&items, rendered, &default_namespace, &mut placed, &mut findings);
-        if !has_error(&findings) {
-            placed.extend(appended);
-            out_items = placed;
+    let placed = if has_error(&findings) {
+        None
+    } else {
+        Some(place_objects(&items, rendered, &default_namespace, &mut findings)).filter(|_| !has_error(&findings))
+    };
+    // Results point into the items as they came in: made before any is
+    // replaced.
+    let (results, errors) = results_of(&dedup(findings), function_config, &items);
+    if let Some((replaced, appended)) = placed {
+        for (i, object) in replaced {
+            items[i] = object;
+            kept[i] = None;
         }
+        kept.extend(appended.iter().map(|_| None));
+        items.extend(appended);
     }
 
     let mut out = Map::new();
@@ -236,24 +242,26 @@ pub fn run(resource_list_yaml: &str) -> KrmOutcome {
     if let Some(fc) = function_config {
         out.insert("functionConfig".into(), fc.clone());
     }
-    finish(Value::Object(out), out_items, &items, dedup(findings))
+    finish(out, items, &kept, results, errors)
 }
 
-/// Writes the output list: `list` (apiVersion, kind, functionConfig) with
-/// `out_items` and the findings as results. Results point into
-/// `input_items` and the list's functionConfig.
-fn finish(mut list: Value, out_items: Vec<Value>, input_items: &[Value], findings: Vec<Finding>) -> KrmOutcome {
-    let function_config = list.get("functionConfig").cloned();
+/// The findings as results, pointing into `input_items` and the list's
+/// functionConfig; and the errors again, for stderr.
+fn results_of(
+    findings: &[Finding],
+    function_config: Option<&Value>,
+    input_items: &[Value],
+) -> (Vec<Value>, Vec<Diagnostic>) {
     let subject_object = |s: Subject| -> Option<&Value> {
         match s {
             Subject::Nothing => None,
-            Subject::FunctionConfig => function_config.as_ref(),
+            Subject::FunctionConfig => function_config,
             Subject::Item(i) => input_items.get(i).filter(|v| v.is_object()),
         }
     };
     let mut results = Vec::new();
     let mut errors = Vec::new();
-    for f in &findings {
+    for f in findings {
         let mut r = Map::new();
         r.insert("message".into(), json!(f.message));
         r.insert("severity".into(), json!(krm_severity(f.severity)));
@@ -289,26 +297,135 @@ fn finish(mut list: Value, out_items: Vec<Value>, input_items: &[Value], finding
         }
         errors.push(error);
     }
-    let failed = has_error(&findings);
-    if let Value::Object(m) = &mut list {
-        m.insert("items".into(), Value::Array(out_items));
-        if !results.is_empty() {
-            m.insert("results".into(), Value::Array(results));
+    (results, errors)
+}
+
+/// Writes the output list: `list` (apiVersion, kind, functionConfig) with
+/// `out_items` and the results. An item kept as JSON (`kept`) is read back
+/// and written one at a time, as the whole list would write it.
+fn finish(
+    mut list: Map<String, Value>,
+    out_items: Vec<Value>,
+    kept: &[Option<Box<str>>],
+    results: Vec<Value>,
+    errors: Vec<Diagnostic>,
+) -> KrmOutcome {
+    let failed = !errors.is_empty();
+    if !results.is_empty() {
+        list.insert("results".into(), Value::Array(results));
+    }
+    list.insert("items".into(), Value::Array(Vec::new()));
+    let mut output = String::new();
+    let mut out_items = Some(out_items);
+    for (key, value) in &list {
+        match out_items.take_if(|items| key == "items" && !items.is_empty()) {
+            Some(items) => {
+                output.push_str("items:\n");
+                for (item, json) in items.into_iter().zip(kept.iter().chain(std::iter::repeat(&None))) {
+                    let item = match json {
+                        Some(json) => serde_json::from_str(json).unwrap_or(Value::Null),
+                        None => item,
+                    };
+                    output.push_str(&to_yaml(&Value::Array(vec![item])));
+                }
+            }
+            None => {
+                let mut entry = Map::new();
+                entry.insert(key.clone(), value.clone());
+                output.push_str(&to_yaml(&Value::Object(entry)));
+            }
         }
     }
-    KrmOutcome { output: to_yaml(&list), failed, errors }
+    KrmOutcome { output, failed, errors }
 }
 
 /// The answer to input that holds no ResourceList: an empty one whose
 /// error result says why.
 fn refused(message: String) -> KrmOutcome {
-    let list = json!({"apiVersion": API_VERSIONS[0], "kind": "ResourceList", "items": []});
+    let mut list = Map::new();
+    list.insert("apiVersion".into(), json!(API_VERSIONS[0]));
+    list.insert("kind".into(), json!("ResourceList"));
     let finding = Finding::new(Severity::Error, Subject::Nothing, None, message);
-    finish(list, Vec::new(), &[], vec![finding])
+    let (results, errors) = results_of(&[finding], None, &[]);
+    finish(list, Vec::new(), &[], results, errors)
 }
 
-/// Parses the input and checks it is a ResourceList.
-fn parse(text: &str) -> Result<Value> {
+/// The items as read: each one's value; for an item the function only
+/// passes through, what results and placement ask of it (its identity and
+/// file annotations) beside the item itself as compact JSON.
+type ReadList = (Map<String, Value>, Vec<Value>, Vec<Option<Box<str>>>);
+
+/// Parses the input and checks it is a ResourceList: the list without its
+/// items, and the items. In the layout kustomize and kpt write, the items
+/// are read one at a time and an item passed through is kept as compact
+/// JSON, so that a long list is never held as one tree.
+fn parse(text: &str) -> Result<ReadList> {
+    if let Some(read) = parse_items_apart(text) {
+        return Ok(read);
+    }
+    let (list, items) = parse_whole(text)?;
+    let kept = vec![None; items.len()];
+    Ok((list, items, kept))
+}
+
+/// `parse` one item at a time; `None` when the input is not in the plain
+/// layout or anything in it is better said by the whole read.
+fn parse_items_apart(text: &str) -> Option<ReadList> {
+    let (rest, spans) = input::items::cut_items(text)?;
+    let (list, none) = parse_whole(&rest).ok()?;
+    if !none.is_empty() {
+        return None;
+    }
+    let mut items = Vec::with_capacity(spans.len());
+    let mut kept = Vec::with_capacity(spans.len());
+    for span in spans {
+        let item = input::items::read_item(text, span)?;
+        let read = !item.is_object()
+            || item.get("kind").and_then(Value::as_str) == Some("ModelRouter")
+            || group_of(str_at(&item, "apiVersion")) == GROUP;
+        if read {
+            items.push(item);
+            kept.push(None);
+        } else {
+            kept.push(Some(serde_json::to_string(&item).ok()?.into_boxed_str()));
+            items.push(facts(&item));
+        }
+    }
+    Some((list, items, kept))
+}
+
+/// What the function asks of an item it passes through: apiVersion, kind,
+/// name, namespace and the file annotations, as the item has them.
+fn facts(item: &Value) -> Value {
+    let mut out = Map::new();
+    for key in ["apiVersion", "kind"] {
+        if let Some(v) = item.get(key) {
+            out.insert(key.into(), v.clone());
+        }
+    }
+    if let Some(metadata) = item.get("metadata") {
+        let mut meta = Map::new();
+        for key in ["name", "namespace"] {
+            if let Some(v) = metadata.get(key) {
+                meta.insert(key.into(), v.clone());
+            }
+        }
+        let mut annotations = Map::new();
+        for key in PATH_ANNOTATIONS.iter().chain(&INDEX_ANNOTATIONS) {
+            if let Some(v) = metadata.get("annotations").and_then(|a| a.get(*key)) {
+                annotations.insert((*key).into(), v.clone());
+            }
+        }
+        if !annotations.is_empty() {
+            meta.insert("annotations".into(), Value::Object(annotations));
+        }
+        out.insert("metadata".into(), Value::Object(meta));
+    }
+    Value::Object(out)
+}
+
+/// Reads the whole input at once and checks it is a ResourceList.
+fn parse_whole(text: &str) -> Result<(Map<String, Value>, Vec<Value>)> {
     let mut docs = crate::input::parse_stream("ResourceList", text)
         .map_err(|e| anyhow!("the input is not valid YAML: {e}"))?
         .into_iter();
@@ -330,8 +447,10 @@ fn parse(text: &str) -> Result<Value> {
             API_VERSIONS[0]
         );
     }
-    match list.get("items") {
-        None | Some(Value::Null | Value::Array(_)) => Ok(list),
+    let Value::Object(mut list) = list else { bail!("the input is not a mapping; expected a ResourceList") };
+    match list.remove("items") {
+        None | Some(Value::Null) => Ok((list, Vec::new())),
+        Some(Value::Array(items)) => Ok((list, items)),
         Some(_) => bail!("ResourceList.items is not a list"),
     }
 }
@@ -571,16 +690,16 @@ fn annotate(obj: &mut Value, path: &str, index: usize) {
 }
 
 /// Files the rendered objects: a previous run's output (same identity, at
-/// the path this run would give it) is replaced in place in `out_items`; the
-/// others are returned, to be appended. Two objects with one identity are an
+/// the path this run would give it) is to be replaced in place (returned
+/// with its index); the others are returned, to be appended. Two objects with one identity are an
 /// error.
 fn place_objects(
     items: &[Value],
     rendered: Vec<(usize, Vec<Value>)>,
     default_namespace: &str,
-    out_items: &mut [Value],
     findings: &mut Vec<Finding>,
-) -> Vec<Value> {
+) -> (Vec<(usize, Value)>, Vec<Value>) {
+    let mut replaced = Vec::new();
     let mut appended = Vec::new();
     let mut existing: HashMap<Identity, usize> = HashMap::new();
     for (i, item) in items.iter().enumerate().filter(|(_, v)| v.is_object()) {
@@ -593,7 +712,7 @@ fn place_objects(
             // Two routers rendering one object are refused by the pipeline.
             let id = identity(&obj, default_namespace);
             match existing.get(&id) {
-                Some(&i) if item_path(&items[i]) == Some(path.as_str()) => out_items[i] = obj,
+                Some(&i) if item_path(&items[i]) == Some(path.as_str()) => replaced.push((i, obj)),
                 Some(&i) => {
                     let msg = format!(
                         "renders {}, but items[{i}] already is an object with that identity; remove it, or rename the ModelRouter",
@@ -605,7 +724,7 @@ fn place_objects(
             }
         }
     }
-    appended
+    (replaced, appended)
 }
 
 #[cfg(test)]
@@ -627,7 +746,7 @@ mod tests {
     }
 
     fn input_items(text: &str) -> Vec<Value> {
-        parse(text).expect("fixture is a ResourceList")["items"].as_array().cloned().unwrap_or_default()
+        parse_whole(text).expect("fixture is a ResourceList").1
     }
 
     #[test]
@@ -668,6 +787,24 @@ mod tests {
         );
         assert_eq!(deployment["spec"]["template"]["metadata"]["annotations"]["prometheus.io/scrape"], "true");
         insta::assert_snapshot!("round_trip", outcome.output);
+    }
+
+    /// Items read one at a time (the layout kustomize writes) give the
+    /// answer the whole read gives (the same list as JSON, which is never
+    /// cut): passed-through items, replaced ones, results and errors.
+    #[test]
+    fn items_read_apart_answer_as_the_whole_list() {
+        let first = run(&fixture("resource-list.yaml")).output;
+        for text in [fixture("resource-list.yaml"), fixture("many-routers.yaml"), fixture("invalid-router.yaml"), first]
+        {
+            assert!(parse_items_apart(&text).is_some(), "cut: {text}");
+            let (list, items) = parse_whole(&text).expect("a ResourceList");
+            let mut whole = list;
+            whole.insert("items".into(), Value::Array(items));
+            let json = serde_json::to_string(&Value::Object(whole)).expect("serializes");
+            assert!(parse_items_apart(&json).is_none());
+            assert_eq!(run(&text), run(&json), "{text}");
+        }
     }
 
     #[test]

@@ -10,7 +10,8 @@ use serde_json::Value;
 
 use super::stream::{stream_as, LiveInput, RenderAs};
 use crate::cli::{CommonArgs, PlaneChoice};
-use crate::input::{documents, read_sources};
+use crate::diagnostic::{rules, Diagnostic, Refusal};
+use crate::input::{for_each_document, read_sources};
 use crate::pipeline::{Rendered, RouterResult};
 use crate::report::Reporter;
 use crate::routing::router::Router;
@@ -81,7 +82,9 @@ fn router(result: RouterResult) -> Result<Router> {
 /// The RouterTest documents of `paths`. In `-t` files every document must
 /// be one; among the `-f` files (`from_routers`) the others are the
 /// routers, but one that looks meant as a RouterTest is refused too: a
-/// misspelt kind must not leave its cases unrun in silence.
+/// misspelt kind must not leave its cases unrun in silence. Documents are
+/// read one at a time and only their cases kept; every entry that cannot
+/// be read is reported, each at its place.
 pub(super) fn test_files(
     paths: &[PathBuf],
     recursive: bool,
@@ -91,14 +94,26 @@ pub(super) fn test_files(
 ) -> Result<Vec<TestFile>> {
     let paths = crate::input::recursive::expand(paths, recursive)?;
     let mut files = Vec::new();
+    let mut refused: Vec<Diagnostic> = Vec::new();
     for source in read_sources(&paths, stdin, stdin_used)? {
-        for doc in documents(&source)? {
+        for_each_document(&source, |doc| {
             if suite::is_test(&doc) {
-                files.push(suite::read(&doc)?);
+                match suite::read(&doc) {
+                    Ok(file) => files.push(file),
+                    Err(errors) => refused.extend(errors),
+                }
             } else if !from_routers || suite::looks_like_test(&doc) {
-                bail!("{}", suite::not_a_test(&doc));
+                refused.push(suite::not_a_test(&doc));
             }
+            Ok(())
+        })?;
+    }
+    match refused.len() {
+        0 => Ok(files),
+        1 => Err(refused.remove(0).into_error()),
+        n => {
+            let heading = Diagnostic::error(rules::TEST, format!("{n} RouterTest entries cannot be read"));
+            Err(Refusal::new(heading, refused).context("the RouterTest entry cannot be read").into())
         }
     }
-    Ok(files)
 }

@@ -14,7 +14,7 @@ use super::routers::{planes, reads_stdin, routers, test_files};
 use crate::cli::{ReportFormat, RouteArgs, TestArgs};
 use crate::diagnostic::{rules, Diagnostic};
 use crate::output::spool::Spool;
-use crate::report::{MessageFormat, Reporter};
+use crate::report::{JsonSeq, MessageFormat, Reporter};
 use crate::routing::router::{Plane, Router};
 use crate::routing::space::Limits;
 use crate::routing::suite::{self, Coverage, Ran, SuiteRun};
@@ -79,13 +79,13 @@ pub(super) fn run(args: &TestArgs, stdin: &mut dyn Read, reporter: &mut Reporter
     let below = args.min_coverage.filter(|min| run.coverage.iter().any(|c| c.percent() < f64::from(*min)));
     let strict_skips = args.common.strict && !run.skipped.is_empty();
     let mut out = Spool::new();
-    let text = match args.output {
+    match args.output {
         ReportFormat::Text => {
-            fenced(text_report(&run, args.coverage || args.min_coverage.is_some()), reporter.format())
+            let text = fenced(text_report(&run, args.coverage || args.min_coverage.is_some()), reporter.format());
+            std::io::Write::write_all(&mut out, text.as_bytes()).context("cannot spool output")?;
         }
-        ReportFormat::Json => json_report(&run) + "\n",
-    };
-    std::io::Write::write_all(&mut out, text.as_bytes()).context("cannot spool output")?;
+        ReportFormat::Json => json_report(&run, &mut out)?,
+    }
     if let Some(min) = below {
         reporter.error(Diagnostic::error(rules::TEST, format!("coverage under --min-coverage {min}%")));
     }
@@ -221,25 +221,24 @@ fn decision_json(d: &Decision) -> Value {
     })
 }
 
-fn json_report(run: &SuiteRun) -> String {
-    let mut cases: Vec<Value> = run
-        .ran
-        .iter()
-        .filter(|r| r.judged)
-        .map(|r| {
-            json!({
-                "router": r.router.id,
-                "plane": r.router.data_plane().label(),
-                "name": r.case.name,
-                "at": r.case.at.to_string(),
-                "result": if r.failed() { "failed" } else { "passed" },
-                "passed": !r.failed(),
-                "mismatches": r.mismatches,
-                "decision": decision_json(&r.decision),
-            })
+/// The `-o json` report, written as its cases are turned into values: a
+/// suite of many cases never holds them all as JSON. The keys are in the
+/// order a `serde_json::Value` map keeps them.
+fn json_report(run: &SuiteRun, out: &mut dyn std::io::Write) -> Result<()> {
+    use serde::ser::{SerializeMap, Serializer as _};
+    let judged = run.ran.iter().filter(|r| r.judged).map(|r| {
+        json!({
+            "router": r.router.id,
+            "plane": r.router.data_plane().label(),
+            "name": r.case.name,
+            "at": r.case.at.to_string(),
+            "result": if r.failed() { "failed" } else { "passed" },
+            "passed": !r.failed(),
+            "mismatches": r.mismatches,
+            "decision": decision_json(&r.decision),
         })
-        .collect();
-    cases.extend(run.skipped.iter().map(|s| {
+    });
+    let skipped = run.skipped.iter().map(|s| {
         json!({
             "router": s.router,
             "plane": s.plane.label(),
@@ -248,26 +247,28 @@ fn json_report(run: &SuiteRun) -> String {
             "result": "skipped",
             "passed": false,
         })
-    }));
+    });
     let coverage: Vec<Value> = run
         .coverage
         .iter()
         .map(|c: &Coverage| json!({"router": c.router, "plane": c.plane.label(), "routes": c.routes, "missed": c.missed(), "percent": c.percent()}))
         .collect();
-    let differ: Vec<Value> = run
-        .disagreements
-        .iter()
-        .map(|&(p, g)| {
-            let (p, g) = (&run.ran[p], &run.ran[g]);
-            json!({"name": p.case.name, "at": p.case.at.to_string(), "proxy": decision_json(&p.decision), "gateway": decision_json(&g.decision)})
-        })
-        .collect();
-    let judged = run.ran.iter().filter(|r| r.judged).count();
-    let summary = json!({"passed": judged - run.failed(), "failed": run.failed(), "skipped": run.skipped.len()});
-    serde_json::to_string_pretty(
-        &json!({"cases": cases, "summary": summary, "coverage": coverage, "disagreements": differ}),
-    )
-    .unwrap_or_default()
+    let differ = JsonSeq::new(run.disagreements.iter().map(|&(p, g)| {
+        let (p, g) = (&run.ran[p], &run.ran[g]);
+        json!({"name": p.case.name, "at": p.case.at.to_string(), "proxy": decision_json(&p.decision), "gateway": decision_json(&g.decision)})
+    }));
+    let judged_count = run.ran.iter().filter(|r| r.judged).count();
+    let summary = json!({"passed": judged_count - run.failed(), "failed": run.failed(), "skipped": run.skipped.len()});
+    let mut out = std::io::BufWriter::new(out);
+    let mut writer = serde_json::Serializer::pretty(&mut out);
+    let mut report = writer.serialize_map(Some(4)).context("cannot write the report")?;
+    report.serialize_entry("cases", &JsonSeq::new(judged.chain(skipped))).context("cannot write the report")?;
+    report.serialize_entry("coverage", &coverage).context("cannot write the report")?;
+    report.serialize_entry("disagreements", &differ).context("cannot write the report")?;
+    report.serialize_entry("summary", &summary).context("cannot write the report")?;
+    SerializeMap::end(report).context("cannot write the report")?;
+    std::io::Write::write_all(&mut out, b"\n").context("cannot spool output")?;
+    std::io::Write::flush(&mut out).context("cannot spool output")
 }
 
 /// `name=value` or `name: value`.

@@ -6,6 +6,7 @@
 //! `--crd`) goes through here; `yaml` reads YAML the way kubectl does and
 //! `scalar` holds its YAML 1.1 rules.
 
+pub mod items;
 pub mod json;
 pub mod recursive;
 mod repair;

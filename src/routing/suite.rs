@@ -24,7 +24,7 @@ use serde::Deserialize;
 pub use super::router::DataPlane;
 use super::router::Router;
 use super::{Decision, Request};
-use crate::diagnostic::Place;
+use crate::diagnostic::{rules, Diagnostic, Place};
 use crate::input::Document;
 
 pub const API_VERSION: &str = "routerctl.llmkube.dev/v1alpha1";
@@ -41,10 +41,11 @@ struct FileSpec {
     metadata: Option<serde_json::Value>,
     #[serde(default)]
     router: Option<String>,
+    /// Read here as lists only: each entry is read on its own (`read`).
     #[serde(default)]
-    tests: Vec<CaseSpec>,
+    tests: Vec<serde::de::IgnoredAny>,
     #[serde(default)]
-    invariants: Vec<Invariant>,
+    invariants: Vec<serde::de::IgnoredAny>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -195,63 +196,85 @@ pub fn looks_like_test(doc: &Document) -> bool {
         || (doc.kind().is_empty() && doc.value.get("tests").is_some())
 }
 
-/// The refusal of a document where a RouterTest was expected.
-pub fn not_a_test(doc: &Document) -> String {
+/// The refusal of a document where a RouterTest was expected, at its kind.
+pub fn not_a_test(doc: &Document) -> Diagnostic {
     let kind = doc.kind();
     let found = if kind.is_empty() { "no kind".to_string() } else { format!("kind {kind:?}") };
-    format!(
-        "{}: a RouterTest was expected but the document has {found}; write apiVersion: {API_VERSION} and kind: {KIND} \
-         (every document of a -t file is a RouterTest)",
-        doc.locate("kind")
-    )
+    let message = format!(
+        "a RouterTest was expected but the document has {found}; write apiVersion: {API_VERSION} and kind: {KIND} \
+         (every document of a -t file is a RouterTest)"
+    );
+    Diagnostic::error(rules::TEST, message).at(doc.place("kind"))
 }
 
-/// Reads a RouterTest document; an error names the field and its place.
-pub fn read(doc: &Document) -> Result<TestFile> {
+/// Reads a RouterTest document. What cannot be read comes back as one
+/// error finding per entry, each at its field's place: a bad case does not
+/// hide the next one.
+pub fn read(doc: &Document) -> std::result::Result<TestFile, Vec<Diagnostic>> {
+    let refused = |path: &str, message: String| {
+        let d = Diagnostic::error(rules::TEST, message).at(doc.place(path));
+        if path.is_empty() {
+            d
+        } else {
+            d.field(path)
+        }
+    };
     if doc.api_version() != API_VERSION {
-        bail!(
-            "{}: RouterTest apiVersion {:?}; write apiVersion: {API_VERSION}",
-            doc.locate("apiVersion"),
-            doc.api_version()
-        );
+        let message = format!("RouterTest apiVersion {:?}; write apiVersion: {API_VERSION}", doc.api_version());
+        return Err(vec![Diagnostic::error(rules::TEST, message).at(doc.place("apiVersion"))]);
     }
+    // The document's shape first; each case and invariant is then read on
+    // its own, so that every bad one is named.
     let spec: FileSpec = serde_path_to_error::deserialize(&doc.value).map_err(|e| {
         let path = e.path().to_string();
         let path = if path == "." { String::new() } else { path };
-        anyhow!("{}: {}: {}", doc.locate(&path), if path.is_empty() { "RouterTest" } else { &path }, e.inner())
+        let message = if path.is_empty() { format!("RouterTest: {}", e.inner()) } else { e.inner().to_string() };
+        vec![refused(&path, message)]
     })?;
     let _ = spec.metadata;
     if spec.tests.is_empty() && spec.invariants.is_empty() {
-        bail!("{}: tests: a RouterTest needs at least one case or invariant", doc.locate("tests"));
+        return Err(vec![refused("tests", "a RouterTest needs at least one case or invariant".to_string())]);
     }
-    for (i, inv) in spec.invariants.iter().enumerate() {
-        if inv.never.is_none() && inv.only.is_none() && inv.status.is_none() {
-            bail!(
-                "{}: invariants[{i}]: {:?} says nothing: give never, only or status",
-                doc.locate(&format!("invariants[{i}]")),
-                inv.name
-            );
+    let mut errors = Vec::new();
+    let entries = |key: &str| doc.value.get(key).and_then(serde_json::Value::as_array).map_or(&[][..], Vec::as_slice);
+    // An entry's error: the field inside it, prefixed with the entry.
+    let entry = |at: String, e: serde_path_to_error::Error<serde_json::Error>| {
+        let inner = e.path().to_string();
+        let path = if inner == "." { at } else { format!("{at}.{inner}") };
+        refused(&path, e.inner().to_string())
+    };
+    let mut invariants = Vec::new();
+    for (i, value) in entries("invariants").iter().enumerate() {
+        match serde_path_to_error::deserialize::<_, Invariant>(value) {
+            Err(e) => errors.push(entry(format!("invariants[{i}]"), e)),
+            Ok(inv) if inv.never.is_none() && inv.only.is_none() && inv.status.is_none() => {
+                let path = format!("invariants[{i}]");
+                errors.push(refused(&path, format!("{:?} says nothing: give never, only or status", inv.name)));
+            }
+            Ok(invariant) => {
+                invariants.push(PlacedInvariant { invariant, at: doc.place(&format!("invariants[{i}]")) });
+            }
         }
     }
-    let invariants = spec
-        .invariants
-        .iter()
-        .enumerate()
-        .map(|(i, inv)| PlacedInvariant { invariant: inv.clone(), at: doc.place(&format!("invariants[{i}]")) })
-        .collect();
-    let cases = spec
-        .tests
-        .into_iter()
-        .enumerate()
-        .map(|(i, c)| Case {
-            at: doc.place(&format!("tests[{i}]")),
-            name: c.name,
-            request: Request { model: c.request.model, headers: c.request.headers.into_iter().collect() },
-            unhealthy: c.unhealthy,
-            expect: c.expect,
-            data_plane: c.data_plane,
-        })
-        .collect();
+    let mut cases = Vec::new();
+    for (i, value) in entries("tests").iter().enumerate() {
+        match serde_path_to_error::deserialize::<_, CaseSpec>(value) {
+            Err(e) => errors.push(entry(format!("tests[{i}]"), e)),
+            Ok(c) => cases.push(Case {
+                at: doc.place(&format!("tests[{i}]")),
+                name: c.name,
+                request: Request { model: c.request.model, headers: c.request.headers.into_iter().collect() },
+                unhealthy: c.unhealthy,
+                expect: c.expect,
+                data_plane: c.data_plane,
+            }),
+        }
+    }
+    if !errors.is_empty() {
+        // In the order they are written, whichever list comes first.
+        errors.sort_by(|a, b| a.place.cmp(&b.place));
+        return Err(errors);
+    }
     Ok(TestFile { origin: doc.origin.to_string(), router: spec.router, cases, invariants })
 }
 
@@ -412,7 +435,9 @@ pub fn run<'a>(files: &'a [TestFile], planes: &'a [Vec<Router>]) -> Result<Suite
             let mut decided: Vec<usize> = Vec::new();
             for router in &picked {
                 check_names(case, router)?;
-                let decision = router.decide(&case.request, &case.unhealthy);
+                // Without the trials: a run keeps every decision, and only
+                // `route` tells the trials.
+                let decision = router.decide_quietly(&case.request, &case.unhealthy);
                 let judged = case.data_plane.is_none_or(|p| p == router.data_plane());
                 let mismatches = if judged { mismatches(&case.expect, &decision) } else { Vec::new() };
                 decided.push(ran.len());
@@ -476,7 +501,9 @@ mod tests {
 
     #[test]
     fn mistakes_are_named_with_their_place() {
-        let err = |text: &str| read(&doc(text)).expect_err("refused").to_string();
+        let err = |text: &str| {
+            read(&doc(text)).expect_err("refused").iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
+        };
         let head = "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: a\n";
         let bad = err(&format!("{head}  expect: {{status: x}}\n"));
         assert!(bad.starts_with("t.yaml:5:12: tests[0].expect.status: invalid type"), "{bad}");
@@ -489,6 +516,28 @@ mod tests {
         );
         assert!(err("apiVersion: v1\nkind: RouterTest\ntests: []\n")
             .contains("write apiVersion: routerctl.llmkube.dev/v1alpha1"));
+    }
+
+    /// Each bad entry is its own finding at its own line; the good ones
+    /// between them do not hide the next.
+    #[test]
+    fn every_bad_entry_is_a_finding_at_its_place() {
+        let errors = read(&doc(
+            "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: a\n  expect: {status: x}\n- name: good\n- name: c\n  unhealthy: b\ninvariants:\n- name: empty\n",
+        ))
+        .expect_err("refused");
+        let said: Vec<(Option<usize>, Option<&str>)> =
+            errors.iter().map(|d| (d.place.as_ref().and_then(|p| p.line), d.field.as_deref())).collect();
+        assert_eq!(
+            said,
+            [
+                (Some(5), Some("tests[0].expect.status")),
+                (Some(8), Some("tests[2].unhealthy")),
+                (Some(10), Some("invariants[0]"))
+            ]
+        );
+        assert!(errors.iter().all(|d| d.severity == crate::diagnostic::Severity::Error));
+        assert!(errors[2].message.contains("says nothing"), "{}", errors[2]);
     }
 
     #[test]
