@@ -50,6 +50,31 @@ fn every_example_router_passes_its_tests() {
     }
 }
 
+/// Stdin is read once and serves every reading of it: a stream of routers
+/// and their RouterTests given as `-f -` is tested on both data planes as
+/// the same files are.
+#[test]
+fn one_stdin_holds_the_routers_and_their_cases_for_both_planes() {
+    for (router, tests) in [
+        ("testdata/gateway/local.yaml", "testdata/tests/gateway-local.yaml"),
+        ("testdata/gateway/external.yaml", "testdata/tests/gateway-external.yaml"),
+    ] {
+        let stream = format!(
+            "{}\n---\n{}",
+            std::fs::read_to_string(router).expect("router"),
+            std::fs::read_to_string(tests).expect("tests")
+        );
+        let from_files = test(&["-f", router, "-t", tests, "--data-plane", "both", "-o", "json"], None);
+        let from_stdin = test(&["-f", "-", "--data-plane", "both", "-o", "json"], Some(&stream));
+        assert_eq!((from_stdin.code, from_files.code), (0, 0), "{router}: {}{}", from_stdin.stderr, from_files.stderr);
+        let summary = |run: &common::Run| {
+            serde_json::from_str::<serde_json::Value>(&run.stdout).expect("test -o json writes JSON")["summary"].clone()
+        };
+        assert_eq!(summary(&from_stdin), summary(&from_files), "{router}");
+        assert_eq!(summary(&from_stdin)["failed"], 0, "{router}");
+    }
+}
+
 const ROUTER: &str = "testdata/render/sample.yaml";
 
 fn case(expect: &str, extra: &str) -> String {

@@ -315,6 +315,22 @@ fn the_json_contract_holds_its_keys() {
     }
 }
 
+/// A Gateway router read from stdin is compared with its Proxy rendering
+/// too: stdin is read once and rendered on both planes.
+#[test]
+fn a_gateway_router_on_stdin_has_its_planes_compared() {
+    let router = std::fs::read_to_string("testdata/gateway/local.yaml").expect("router");
+    let from_stdin = routerctl(&["verify", "-f", "-", "-o", "json"], Some(&router));
+    let from_file = routerctl(&["verify", "-f", "testdata/gateway/local.yaml", "-o", "json"], None);
+    assert!(!from_stdin.stderr.contains("not compared"), "{}", from_stdin.stderr);
+    assert_eq!(from_stdin.code, from_file.code, "{}", from_stdin.stderr);
+    let planes = |run: &common::Run| -> Vec<Value> {
+        let report: Value = serde_json::from_str(&run.stdout).expect("verify -o json writes JSON");
+        report["routers"].as_array().expect("routers").iter().map(|r| r["plane"].clone()).collect()
+    };
+    assert_eq!(planes(&from_stdin), planes(&from_file));
+}
+
 #[test]
 fn bad_input_exits_two_with_nothing_on_stdout() {
     let run = verify(&["-f", SAFE, "-t", SAFE]);

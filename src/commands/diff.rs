@@ -5,7 +5,7 @@
 //! CI log says which pods roll and why. Exits 1 when something would
 //! change.
 
-use std::io::{Read, Write};
+use std::io::Write;
 
 use anyhow::{Context as _, Result};
 use serde_json::{json, Value};
@@ -17,6 +17,7 @@ use crate::diagnostic::{rules, Diagnostic, Place, Severity};
 use crate::diff::external::ExternalDiff;
 use crate::diff::plan::{plan_router, report_json, RouterPlan};
 use crate::diff::{compare, diff_compared, Comparison, Palette};
+use crate::input::Inputs;
 use crate::kube::ObjectKey;
 use crate::output::spool::Spool;
 use crate::pipeline::RouterResult;
@@ -40,7 +41,7 @@ struct Compared {
 /// and a plan line per router, or the plan as JSON.
 pub(super) fn run(
     args: &DiffArgs,
-    stdin: &mut dyn Read,
+    inputs: &mut Inputs,
     reporter: &mut Reporter,
     terminal: Terminal,
 ) -> Result<Outcome> {
@@ -91,7 +92,7 @@ pub(super) fn run(
         }
         Ok(compared)
     };
-    let rendered_as = stream(&args.common, live, stdin, reporter, &compare_router, &mut |compared| {
+    let rendered_as = stream(&args.common, live, inputs, reporter, &compare_router, &mut |compared| {
         plans.push(compared.plan);
         origins.push(compared.origin);
         if let Some(ext) = &mut external {

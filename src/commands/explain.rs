@@ -1,8 +1,6 @@
 //! `routerctl explain`: per router, who owns each key of its objects and
 //! what the operator's next reconcile does to it, as a table or JSON.
 
-use std::io::Read;
-
 use anyhow::Result;
 use serde_json::Value;
 
@@ -11,12 +9,13 @@ use super::stream::{stream, LiveInput};
 use crate::cli::{ExplainArgs, ExplainFormat};
 use crate::explain::explain;
 use crate::explain::gateway::{explain_gateway, RouterExplanation};
+use crate::input::Inputs;
 use crate::kube::gojson::{marshal_indent, GoJson};
 use crate::pipeline::{Rendered, RouterResult};
 use crate::reconcile::Reconciled;
 use crate::report::Reporter;
 
-pub(super) fn run(args: &ExplainArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
+pub(super) fn run(args: &ExplainArgs, inputs: &mut Inputs, reporter: &mut Reporter) -> Result<Outcome> {
     let live = LiveInput::choose(&args.live, args.live_from_cluster, &args.cluster)?;
     let mut tables = Vec::new();
     let explain_router = |result: RouterResult| {
@@ -34,7 +33,7 @@ pub(super) fn run(args: &ExplainArgs, stdin: &mut dyn Read, reporter: &mut Repor
             }
         })
     };
-    stream(&args.common, live, stdin, reporter, &explain_router, &mut |table| {
+    stream(&args.common, live, inputs, reporter, &explain_router, &mut |table| {
         tables.push(table);
         Ok(())
     })?;

@@ -564,7 +564,7 @@ fn settings(function_config: Option<&Value>, findings: &mut Vec<Finding>) -> Set
 fn pipeline_options(s: &Settings) -> Options {
     Options {
         namespace: s.namespace.clone(),
-        crd: Vec::new(),
+        crds: Default::default(),
         flags: OperatorFlags {
             router_proxy_image: s.router_proxy_image.clone(),
             default_litellm_url: s.default_litellm_url.clone(),

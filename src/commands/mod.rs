@@ -30,7 +30,7 @@ use serde_json::Value;
 
 use crate::cli::{Cli, Command};
 use crate::diff::{diff_object, Palette};
-use crate::input::Source;
+use crate::input::{Inputs, Source};
 use crate::output::{print_objects, Format};
 use crate::pipeline::{reconcile_sources, Options};
 use crate::render::OperatorFlags;
@@ -57,14 +57,17 @@ pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write, terminal: Te
 }
 
 fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, terminal: Terminal) -> Result<Outcome> {
+    // Every -f, -t, --against, --crd and --live is read through one owner;
+    // the KRM function's ResourceList is its stdin.
+    let inputs = &mut Inputs::new(stdin);
     match &cli.command {
-        Command::Render(args) => render::run(args, stdin, reporter),
-        Command::Explain(args) => explain::run(args, stdin, reporter),
-        Command::Diff(args) => diff::run(args, stdin, reporter, terminal),
-        Command::Krm => krm::command(stdin, reporter),
-        Command::Test(args) => test::run(args, stdin, reporter),
-        Command::Route(args) => test::route(args, stdin, reporter),
-        Command::Verify(args) => verify::run(args, stdin, reporter),
+        Command::Render(args) => render::run(args, inputs, reporter),
+        Command::Explain(args) => explain::run(args, inputs, reporter),
+        Command::Diff(args) => diff::run(args, inputs, reporter, terminal),
+        Command::Krm => krm::command(inputs.stdin(), reporter),
+        Command::Test(args) => test::run(args, inputs, reporter),
+        Command::Route(args) => test::route(args, inputs, reporter),
+        Command::Verify(args) => verify::run(args, inputs, reporter),
         Command::Schema(args) => schema::run(args),
         Command::Version { output } => version::run(*output),
         Command::Completions { shell } => text_outcome(&completion::completions(*shell), 0),

@@ -2,7 +2,6 @@
 //! rendered as the operator would, on their own data plane or the one
 //! chosen, handed to `routing` as [`Router`]s.
 
-use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::{bail, Result};
@@ -11,41 +10,34 @@ use serde_json::Value;
 use super::stream::{stream_as, LiveInput, RenderAs};
 use crate::cli::{CommonArgs, PlaneChoice};
 use crate::diagnostic::{rules, Diagnostic, Refusal};
-use crate::input::{for_each_document, read_sources};
+use crate::input::{for_each_document, Inputs};
 use crate::pipeline::{Rendered, RouterResult};
 use crate::report::Reporter;
 use crate::routing::router::Router;
 use crate::routing::suite::{self, TestFile};
 
 /// The planes to render: each router's own, or the one chosen, or both
-/// (which reads the -f inputs twice: files, not stdin).
-pub(super) fn planes(choice: PlaneChoice, common: &CommonArgs) -> Result<Vec<Option<&'static str>>> {
-    Ok(match choice {
+/// (the -f inputs are read once, stdin too, and rendered twice).
+pub(super) fn planes(choice: PlaneChoice) -> Vec<Option<&'static str>> {
+    match choice {
         PlaneChoice::Auto => vec![None],
         PlaneChoice::Proxy => vec![Some("Proxy")],
         PlaneChoice::Gateway => vec![Some("Gateway")],
-        PlaneChoice::Both if reads_stdin(common) => {
-            bail!("--data-plane both renders the inputs twice; give -f files, not stdin")
-        }
         PlaneChoice::Both => vec![Some("Proxy"), Some("Gateway")],
-    })
-}
-
-pub(super) fn reads_stdin(common: &CommonArgs) -> bool {
-    common.files.iter().any(|f| f.as_os_str() == "-")
+    }
 }
 
 /// Renders the routers of the -f inputs (as `data_plane` when given).
 pub(super) fn routers(
     common: &CommonArgs,
     data_plane: Option<&str>,
-    stdin: &mut dyn Read,
+    inputs: &mut Inputs,
     reporter: &mut Reporter,
 ) -> Result<Vec<Router>> {
     let finish = |result: RouterResult| -> Result<Router> { router(result) };
     let mut out = Vec::new();
     let how = RenderAs { data_plane, routing_only: true };
-    let rendered = stream_as(common, LiveInput::Files(&[]), stdin, reporter, how, &finish, &mut |r| {
+    let rendered = stream_as(common, LiveInput::Files(&[]), inputs, reporter, how, &finish, &mut |r| {
         out.push(r);
         Ok(())
     });
@@ -89,14 +81,12 @@ pub(super) fn test_files(
     paths: &[PathBuf],
     recursive: bool,
     from_routers: bool,
-    stdin: &mut dyn Read,
-    stdin_used: &mut bool,
+    inputs: &mut Inputs,
 ) -> Result<Vec<TestFile>> {
-    let paths = crate::input::recursive::expand(paths, recursive)?;
     let mut files = Vec::new();
     let mut refused: Vec<Diagnostic> = Vec::new();
-    for source in read_sources(&paths, stdin, stdin_used)? {
-        for_each_document(&source, |doc| {
+    for source in inputs.sources(paths, recursive)?.iter() {
+        for_each_document(source, |doc| {
             if suite::is_test(&doc) {
                 match suite::read(&doc) {
                     Ok(file) => files.push(file),

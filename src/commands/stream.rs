@@ -3,25 +3,24 @@
 //! operator found there, settled against the flags), the pipeline's
 //! `Options` from the common flags, and streaming each router's result.
 
-use std::io::Read;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::{bail, Result};
 use serde_json::Value;
 
 use crate::cli::{ClusterArgs, CommonArgs};
-use crate::input::read_sources;
+use crate::input::Inputs;
 use crate::live::operator::{self, Detection};
 use crate::live::run::Deadline;
 use crate::live::settle::{settle, Given, Said};
 use crate::live::{ClusterLive, KubectlOptions, LiveObjects, LiveStore};
 use crate::model::duration::parse_at;
-use crate::pipeline::{Options, RouterResult};
+use crate::pipeline::{Options, RouterResult, Settings};
 use crate::reconcile::server_fields::strip;
 use crate::release::Release;
-use crate::render::OperatorFlags;
 use crate::report::Reporter;
-use crate::validate::metadata::dns1123_label_errors;
+use crate::validate::crd::ClusterCrds;
 
 /// Where a command's live objects come from.
 #[derive(Clone, Copy)]
@@ -56,12 +55,12 @@ pub(super) fn apply_ready(mut obj: Value) -> Value {
 pub(super) fn stream<T: Send>(
     common: &CommonArgs,
     live: LiveInput,
-    stdin: &mut dyn Read,
+    inputs: &mut Inputs,
     reporter: &mut Reporter,
     finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
     sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<RenderedAs> {
-    stream_as(common, live, stdin, reporter, RenderAs::default(), finish, sink)
+    stream_as(common, live, inputs, reporter, RenderAs::default(), finish, sink)
 }
 
 /// Which release a run's output follows, and where that came from.
@@ -93,31 +92,22 @@ pub(super) struct RenderAs<'a> {
 pub(super) fn stream_as<T: Send>(
     common: &CommonArgs,
     live: LiveInput,
-    stdin: &mut dyn Read,
+    inputs: &mut Inputs,
     reporter: &mut Reporter,
     how: RenderAs,
     finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
     sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<RenderedAs> {
-    let mut stdin_used = false;
-    if let Some(namespace) = &common.namespace {
-        let errors = dns1123_label_errors(namespace);
-        if !errors.is_empty() {
-            bail!("-n {namespace:?}: not a namespace name: {}", errors.join("; "));
-        }
-    }
-    let mut options = options(common);
+    let mut options = options(common, inputs)?;
     options.data_plane = how.data_plane.map(str::to_string);
     options.flags.routing_only = how.routing_only;
     // The inputs are read (and kubectl's flags checked) before the cluster
     // is asked anything: a missing file costs no cluster round trip.
-    let files = crate::input::recursive::expand(&common.files, common.recursive)?;
-    let router_sources = read_sources(&files, stdin, &mut stdin_used)?;
+    let router_sources = inputs.sources(&common.files, common.recursive)?;
     let given = "--operator-version".to_string();
     let (live, from): (Box<dyn LiveObjects>, String) = match live {
         LiveInput::Files(paths) => {
-            let paths = crate::input::recursive::expand(paths, common.recursive)?;
-            let store = LiveStore::from_paths(&paths, stdin, &mut stdin_used, options.default_namespace())?;
+            let store = LiveStore::from_paths(paths, common.recursive, inputs, options.default_namespace())?;
             let from = match common.operator_version {
                 Some(_) => given,
                 None => {
@@ -201,21 +191,25 @@ fn settle_operator(
     Ok(settled.from)
 }
 
-/// The pipeline's settings from the flags every command shares.
-pub(super) fn options(common: &CommonArgs) -> Options {
-    Options {
+/// The pipeline's options from the flags every command shares, the
+/// `--crd` files read through the run's inputs.
+pub(super) fn options(common: &CommonArgs, inputs: &mut Inputs) -> Result<Options> {
+    let crd_sources = inputs.sources(&common.crd, false)?;
+    let files: Vec<(String, String)> = crd_sources.iter().map(|s| (s.name.clone(), s.text.clone())).collect();
+    let (options, problems) = Options::new(Settings {
         namespace: common.namespace.clone(),
-        crd: common.crd.clone(),
-        flags: OperatorFlags {
-            router_proxy_image: common.router_proxy_image.clone(),
-            default_litellm_url: common.default_litellm_url.clone(),
-            emit_scrape_annotations: common.emit_scrape_annotations,
-            strict: common.strict,
-            release: common.operator_version.unwrap_or_default(),
-            routing_only: false,
-        },
+        namespace_named: "-n",
+        crds: Arc::new(ClusterCrds::read(&files)?),
+        router_proxy_image: common.router_proxy_image.clone(),
+        default_litellm_url: common.default_litellm_url.clone(),
+        emit_scrape_annotations: common.emit_scrape_annotations,
+        strict: common.strict,
+        release: common.operator_version,
         jobs: common.jobs,
-        data_plane: None,
         keep_going: false,
+    });
+    if let Some(problem) = problems.into_iter().next() {
+        bail!("{}", problem.message);
     }
+    Ok(options)
 }

@@ -3,16 +3,16 @@
 //! one chosen) — RouterTest cases checked, or one request explained.
 
 use std::fmt::Write as _;
-use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde_json::{json, Value};
 
 use super::outcome::{fenced, Outcome};
-use super::routers::{planes, reads_stdin, routers, test_files};
+use super::routers::{planes, routers, test_files};
 use crate::cli::{ReportFormat, RouteArgs, TestArgs};
 use crate::diagnostic::{rules, Diagnostic};
+use crate::input::Inputs;
 use crate::output::spool::Spool;
 use crate::report::{JsonSeq, MessageFormat, Reporter};
 use crate::routing::router::{Plane, Router};
@@ -21,20 +21,16 @@ use crate::routing::suite::{self, Coverage, Ran, SuiteRun};
 use crate::routing::verify;
 use crate::routing::{Decision, Request};
 
-pub(super) fn run(args: &TestArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
-    let planes = planes(args.data_plane, &args.common)?;
-    let mut stdin_used = false;
-    // Test files first: -f - may be stdin, which the render reads.
+pub(super) fn run(args: &TestArgs, inputs: &mut Inputs, reporter: &mut Reporter) -> Result<Outcome> {
+    let planes = planes(args.data_plane);
+    // Without -t the cases are among the -f documents, read once for both.
     let files = if args.tests.is_empty() {
-        if reads_stdin(&args.common) {
-            bail!("the RouterTest cases are read from the -f files when -t is not given; with -f -, give them with -t");
-        }
-        test_files(&args.common.files, args.common.recursive, true, stdin, &mut stdin_used)?
+        test_files(&args.common.files, args.common.recursive, true, inputs)?
     } else {
         if stdin_used_by_both(&args.tests, &args.common.files) {
             bail!("stdin (`-`) can be given only once across -f and -t");
         }
-        test_files(&args.tests, args.common.recursive, false, stdin, &mut stdin_used)?
+        test_files(&args.tests, args.common.recursive, false, inputs)?
     };
     if files.is_empty() {
         bail!(
@@ -57,7 +53,7 @@ pub(super) fn run(args: &TestArgs, stdin: &mut dyn Read, reporter: &mut Reporter
         }
     }
     let rendered: Vec<Vec<Router>> =
-        planes.iter().map(|plane| routers(&args.common, *plane, stdin, reporter)).collect::<Result<_>>()?;
+        planes.iter().map(|plane| routers(&args.common, *plane, inputs, reporter)).collect::<Result<_>>()?;
     let run = suite::run(&files, &rendered)?;
     // What verify finds for all requests, told beside the cases.
     for report in
@@ -284,13 +280,13 @@ fn header(text: &str) -> Result<(String, String)> {
     Ok((name.to_string(), value.trim().to_string()))
 }
 
-pub(super) fn route(args: &RouteArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
+pub(super) fn route(args: &RouteArgs, inputs: &mut Inputs, reporter: &mut Reporter) -> Result<Outcome> {
     let headers = args.headers.iter().map(|h| header(h)).collect::<Result<Vec<_>>>()?;
     let request = Request { model: args.model.clone(), headers };
     let mut text = String::new();
     let mut decisions = Vec::new();
-    for plane in planes(args.data_plane, &args.common)? {
-        let routers = routers(&args.common, plane, stdin, reporter)?;
+    for plane in planes(args.data_plane) {
+        let routers = routers(&args.common, plane, inputs, reporter)?;
         let target = suite::pick(&routers, args.router.as_deref(), "--router")?;
         if let Some(ghost) = args.unhealthy.iter().find(|b| !target.has_backend(b)) {
             let known: Vec<&str> = target.backends.iter().map(|b| b.name.as_str()).collect();

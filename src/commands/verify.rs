@@ -4,15 +4,15 @@
 //! written with `--emit-tests`.
 
 use std::fmt::Write as _;
-use std::io::Read;
 
 use anyhow::{bail, Context as _, Result};
 use serde_json::{json, Value};
 
 use super::outcome::{fenced, Outcome};
-use super::routers::{planes, reads_stdin, routers, test_files};
+use super::routers::{planes, routers, test_files};
 use crate::cli::{CommonArgs, PlaneChoice, ReportFormat, VerifyArgs};
 use crate::diagnostic::{rules, Diagnostic, Severity};
+use crate::input;
 use crate::output::spool::Spool;
 use crate::report::{MessageFormat, Reporter};
 use crate::routing::router::{DataPlane, Router};
@@ -21,7 +21,7 @@ use crate::routing::suite;
 use crate::routing::verify::{self, decision_json, describe, request_json, Inputs, RouterReport, WitnessCase};
 use crate::routing::{Decision, Matched};
 
-pub(super) fn run(args: &VerifyArgs, stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<Outcome> {
+pub(super) fn run(args: &VerifyArgs, inputs: &mut input::Inputs, reporter: &mut Reporter) -> Result<Outcome> {
     let stdin_twice = [&args.tests, &args.against, &args.common.files]
         .iter()
         .filter(|paths| paths.iter().any(|p| p.as_os_str() == "-"))
@@ -30,17 +30,16 @@ pub(super) fn run(args: &VerifyArgs, stdin: &mut dyn Read, reporter: &mut Report
     if stdin_twice {
         bail!("stdin (`-`) can be given only once across -f, -t and --against");
     }
-    let mut stdin_used = false;
-    let files = test_files(&args.tests, args.common.recursive, false, stdin, &mut stdin_used)?;
+    let files = test_files(&args.tests, args.common.recursive, false, inputs)?;
     let invariants: Vec<_> =
         files.iter().flat_map(|f| f.invariants.iter().map(|i| (f.router.clone(), i.clone()))).collect();
-    let rendered = render_planes(&args.common, args.data_plane, stdin, reporter)?;
+    let rendered = render_planes(&args.common, args.data_plane, inputs, reporter)?;
     let against = if args.against.is_empty() {
         None
     } else {
         let old = CommonArgs { files: args.against.clone(), ..args.common.clone() };
         let choice = if args.data_plane == PlaneChoice::Auto { PlaneChoice::Auto } else { args.data_plane };
-        Some(render_planes(&old, choice, stdin, reporter).context("--against")?)
+        Some(render_planes(&old, choice, inputs, reporter).context("--against")?)
     };
     let reports = verify::verify(&Inputs {
         planes: &rendered,
@@ -102,33 +101,26 @@ pub(super) fn run(args: &VerifyArgs, stdin: &mut dyn Read, reporter: &mut Report
 fn render_planes(
     common: &CommonArgs,
     choice: PlaneChoice,
-    stdin: &mut dyn Read,
+    inputs: &mut input::Inputs,
     reporter: &mut Reporter,
 ) -> Result<Vec<Vec<Router>>> {
     let mut out: Vec<Vec<Router>> = Vec::new();
-    for plane in planes(choice, common)? {
-        out.push(routers(common, plane, stdin, reporter)?);
+    for plane in planes(choice) {
+        out.push(routers(common, plane, inputs, reporter)?);
     }
     let gateway: Vec<String> =
         out[0].iter().filter(|r| r.data_plane() == DataPlane::Gateway).map(|r| r.id.clone()).collect();
     if choice == PlaneChoice::Auto && !gateway.is_empty() {
-        if reads_stdin(common) {
-            reporter.warn(Diagnostic::warning(
+        // Reported apart: a router the Proxy plane refuses is no reason to
+        // stop verifying the Gateway plane.
+        let mut sink = std::io::sink();
+        let mut quiet = Reporter::collecting(&mut sink);
+        match routers(common, Some("Proxy"), inputs, &mut quiet) {
+            Ok(proxies) => out.push(proxies.into_iter().filter(|r| gateway.contains(&r.id)).collect()),
+            Err(e) => reporter.warn(Diagnostic::warning(
                 rules::ROUTING_INCOMPLETE,
-                "the Gateway routers' two planes are not compared: -f - is read once; give files".to_string(),
-            ));
-        } else {
-            // Reported apart: a router the Proxy plane refuses is no reason
-            // to stop verifying the Gateway plane.
-            let mut sink = std::io::sink();
-            let mut quiet = Reporter::collecting(&mut sink);
-            match routers(common, Some("Proxy"), stdin, &mut quiet) {
-                Ok(proxies) => out.push(proxies.into_iter().filter(|r| gateway.contains(&r.id)).collect()),
-                Err(e) => reporter.warn(Diagnostic::warning(
-                    rules::ROUTING_INCOMPLETE,
-                    format!("the Gateway routers' two planes are not compared: rendered as Proxy, {e:#}"),
-                )),
-            }
+                format!("the Gateway routers' two planes are not compared: rendered as Proxy, {e:#}"),
+            )),
         }
     }
     Ok(out)

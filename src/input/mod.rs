@@ -6,6 +6,7 @@
 //! `--crd`) goes through here; `yaml` reads YAML the way kubectl does and
 //! `scalar` holds its YAML 1.1 rules.
 
+pub mod inputs;
 pub mod items;
 pub mod json;
 pub mod recursive;
@@ -23,6 +24,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{rules, Diagnostic, Place};
 
+pub use inputs::Inputs;
 pub use yaml::{child_path, item_path, line_column, push_child, push_index, Positions, Spot};
 
 /// The name stdin goes by in messages.

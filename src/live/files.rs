@@ -23,7 +23,7 @@ use super::json_stream::{Cut, JsonScan};
 use super::objects::LiveObjects;
 use crate::input::json::starts_json;
 use crate::input::{
-    describe, expand_paths, is_document_marker, parse_value, quick_identity, InputPath, Origin, Source, MAX_DOCUMENTS,
+    describe, is_document_marker, parse_value, quick_identity, InputPath, Inputs, Origin, Source, MAX_DOCUMENTS,
     MAX_LIVE_OBJECT_BYTES, MAX_LIVE_SOURCE_BYTES, STDIN_NAME,
 };
 use crate::kube::ObjectKey;
@@ -88,16 +88,16 @@ impl LiveStore {
     /// spooled to an anonymous temporary file so it can be read back).
     pub fn from_paths(
         paths: &[PathBuf],
-        stdin: &mut dyn Read,
-        stdin_used: &mut bool,
+        recursive: bool,
+        inputs: &mut Inputs,
         default_namespace: &str,
     ) -> Result<LiveStore> {
         let mut store = LiveStore::default();
-        for input in expand_paths(paths, stdin_used)? {
+        for input in inputs.streamed(paths, recursive)? {
             match input {
                 // Indexed as it is spooled, so that the bounds on an object
                 // stop a hostile stream early.
-                InputPath::Stdin => store.add_stream(STDIN_NAME, stdin, default_namespace)?,
+                InputPath::Stdin => store.add_stream(STDIN_NAME, inputs.stdin(), default_namespace)?,
                 InputPath::File(path) => store.open_file(&path, default_namespace)?,
             }
         }
@@ -588,7 +588,8 @@ data: {k: v}
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("live.yaml");
         std::fs::write(&path, LIST).expect("writes");
-        let from_file = LiveStore::from_paths(&[path], &mut std::io::empty(), &mut false, "default").expect("indexes");
+        let from_file =
+            LiveStore::from_paths(&[path], false, &mut Inputs::new(&mut std::io::empty()), "default").expect("indexes");
         let in_memory = store(LIST);
         for k in [key("Deployment", "a"), key("Service", "a"), key("ConfigMap", "a")] {
             assert_eq!(from_file.get(&k).expect("reads"), in_memory.get(&k).expect("reads"));

@@ -134,7 +134,7 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
         check_against(&doc.value, schema, &written).into_iter().partition(|f| f.severity == Severity::Error);
     // A field of a newer release than the one rendered as: say which.
     let release = options.flags.release;
-    if kind == "ModelRouter" && options.crd.is_empty() {
+    if kind == "ModelRouter" && options.crds.router.is_none() {
         for w in &mut unknown {
             if let Some(change) = release.missing_field(&w.path) {
                 w.message = format!(

@@ -35,7 +35,7 @@ use crate::report::Reporter;
 use crate::validate::crd::{compatibility_warning, ClusterCrds, CrdSchema};
 use documents::{classify, router_input, stored};
 use gateway::reconcile_gateway_router;
-pub use options::Options;
+pub use options::{Options, Settings};
 
 /// What the operator writes for a router, by data plane.
 pub enum Rendered {
@@ -94,21 +94,16 @@ pub fn run<T: Send>(
     finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
     sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<()> {
-    let mut files = Vec::new();
-    for path in &options.crd {
-        let source = crate::input::read_file(path)?;
-        files.push((source.name, source.text));
-    }
-    let crds = ClusterCrds::read(&files)?;
+    let crds = options.crds.as_ref();
     for warning in flag_warnings(&options.flags) {
         reporter.warn(warning);
     }
-    if let (Some(crd), Some(path)) = (&crds.router, options.crd.first()) {
+    if let (Some(crd), Some(file)) = (&crds.router, &crds.router_file) {
         if let Some(w) = compatibility_warning(crd) {
-            reporter.warn(Diagnostic::warning(rules::CRD, w).at(Place::file(path.display().to_string())));
+            reporter.warn(Diagnostic::warning(rules::CRD, w).at(Place::file(file.clone())));
         }
     }
-    let (inventory, router_texts) = scan_inventory(options, router_sources, &crds, reporter)?;
+    let (inventory, router_texts) = scan_inventory(options, router_sources, crds, reporter)?;
     if live.wants_planes() {
         expect_planes(options, &router_texts, live);
     }

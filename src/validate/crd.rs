@@ -55,9 +55,11 @@ const BUILT_IN_DEFAULTS: [(&str, &str); 10] = [
 const KINDS: [&str; 3] = ["ModelRouter", "InferenceService", "ModelPool"];
 
 /// The cluster's CRDs given with `--crd`, by kind.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ClusterCrds {
     pub router: Option<CrdSchema>,
+    /// The file the ModelRouter CRD was read from, for messages about it.
+    pub router_file: Option<String>,
     pub inference_service: Option<CrdSchema>,
     pub pool: Option<CrdSchema>,
     /// Envoy CRDs (Backend, AIServiceBackend, AIGatewayRoute,
@@ -79,6 +81,9 @@ impl ClusterCrds {
                     }
                     crds.envoy.push(crd);
                     continue;
+                }
+                if crd.kind == "ModelRouter" {
+                    crds.router_file = Some(name.clone());
                 }
                 let slot = match crd.kind.as_str() {
                     "ModelRouter" => &mut crds.router,

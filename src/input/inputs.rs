@@ -1,0 +1,116 @@
+//! One owner of a run's inputs: every `-f`, `-t`, `--against`, `--crd` and
+//! `--live` argument is read through [`Inputs`], which reads each list of
+//! arguments once per run (a router rendered on two data planes, or read
+//! both as routers and as RouterTests, is read once) and hands stdin to
+//! one argument list only, whichever flag names it.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{bail, Result};
+
+use super::{expand_paths, read_sources, InputPath, Source};
+
+/// What stdin was given to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum StdinUse {
+    /// Read whole, for this argument list.
+    Read(Key),
+    /// Handed out as a stream (`--live -`, indexed as it arrives).
+    Streamed,
+}
+
+/// An argument list as given, and whether `-R` expands its directories.
+type Key = (Vec<PathBuf>, bool);
+
+/// The inputs of one run.
+pub struct Inputs<'a> {
+    stdin: &'a mut dyn Read,
+    stdin_use: Option<StdinUse>,
+    read: HashMap<Key, Arc<[Source]>>,
+}
+
+impl<'a> Inputs<'a> {
+    pub fn new(stdin: &'a mut dyn Read) -> Inputs<'a> {
+        Inputs { stdin, stdin_use: None, read: HashMap::new() }
+    }
+
+    /// The sources `paths` stand for (`-` is stdin, a directory its
+    /// manifests, its whole tree with `recursive`), read on the first ask
+    /// and the same sources on every later one.
+    pub fn sources(&mut self, paths: &[PathBuf], recursive: bool) -> Result<Arc<[Source]>> {
+        let key: Key = (paths.to_vec(), recursive);
+        if let Some(sources) = self.read.get(&key) {
+            return Ok(Arc::clone(sources));
+        }
+        let expanded = super::recursive::expand(paths, recursive)?;
+        let mut stdin_used = false;
+        if has_stdin(&expanded) {
+            self.claim_stdin(StdinUse::Read(key.clone()))?;
+        }
+        let sources: Arc<[Source]> = read_sources(&expanded, self.stdin, &mut stdin_used)?.into();
+        self.read.insert(key, Arc::clone(&sources));
+        Ok(sources)
+    }
+
+    /// The inputs `paths` stand for, for a reader that streams them (live
+    /// objects are indexed as they arrive, never held whole): a `-` among
+    /// them is read from [`Inputs::stdin`], once.
+    pub fn streamed(&mut self, paths: &[PathBuf], recursive: bool) -> Result<Vec<InputPath>> {
+        let expanded = super::recursive::expand(paths, recursive)?;
+        if has_stdin(&expanded) {
+            self.claim_stdin(StdinUse::Streamed)?;
+        }
+        let mut stdin_used = false;
+        expand_paths(&expanded, &mut stdin_used)
+    }
+
+    /// Stdin, for the one streamed input that names it.
+    pub fn stdin(&mut self) -> &mut dyn Read {
+        self.stdin
+    }
+
+    fn claim_stdin(&mut self, by: StdinUse) -> Result<()> {
+        match &self.stdin_use {
+            None => {
+                self.stdin_use = Some(by);
+                Ok(())
+            }
+            Some(_) => bail!("stdin (`-`) can be given only once across -f, -t, --against, --crd and --live"),
+        }
+    }
+}
+
+fn has_stdin(paths: &[PathBuf]) -> bool {
+    paths.iter().any(|p| p.as_os_str() == "-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stdin_is_read_once_and_served_again_to_the_same_arguments() {
+        let mut stdin: &[u8] = b"kind: ConfigMap\n";
+        let mut inputs = Inputs::new(&mut stdin);
+        let dash = [PathBuf::from("-")];
+        let first = inputs.sources(&dash, false).expect("reads stdin");
+        let again = inputs.sources(&dash, false).expect("the same sources");
+        assert!(Arc::ptr_eq(&first, &again));
+        assert_eq!(first[0].text, "kind: ConfigMap\n");
+        let other = inputs.sources(&[PathBuf::from("-"), PathBuf::from("x.yaml")], false);
+        assert!(other.expect_err("stdin twice").to_string().contains("only once"));
+        assert!(inputs.streamed(&dash, false).is_err(), "nor streamed after it was read");
+    }
+
+    #[test]
+    fn streamed_stdin_is_not_read_again() {
+        let mut stdin: &[u8] = b"";
+        let mut inputs = Inputs::new(&mut stdin);
+        let dash = [PathBuf::from("-")];
+        assert_eq!(inputs.streamed(&dash, false).expect("claims stdin"), [InputPath::Stdin]);
+        assert!(inputs.sources(&dash, false).is_err());
+    }
+}
