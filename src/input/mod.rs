@@ -291,27 +291,36 @@ pub fn read_file(path: &Path) -> Result<Source> {
     Ok(Source { text: decode(&name, bytes)?, name })
 }
 
-/// Source bytes to text as kubectl's YAML reader takes them: UTF-8, a
-/// leading byte-order mark dropped, and only the characters YAML allows
-/// (libyaml's and goyaml's reader refuse control characters other than
-/// tab and line breaks, DEL, C1 controls but NEL, and U+FFFE/U+FFFF).
+/// Source bytes to text as kubectl's YAML reader takes them. kubectl reads
+/// every file through `unicode.BOMOverride(unicode.UTF8.NewDecoder())`
+/// (golang.org/x/text, in cli-runtime's `resource.FileVisitor`): a leading
+/// UTF-16 byte-order mark makes it UTF-16 (little- or big-endian), decoded
+/// to UTF-8; after a leading UTF-8 one the bytes go on as they are, to
+/// goyaml's reader, which refuses ill-formed UTF-8; without a mark they are
+/// read as UTF-8, each ill-formed sequence (its longest valid prefix, or one
+/// byte) becoming U+FFFD, Unicode's "maximal subpart" practice. Then only
+/// the characters YAML allows (libyaml's and goyaml's reader refuse control
+/// characters other than tab and line breaks, DEL, C1 controls but NEL,
+/// and U+FFFE/U+FFFF).
 pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String> {
-    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+    let text = if let Some(text) = utf16_text(&bytes) {
+        text
+    } else if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         bytes.drain(..3);
-    } else if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-        let message = "UTF-16 text; routerctl reads UTF-8 manifests (convert it, e.g. with `iconv -f UTF-16 -t UTF-8`)";
-        return Err(refused_input(name, None, message.to_string()));
-    }
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => {
+        String::from_utf8(bytes).map_err(|e| {
             let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
             let (line, column) = line_column(&String::from_utf8_lossy(valid), valid.len());
             let message = format!(
-                "not UTF-8 text (invalid byte 0x{:02X}); routerctl reads YAML or JSON manifests",
+                "not UTF-8 text (invalid byte 0x{:02X}); after a UTF-8 byte-order mark kubectl's YAML reader refuses it too (save the file as UTF-8)",
                 e.as_bytes()[valid.len()]
             );
-            return Err(refused_input(name, Some((line, column)), message));
+            refused_input(name, Some((line, column)), message)
+        })?
+    } else {
+        match String::from_utf8(bytes) {
+            Ok(text) => text,
+            // The replacement x/text's decoder makes, which Rust's is.
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
         }
     };
     // A JSON stream's lone surrogate escapes, as Go's decoder reads them.
@@ -329,6 +338,44 @@ pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String> {
         return Err(refused_input(name, Some((line, column)), message));
     }
     Ok(yaml_1_1_line_breaks(text))
+}
+
+/// The KRM function's stdin as kustomize and kpt hand a ResourceList over:
+/// their reader (kyaml, on goyaml.v3's port of libyaml) refuses ill-formed
+/// UTF-8, where kubectl's file reader replaces it; otherwise as [`decode`].
+pub fn decode_resource_list(name: &str, bytes: Vec<u8>) -> Result<String> {
+    if utf16_text(&bytes).is_none() {
+        let text = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&bytes);
+        if let Err(e) = std::str::from_utf8(text) {
+            let valid = &text[..e.valid_up_to()];
+            let (line, column) = line_column(&String::from_utf8_lossy(valid), valid.len());
+            let message = format!(
+                "not UTF-8 text (invalid byte 0x{:02X}); the ResourceList reader of kustomize and kpt refuses it too",
+                text[valid.len()]
+            );
+            return Err(refused_input(name, Some((line, column)), message));
+        }
+    }
+    decode(name, bytes)
+}
+
+/// The text of UTF-16 bytes that start with a byte-order mark, without
+/// it, as x/text's UTF-16 decoder makes it: an unpaired surrogate, or an
+/// odd byte at the end, is U+FFFD. `None` when there is no such mark.
+fn utf16_text(bytes: &[u8]) -> Option<String> {
+    let little = match bytes {
+        [0xFF, 0xFE, ..] => true,
+        [0xFE, 0xFF, ..] => false,
+        _ => return None,
+    };
+    let pairs = bytes[2..].chunks_exact(2);
+    let odd = !pairs.remainder().is_empty();
+    let units = pairs.map(|p| if little { u16::from_le_bytes([p[0], p[1]]) } else { u16::from_be_bytes([p[0], p[1]]) });
+    let mut text: String = char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)).collect();
+    if odd {
+        text.push(char::REPLACEMENT_CHARACTER);
+    }
+    Some(text)
 }
 
 /// NEL (U+0085), LS (U+2028) and PS (U+2029) are line breaks to libyaml
@@ -822,11 +869,15 @@ mod tests {
     #[test]
     fn decoding_bytes() {
         assert_eq!(decode("f", b"\xEF\xBB\xBFa: 1\n".to_vec()).expect("a BOM is dropped"), "a: 1\n");
-        let err = decode("f", b"a: 1\nb: x\xFFy\n".to_vec()).expect_err("not UTF-8").to_string();
-        assert_eq!(err, "f:2:5: not UTF-8 text (invalid byte 0xFF); routerctl reads YAML or JSON manifests");
+        // Each ill-formed sequence is one U+FFFD, as x/text's decoder
+        // (kubectl's) makes it: \xE2\x82 is the start of a character.
+        assert_eq!(decode("f", b"b: x\xFFy\xE2\x82z\n".to_vec()).expect("read"), "b: x\u{FFFD}y\u{FFFD}z\n");
+        let err = decode("f", b"\xEF\xBB\xBFa: 1\nb: x\xFFy\n".to_vec()).expect_err("not UTF-8").to_string();
+        assert!(err.starts_with("f:2:5: not UTF-8 text (invalid byte 0xFF); after a UTF-8 byte-order mark"), "{err}");
         let err = decode("f", b"a: 1\n\nb: \x00\n".to_vec()).expect_err("NUL").to_string();
         assert!(err.starts_with("f:3:4: the character U+0000 is not allowed in YAML"), "{err}");
         assert!(decode("f", b"a: \x7f\n".to_vec()).is_err(), "DEL is refused as goyaml refuses it");
-        assert!(decode("f", b"\xFF\xFEa\x00".to_vec()).expect_err("UTF-16").to_string().contains("UTF-16"));
+        assert_eq!(decode("f", b"\xFF\xFEa\x00\x3D\xD8\x00\xDE".to_vec()).expect("UTF-16LE"), "a\u{1F600}");
+        assert_eq!(decode("f", b"\xFE\xFF\x00a\xD8\x00b".to_vec()).expect("UTF-16BE"), "a\u{FFFD}\u{FFFD}");
     }
 }

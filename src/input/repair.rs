@@ -304,6 +304,12 @@ pub fn repair(text: &str, failure: &Failure<'_>) -> Option<String> {
     if message.contains("invalid indentation in quoted scalar") {
         return indent_quoted(text, at);
     }
+    // A tab leading a quoted scalar's line: libyaml's
+    // `yaml_parser_scan_flow_scalar` takes any blank there. The parser
+    // marks the tab: the scalar is the one open there.
+    if message.contains("tab cannot be used as indentation") {
+        return indent_quoted(text, open_quote_before(text, at)?);
+    }
     // Nested in a block mapping, the parser says only "invalid
     // indentation": a rewrite only inside an open flow collection.
     if message.contains("invalid indentation in flow construct")
@@ -377,6 +383,21 @@ fn indent_lines(text: &str, span: std::ops::Range<usize>, wanted: usize, first: 
     }
     out.push_str(&text[span.end..]);
     changed.then_some(out)
+}
+
+/// The opening quote of the quoted scalar open at byte `at`, by a light
+/// reading (see [`places`]); `None` when none is open there.
+fn open_quote_before(text: &str, at: usize) -> Option<usize> {
+    let mut open = None;
+    let mut was_quoted = false;
+    for ((i, _), (_, place)) in text[..at].char_indices().zip(places(&text[..at], |c| c == '\n')) {
+        let quoted = place == Place::Quoted;
+        if quoted && !was_quoted {
+            open = Some(i);
+        }
+        was_quoted = quoted;
+    }
+    open.filter(|_| was_quoted)
 }
 
 /// Whether 1-based `line` starts inside a `{ }` or `[ ]` opened on the

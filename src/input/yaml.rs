@@ -255,6 +255,8 @@ pub struct Parsed {
 /// was first set on).
 pub fn parse_section(text: &str, first_line: usize, keep_positions: bool) -> Result<Option<Parsed>, ReadError> {
     only_an_end_marker(text, first_line)?;
+    let read_as = as_libyaml_reads(text);
+    let text = read_as.as_ref();
     let read = with_repairs(text, |text, spans| {
         let mut builder = Builder::new(text, first_line, keep_positions);
         builder.scalars = spans.then(Vec::new);
@@ -325,6 +327,64 @@ fn without_surrogate_escapes(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     std::borrow::Cow::Owned(out)
+}
+
+/// A section as the YAML parser is to read it, where libyaml reads what
+/// the parser would not (nothing is copied unless a case is there):
+///
+/// - A byte-order mark (U+FEFF) past the section's first byte is a
+///   character to libyaml like any other (goyaml.v2's reader drops one
+///   only where its input starts; `yaml_parser_scan_plain_scalar` and
+///   `yaml_parser_scan_flow_scalar` take it, even at the start of a line,
+///   into a key or a value), where saphyr refuses it inside a document or
+///   reads it as a document boundary. It is written U+FFFE here, a
+///   character of the same width that `decode` refuses in any input, and
+///   made U+FEFF again in every scalar the builder reads (`Builder::next`).
+/// - Directives after the document end marker `...` (`%YAML 1.1`): goyaml's
+///   `yaml.Unmarshal` reads one document and stops at `...`, so what
+///   follows up to the next `---` (only directives, blank and comment lines
+///   here) is never read, where saphyr wants a document after them.
+fn as_libyaml_reads(text: &str) -> Cow<'_, str> {
+    let text = match directives_after_the_end(text) {
+        Some(end) => Cow::Borrowed(&text[..end]),
+        None => Cow::Borrowed(text),
+    };
+    let first = text.chars().next().map_or(0, char::len_utf8);
+    if !text[first..].contains('\u{FEFF}') {
+        return text;
+    }
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..first]);
+    out.extend(text[first..].chars().map(|c| if c == '\u{FEFF}' { BOM_STAND_IN } else { c }));
+    Cow::Owned(out)
+}
+
+/// What a byte-order mark inside a section is written as for the parser
+/// (see `as_libyaml_reads`).
+const BOM_STAND_IN: char = '\u{FFFE}';
+
+/// The byte offset where the line of a document end marker `...` ends,
+/// when only directives, blank and comment lines (one directive at least)
+/// follow it to the end of the section.
+fn directives_after_the_end(text: &str) -> Option<usize> {
+    if !text.contains("\n%") {
+        return None;
+    }
+    let mut directives = false;
+    let mut end = text.len();
+    for line in text.split_inclusive('\n').rev() {
+        let start = end - line.len();
+        let body = line.trim_end();
+        if body.starts_with('%') {
+            directives = true;
+        } else if body.starts_with("...") && (body.len() == 3 || body[3..].starts_with([' ', '\t'])) {
+            return directives.then_some(end);
+        } else if !(body.trim_start().is_empty() || body.trim_start().starts_with('#')) {
+            return None;
+        }
+        end = start;
+    }
+    None
 }
 
 /// A section whose first content is the document end marker `...`: goyaml.v2
@@ -403,7 +463,8 @@ fn with_repairs<T>(text: &str, read: impl Fn(&str, bool) -> Reading<T>) -> Resul
 /// when the section holds no mapping or those fields are not plain
 /// strings (aliases, merge keys, tags): the caller then builds it.
 pub fn scan_identity(text: &str, first_line: usize) -> Result<Option<[Option<String>; 4]>, ReadError> {
-    with_repairs(text, |text, spans| {
+    let read_as = as_libyaml_reads(text);
+    with_repairs(&read_as, |text, spans| {
         let mut builder = Builder::new(text, first_line, false);
         builder.scalars = spans.then(Vec::new);
         let found = builder.scan_identity();
@@ -485,6 +546,13 @@ struct Builder<'a> {
     chars: CharOffsets,
     /// Whether the text holds a NEL at all (see `fold_next_lines`).
     next_lines: bool,
+    /// Whether the text holds a byte-order mark's stand-in at all (see
+    /// `as_libyaml_reads`).
+    boms: bool,
+    /// The lines with a tab in their indentation not yet passed, and
+    /// what the reading has shown of the text before them (see
+    /// `check_indentation_tabs`).
+    tabs: IndentationTabs,
     first_line: usize,
     anchors: HashMap<usize, Anchored>,
     positions: Option<Positions>,
@@ -512,6 +580,8 @@ impl<'a> Builder<'a> {
             dash_tabs: text.contains('\t'),
             chars: CharOffsets::new(text),
             next_lines: text.contains('\u{85}'),
+            boms: text.contains(BOM_STAND_IN),
+            tabs: IndentationTabs::of(text),
             first_line,
             anchors: HashMap::new(),
             // About one field per 16 bytes of a typical manifest: sized once
@@ -675,10 +745,16 @@ impl<'a> Builder<'a> {
     fn next(&mut self) -> Result<(Event<'a>, Span), ReadError> {
         match self.parser.next_event() {
             Some(Ok((event, span))) => {
+                if self.tabs.next < self.tabs.lines.len() {
+                    self.check_indentation_tabs(&event, &span)?;
+                }
                 if self.scalars.is_some() {
                     self.note_scalar(&event, &span);
                 }
                 let event = match event {
+                    Event::Scalar(text, style, anchor, tag) if self.boms && text.contains(BOM_STAND_IN) => {
+                        Event::Scalar(Cow::Owned(text.replace(BOM_STAND_IN, "\u{FEFF}")), style, anchor, tag)
+                    }
                     Event::Scalar(
                         text,
                         style @ (ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted),
@@ -698,6 +774,98 @@ impl<'a> Builder<'a> {
             }
             None => Err(ReadError { line: self.first_line, column: 1, message: "unexpected end of input".into() }),
         }
+    }
+
+    /// Refuses a tab in the indentation of a line before `event` where
+    /// libyaml refuses it and saphyr does not (a line of blanks holding a
+    /// tab, or spaces then a tab before a token: YAML 1.2 takes them, YAML
+    /// 1.1 does not), then notes what `event` shows for the lines after it.
+    /// libyaml, in block context:
+    /// - in the blanks after a plain scalar, `yaml_parser_scan_plain_scalar`
+    ///   refuses a tab left of the scalar's indentation (one column right of
+    ///   its block collection's): "found a tab character that violates
+    ///   indentation";
+    /// - anywhere else, `yaml_parser_scan_to_next_token` skips a tab only
+    ///   where no simple key may start, which at the start of a line one
+    ///   always may: the tab is left for `yaml_parser_fetch_next_token`,
+    ///   "found character that cannot start any token".
+    ///
+    /// In a flow collection, and inside a scalar (quoted: libyaml takes
+    /// any blank there; plain or block: saphyr refuses what libyaml
+    /// refuses), a tab is no indentation.
+    fn check_indentation_tabs(&mut self, event: &Event<'_>, span: &Span) -> Result<(), ReadError> {
+        let start = self.chars.byte(self.text, span.start.index());
+        while let Some(&line) = self.tabs.lines.get(self.tabs.next) {
+            if line.start >= start && !matches!(event, Event::StreamEnd) {
+                break;
+            }
+            let tabs = &mut self.tabs;
+            tabs.next += 1;
+            if tabs.flow > 0 || line.start < tabs.read_to {
+                continue;
+            }
+            let column = line.tab - line.start;
+            let message = match tabs.plain_indent {
+                Some(indent)
+                    if self.text[tabs.read_to..line.start].trim_start_matches([' ', '\t', '\n', '\r']).is_empty() =>
+                {
+                    // Still the blanks after the plain scalar.
+                    tabs.read_to = line.start;
+                    if column >= indent {
+                        continue;
+                    }
+                    "found a tab character that violates indentation (kubectl's YAML reader indents with spaces only; \
+                     replace the tab)"
+                }
+                _ => {
+                    "found character that cannot start any token (a tab in the indentation: kubectl's YAML reader \
+                      indents with spaces only; replace the tab)"
+                }
+            };
+            let lines_before = self.text[..line.start].matches('\n').count();
+            return Err(ReadError {
+                line: self.first_line + lines_before,
+                column: column + 1,
+                message: message.to_string(),
+            });
+        }
+        let tabs = &mut self.tabs;
+        match event {
+            Event::SequenceStart(..) | Event::MappingStart(..) => {
+                let flow = self.text[start..].starts_with(['[', '{']);
+                // A block sequence is where its `-` is; the parser's span of
+                // one as deep as its parent mapping starts at its first item.
+                let before = self.text[..start].trim_end_matches([' ', '\t']);
+                let dash = matches!(event, Event::SequenceStart(..)) && before.ends_with('-');
+                let column =
+                    if dash { span.start.col().saturating_sub(start + 1 - before.len()) } else { span.start.col() };
+                tabs.open.push((!flow).then_some(column));
+                tabs.flow += usize::from(flow);
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if tabs.open.pop().flatten().is_none() {
+                    tabs.flow = tabs.flow.saturating_sub(1);
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        let end = self.chars.byte(self.text, span.end.index());
+        tabs.read_to = match event {
+            Event::Scalar(_, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted, ..) => {
+                repair::quoted_close(self.text, start).unwrap_or(end)
+            }
+            _ => end,
+        };
+        tabs.plain_indent = match event {
+            // The block collection's column, or -1 at the top (libyaml's
+            // `parser.indent`), plus one.
+            Event::Scalar(_, ScalarStyle::Plain, ..) => {
+                Some(tabs.open.iter().rev().flatten().next().map_or(0, |column| column + 1))
+            }
+            _ => None,
+        };
+        Ok(())
     }
 
     /// A quoted scalar written with a NEL (U+0085) in it, read as libyaml
@@ -1106,6 +1274,51 @@ pub fn display_path(path: &str) -> &str {
         DOCUMENT_PATH
     } else {
         path
+    }
+}
+/// The lines of a text with a tab in their indentation (among the spaces
+/// and tabs a line starts with, or a line of nothing else), and what the
+/// reading has shown before the next of them (see
+/// `Builder::check_indentation_tabs`).
+#[derive(Debug, Default)]
+struct IndentationTabs {
+    /// In text order: most texts have none.
+    lines: Vec<TabLine>,
+    /// The first of them not yet passed.
+    next: usize,
+    /// The byte where the last scalar or collection start read ends.
+    read_to: usize,
+    /// The indentation of the plain scalar read last, when it was the
+    /// last thing read.
+    plain_indent: Option<usize>,
+    /// The collections open: a block one's column, `None` for a flow one.
+    open: Vec<Option<usize>>,
+    /// How many of them are flow collections.
+    flow: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct TabLine {
+    /// The line's first byte.
+    start: usize,
+    /// Its first tab.
+    tab: usize,
+}
+
+impl IndentationTabs {
+    fn of(text: &str) -> IndentationTabs {
+        let mut lines = Vec::new();
+        if text.contains('\t') {
+            let mut start = 0;
+            for line in text.split_inclusive('\n') {
+                let indentation = line.len() - line.trim_start_matches([' ', '\t']).len();
+                if let Some(tab) = line[..indentation].find('\t') {
+                    lines.push(TabLine { start, tab: start + tab });
+                }
+                start += line.len();
+            }
+        }
+        IndentationTabs { lines, ..IndentationTabs::default() }
     }
 }
 
