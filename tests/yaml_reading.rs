@@ -471,6 +471,18 @@ fn thousands_of_libyaml_forms_in_one_document_are_read() {
     let dashes = lines(&|_| "  - {a: -}\n".to_string(), 3000);
     let run = routerctl(&["render", "-f", "-"], Some(&format!("{}  x:\n{dashes}", with_annotations(""))));
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // 64 documents of 2,000 tabs after colons: one input's allowance of
+    // rewrites is enough for all of them.
+    let documents: Vec<String> = (0..64)
+        .map(|d| {
+            with_annotations(&format!("    podAnnotations:\n{}", lines(&|i| format!("      k{i}:\tv\n"), 2000)))
+                .replace("name: r\n", &format!("name: r{d}\n"))
+        })
+        .collect();
+    let run = routerctl(&["render", "-f", "-"], Some(&documents.join("---\n")));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let deployments = parse_stream(&run.stdout).into_iter().filter(|o| o["kind"] == "Deployment").count();
+    assert_eq!(deployments, 64);
 }
 
 /// A NEL inside a quoted scalar folds as kubectl folds it (`"x\u{85}y"` is

@@ -157,11 +157,13 @@ pub struct Placement {
     /// A value of a JSON stream, read by JSON's grammar.
     json: bool,
     positions: std::sync::OnceLock<Positions>,
+    /// The rewrites its input may still make (see `repair::Allowance`).
+    allowance: Arc<repair::Allowance>,
 }
 
 impl Placement {
-    fn of(text: &str, first_line: usize, json: bool) -> Placement {
-        Placement { text: text.to_string(), first_line, json, positions: std::sync::OnceLock::new() }
+    fn of(text: &str, first_line: usize, json: bool, allowance: Arc<repair::Allowance>) -> Placement {
+        Placement { text: text.to_string(), first_line, json, positions: std::sync::OnceLock::new(), allowance }
     }
 
     /// The spots of every field (none for a document with no text behind
@@ -171,7 +173,7 @@ impl Placement {
             let read = if self.json {
                 yaml::json_positions(&self.text, self.first_line)
             } else {
-                yaml::parse_section(&self.text, self.first_line, true)
+                yaml::read_section(&self.text, self.first_line, true, &self.allowance)
             };
             read.ok().flatten().map(|p| p.positions).unwrap_or_default()
         })
@@ -533,7 +535,7 @@ pub fn for_each_document(source: &Source, mut f: impl FnMut(Document) -> Result<
 /// One non-empty document of a source, found but not yet read: what a
 /// first pass keeps so a second pass (maybe on another thread) reads just
 /// the documents it needs, without splitting the source again.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct DocumentText<'a> {
     source: &'a str,
     /// 1-based, among the source's non-empty documents.
@@ -543,6 +545,9 @@ pub struct DocumentText<'a> {
     line: usize,
     /// A JSON value of a JSON stream (`input::json`), not a YAML section.
     json: bool,
+    /// The rewrites the source may still make, one allowance for all its
+    /// documents (see `repair::Allowance`).
+    allowance: Arc<repair::Allowance>,
 }
 
 fn too_many_documents(name: &str) -> anyhow::Error {
@@ -557,11 +562,19 @@ pub fn document_texts(source: &Source) -> Result<Vec<DocumentText<'_>>> {
         return Ok(values
             .into_iter()
             .enumerate()
-            .map(|(i, v)| DocumentText { source: &source.name, number: i + 1, text: v.text, line: v.line, json: true })
+            .map(|(i, v)| DocumentText {
+                source: &source.name,
+                number: i + 1,
+                text: v.text,
+                line: v.line,
+                json: true,
+                allowance: Arc::default(),
+            })
             .collect());
     }
     let sections = yaml::split_sections(&source.text).map_err(|e| read_error(&source.name, None, &e))?;
     let mut texts = Vec::new();
+    let allowance = Arc::new(repair::Allowance::default());
     for section in sections {
         if section.text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
             continue;
@@ -575,6 +588,7 @@ pub fn document_texts(source: &Source) -> Result<Vec<DocumentText<'_>>> {
             text: section.text,
             line: section.line,
             json: false,
+            allowance: Arc::clone(&allowance),
         });
     }
     Ok(texts)
@@ -601,7 +615,7 @@ impl DocumentText<'_> {
         if let Some(id) = quick_identity(self.text, 0) {
             return Ok(Some(id));
         }
-        let fields = yaml::scan_identity(self.text, self.line).map_err(|e| self.error(&e))?;
+        let fields = yaml::scan_identity(self.text, self.line, &self.allowance).map_err(|e| self.error(&e))?;
         Ok(fields.and_then(|[api_version, kind, name, namespace]| {
             Some(Identity { api_version: api_version?, kind: kind?, name, namespace })
         }))
@@ -620,13 +634,14 @@ impl DocumentText<'_> {
         let value = if self.json {
             self.parse_json()?
         } else {
-            let parsed = yaml::parse_section(self.text, self.line, false).map_err(|e| self.error(&e))?;
+            let parsed =
+                yaml::read_section(self.text, self.line, false, &self.allowance).map_err(|e| self.error(&e))?;
             let Some(parsed) = parsed else { return Ok(()) };
             parsed.value
         };
         // Positions are read off the text by the YAML reader, which reads
         // JSON too (and leaves them out where it cannot).
-        let placement = Arc::new(Placement::of(self.text, self.line, self.json));
+        let placement = Arc::new(Placement::of(self.text, self.line, self.json, Arc::clone(&self.allowance)));
         match value {
             Value::Null => return Ok(()),
             Value::Object(_) => {}
@@ -695,10 +710,11 @@ pub fn parse_stream(name: &str, text: &str) -> Result<Vec<(usize, usize, Value)>
         }
         return Ok(out);
     }
+    let allowance = repair::Allowance::default();
     for section in yaml::split_sections(text).map_err(|e| read_error(name, None, &e))? {
         let number = out.len() + 1;
-        if let Some(parsed) =
-            yaml::parse_section(section.text, section.line, false).map_err(|e| read_error(name, Some(number), &e))?
+        if let Some(parsed) = yaml::read_section(section.text, section.line, false, &allowance)
+            .map_err(|e| read_error(name, Some(number), &e))?
         {
             if !parsed.value.is_null() {
                 out.push((number, section.line, parsed.value));

@@ -33,12 +33,28 @@
 //! inside one), and only when one is not borne out does the reading go
 //! back to one rewrite per failure.
 
-/// How many rewrites one document may have before its error is given as
-/// it is: each costs a read of the whole text, so a small document may
-/// have many (a manifest written with a tab after every `:`), a large one
-/// fewer; 64 MiB of re-reading at most, and never fewer than 64.
-pub fn max_repairs(text_len: usize) -> usize {
-    ((64 << 20) / text_len.max(1)).clamp(64, 10_000)
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// What rewriting may still cost one input (a file, stdin), over all its
+/// documents and every read of each (identity, value, positions): each
+/// rewrite after a document's first failure costs a read of its whole
+/// text, so the input may re-read 64 MiB in all, with at least 64 rewrites
+/// (a large document still gets that many) and at most 10,000. Shared by
+/// the threads reading the input's documents.
+#[derive(Debug, Default)]
+pub struct Allowance {
+    rewrites: AtomicUsize,
+    bytes: AtomicUsize,
+}
+
+impl Allowance {
+    /// Takes one rewrite of a text of `len` bytes from the allowance;
+    /// false once it is spent.
+    pub fn take(&self, len: usize) -> bool {
+        let rewrites = self.rewrites.fetch_add(1, Ordering::Relaxed);
+        let bytes = self.bytes.fetch_add(len, Ordering::Relaxed).saturating_add(len);
+        rewrites < 64 || (rewrites < 10_000 && bytes <= 64 << 20)
+    }
 }
 
 /// One rewrite made by [`rewrite_all`]: the byte offset in the rewritten

@@ -254,17 +254,28 @@ pub struct Parsed {
 /// same whichever way it was read (a duplicate key's path and the line it
 /// was first set on).
 pub fn parse_section(text: &str, first_line: usize, keep_positions: bool) -> Result<Option<Parsed>, ReadError> {
+    read_section(text, first_line, keep_positions, &repair::Allowance::default())
+}
+
+/// As [`parse_section`], for one of an input's sections: its rewrites are
+/// taken from the input's `allowance`.
+pub(crate) fn read_section(
+    text: &str,
+    first_line: usize,
+    keep_positions: bool,
+    allowance: &repair::Allowance,
+) -> Result<Option<Parsed>, ReadError> {
     only_an_end_marker(text, first_line)?;
     let read_as = as_libyaml_reads(text);
     let text = read_as.as_ref();
-    let read = with_repairs(text, |text, spans| {
+    let read = with_repairs(text, allowance, |text, spans| {
         let mut builder = Builder::new(text, first_line, keep_positions);
         builder.scalars = spans.then(Vec::new);
         let read = builder.section();
         builder.reading(read)
     });
     match read {
-        Err(_) if !keep_positions => with_repairs(text, |text, spans| {
+        Err(_) if !keep_positions => with_repairs(text, allowance, |text, spans| {
             let mut builder = Builder::new(text, first_line, true);
             builder.scalars = spans.then(Vec::new);
             let read = builder.section();
@@ -424,7 +435,11 @@ struct Reading<T> {
 /// the scalars), and that reading is kept when the scalars confirm each
 /// rewrite; else the text is rewritten one failure at a time, a bounded
 /// number of times. A text that reads at once costs nothing more.
-fn with_repairs<T>(text: &str, read: impl Fn(&str, bool) -> Reading<T>) -> Result<T, ReadError> {
+fn with_repairs<T>(
+    text: &str,
+    allowance: &repair::Allowance,
+    read: impl Fn(&str, bool) -> Reading<T>,
+) -> Result<T, ReadError> {
     let mut rewritten: Option<String> = None;
     let mut repairs = 0;
     loop {
@@ -437,7 +452,7 @@ fn with_repairs<T>(text: &str, read: impl Fn(&str, bool) -> Reading<T>) -> Resul
         // The error given is the one no rewrite removes: the real one (its
         // line is the line as written; a column on a rewritten line may be
         // a few characters off).
-        if repairs == repair::max_repairs(text.len()) {
+        if !allowance.take(current.len()) {
             return Err(error);
         }
         let Some((message, line, column)) = failure else { return Err(error) };
@@ -462,9 +477,13 @@ fn with_repairs<T>(text: &str, read: impl Fn(&str, bool) -> Reading<T>) -> Resul
 /// document nobody wants costs only a scan however large it is. `None`
 /// when the section holds no mapping or those fields are not plain
 /// strings (aliases, merge keys, tags): the caller then builds it.
-pub fn scan_identity(text: &str, first_line: usize) -> Result<Option<[Option<String>; 4]>, ReadError> {
+pub(crate) fn scan_identity(
+    text: &str,
+    first_line: usize,
+    allowance: &repair::Allowance,
+) -> Result<Option<[Option<String>; 4]>, ReadError> {
     let read_as = as_libyaml_reads(text);
-    with_repairs(&read_as, |text, spans| {
+    with_repairs(&read_as, allowance, |text, spans| {
         let mut builder = Builder::new(text, first_line, false);
         builder.scalars = spans.then(Vec::new);
         let found = builder.scan_identity();
@@ -1391,6 +1410,37 @@ mod tests {
         assert_eq!(read.value["data"]["k199"], "v");
         assert_eq!(read.value["data"]["q199"], "v");
         assert_eq!(read.value["data"]["g199"], "a b");
+    }
+
+    /// One allowance of rewrites for all the sections of an input: once
+    /// earlier sections have spent it, a later one that needs a rewrite
+    /// one failure at a time gets its parser's error, where it would have
+    /// had an allowance of its own.
+    #[test]
+    fn rewrites_are_bounded_per_input() {
+        // `a: 'x'# c` inside a block scalar looks like a rewrite site to the
+        // light reading, which the parser does not confirm: every later
+        // failure is then rewritten one at a time.
+        let section = "data:\n  s: |\n    a: 'x'# c\n  t: 'v'# c\n  u: 'w'# c\n";
+        let fresh = repair::Allowance::default();
+        let read = read_section(section, 1, false, &fresh).expect("reads").expect("a document");
+        assert_eq!((&read.value["data"]["t"], &read.value["data"]["u"]), (&Value::from("v"), &Value::from("w")));
+        let spent = repair::Allowance::default();
+        while spent.take(1 << 20) {}
+        let error = read_section(section, 1, false, &spent).expect_err("no rewrite left");
+        assert!(error.message.contains("comments must be separated"), "{}", error.message);
+        // A section that reads without a rewrite costs nothing.
+        assert!(read_section("a: b\n", 1, false, &spent).is_ok());
+    }
+
+    #[test]
+    fn an_allowance_is_64_mib_of_rereading_at_least_64_and_at_most_10000_rewrites() {
+        let large = repair::Allowance::default();
+        assert_eq!((0..100).take_while(|_| large.take(32 << 20)).count(), 64);
+        let small = repair::Allowance::default();
+        assert_eq!((0..20_000).take_while(|_| small.take(1)).count(), 10_000);
+        let middle = repair::Allowance::default();
+        assert_eq!((0..20_000).take_while(|_| middle.take(1 << 16)).count(), 1024);
     }
 
     #[test]
