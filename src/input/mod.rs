@@ -477,7 +477,14 @@ pub fn quick_identity(text: &str, indent: usize) -> Option<Identity> {
                     (in_metadata, seen_metadata) = (true, true);
                     continue;
                 }
-                "metadata" => return None,
+                "metadata" => {
+                    if seen_metadata {
+                        return None;
+                    }
+                    seen_metadata = true;
+                    (name, namespace) = flow_metadata(v)?;
+                    continue;
+                }
                 _ if is_plain_key(k) => continue,
                 _ => return None,
             };
@@ -500,6 +507,37 @@ pub fn quick_identity(text: &str, indent: usize) -> Option<Identity> {
 }
 
 /// A top-level key that is surely just a name (not `? complex`, not quoted).
+/// `name` and `namespace` of `metadata: {name: x, namespace: y}` written
+/// on one line (`v` is what follows `metadata:`), when every key is a plain
+/// name and every value a plain string: no quotes, no nesting, nothing a
+/// flow collection's own rules could read otherwise.
+fn flow_metadata(v: &str) -> Option<(Option<String>, Option<String>)> {
+    let inner = v.trim().strip_prefix('{')?.strip_suffix('}')?;
+    if inner.contains(['{', '}', '[', ']', '\'', '"', '#', '&', '*', '!', '?', '|', '>', '\t']) {
+        return None;
+    }
+    let (mut name, mut namespace) = (None, None);
+    for entry in inner.split(',') {
+        if entry.trim().is_empty() {
+            continue;
+        }
+        let (k, v) = entry.split_once(':')?;
+        let k = k.trim();
+        if !is_plain_key(k) || v.trim().contains(": ") || v.trim_end().ends_with(':') {
+            return None;
+        }
+        let slot = match k {
+            "name" => &mut name,
+            "namespace" => &mut namespace,
+            _ => continue,
+        };
+        if slot.replace(plain_scalar(v)?).is_some() {
+            return None;
+        }
+    }
+    Some((name, namespace))
+}
+
 fn is_plain_key(k: &str) -> bool {
     !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
 }
@@ -880,6 +918,22 @@ mod tests {
             error("a: 1\n--- b: 2\n").starts_with("t.yaml:2:4: kubectl refuses \"--- b: 2\" as a document separator")
         );
         assert!(error("a: 1\n...\nb: 2\n").contains("a second YAML document after `...`"));
+    }
+
+    #[test]
+    fn identity_read_off_a_flow_metadata_line() {
+        let id = |text: &str| quick_identity(text, 0);
+        let found = id("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big, namespace: ml}\ndata:\n  k: v\n");
+        assert_eq!(found.as_ref().and_then(|i| i.name.as_deref()), Some("big"));
+        assert_eq!(found.as_ref().and_then(|i| i.namespace.as_deref()), Some("ml"));
+        assert_eq!(id("apiVersion: v1\nkind: A\nmetadata: {}\n").map(|i| i.name), Some(None));
+        // Anything a flow mapping's rules could read otherwise goes to the parser.
+        for metadata in
+            ["{name: 'a'}", "{name: a: b}", "{name: yes}", "{name: [a]}", "{na:me: x}", "{name: a, name: b}"]
+        {
+            assert_eq!(id(&format!("apiVersion: v1\nkind: A\nmetadata: {metadata}\n")), None, "{metadata}");
+        }
+        assert_eq!(id("apiVersion: v1\nkind: A\nmetadata: {name: a}\nmetadata: {name: b}\n"), None);
     }
 
     #[test]

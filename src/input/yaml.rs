@@ -592,21 +592,27 @@ struct Builder<'a> {
 
 impl<'a> Builder<'a> {
     fn new(text: &'a str, first_line: usize, keep_positions: bool) -> Builder<'a> {
+        let tabs = text.contains('\t');
         Builder {
             parser: Parser::new_from_str(text),
             text,
             slash_escapes: text.contains("\\/"),
-            dash_tabs: text.contains('\t'),
+            dash_tabs: tabs,
             chars: CharOffsets::new(text),
             next_lines: text.contains('\u{85}'),
             boms: text.contains(BOM_STAND_IN),
-            tabs: IndentationTabs::of(text),
+            tabs: if tabs { IndentationTabs::of(text) } else { IndentationTabs::default() },
             first_line,
             anchors: HashMap::new(),
             // About one field per 16 bytes of a typical manifest: sized once
-            // rather than grown and rehashed field by field.
+            // rather than grown and rehashed field by field; no more than an
+            // object may hold, so a huge text that fails early (a read with
+            // positions follows every failed one) does not reserve for it.
             positions: keep_positions.then(|| Positions {
-                spots: foldhash::HashMap::with_capacity_and_hasher(text.len() / 16, Default::default()),
+                spots: foldhash::HashMap::with_capacity_and_hasher(
+                    (text.len() / 16).min(MAX_OBJECT_NODES),
+                    Default::default(),
+                ),
             }),
             object: Budget::default(),
             aliases: Budget::default(),
@@ -1327,15 +1333,13 @@ struct TabLine {
 impl IndentationTabs {
     fn of(text: &str) -> IndentationTabs {
         let mut lines = Vec::new();
-        if text.contains('\t') {
-            let mut start = 0;
-            for line in text.split_inclusive('\n') {
-                let indentation = line.len() - line.trim_start_matches([' ', '\t']).len();
-                if let Some(tab) = line[..indentation].find('\t') {
-                    lines.push(TabLine { start, tab: start + tab });
-                }
-                start += line.len();
+        let mut start = 0;
+        for line in text.split_inclusive('\n') {
+            let indentation = line.len() - line.trim_start_matches([' ', '\t']).len();
+            if let Some(tab) = line[..indentation].find('\t') {
+                lines.push(TabLine { start, tab: start + tab });
             }
+            start += line.len();
         }
         IndentationTabs { lines, ..IndentationTabs::default() }
     }
@@ -1431,6 +1435,18 @@ mod tests {
         assert!(error.message.contains("comments must be separated"), "{}", error.message);
         // A section that reads without a rewrite costs nothing.
         assert!(read_section("a: b\n", 1, false, &spent).is_ok());
+    }
+
+    /// A read keeping positions reserves their table by the text's size,
+    /// but no more than one object may hold: a huge text that fails early
+    /// (each failed read is followed by one keeping positions) would touch
+    /// every page of a table reserved for it.
+    #[test]
+    fn positions_reserve_no_more_than_an_object_holds() {
+        let text = "a: b\n".repeat((16 << 20) / 5);
+        let builder = Builder::new(&text, 1, true);
+        let capacity = builder.positions.as_ref().map_or(0, |p| p.spots.capacity());
+        assert!((MAX_OBJECT_NODES..2 * MAX_OBJECT_NODES).contains(&capacity), "{capacity}");
     }
 
     #[test]
