@@ -485,6 +485,32 @@ fn thousands_of_libyaml_forms_in_one_document_are_read() {
     assert_eq!(deployments, 64);
 }
 
+/// NEL, LS and PS break lines for kubectl (libyaml's `IS_BREAK`) in a
+/// comment, a plain scalar and between tokens, as they do in a quoted
+/// scalar; every place after one is still on the line editors and
+/// `grep -n` count, at the column they count.
+#[test]
+fn libyaml_line_breaks_outside_quotes_do_not_move_later_lines() {
+    for (case, annotations) in [
+        ("PS ending a comment", "    podAnnotations:\n      # c\u{2029}      other: v\n"),
+        ("LS between two entries of a flow mapping", "    podAnnotations: {a: b,\u{2028} other: v}\n"),
+        ("NEL after a plain value", "    podAnnotations:\n      a: b\u{85}      other: v\n"),
+    ] {
+        let yaml = with_annotations(&format!("{annotations}  bogus: 1\n"));
+        let line = yaml.lines().position(|l| l.contains("bogus")).expect("the line") + 1;
+        let run = routerctl(&["render", "-f", "-"], Some(&yaml));
+        assert_eq!(run.code, 0, "{case}: {}", run.stderr);
+        assert!(run.stderr.contains(&format!("<stdin>:{line}:3: spec.bogus: unknown field")), "{case}: {}", run.stderr);
+        let d = parse_stream(&run.stdout).into_iter().find(|o| o["kind"] == "Deployment").expect("a Deployment");
+        assert_eq!(d["spec"]["template"]["metadata"]["annotations"]["other"], "v", "{case}");
+    }
+    // A finding on the line after a NEL: on its written line, at the
+    // column counted from that line's start (`other` starts at the 18th character).
+    let yaml = with_annotations("    podAnnotations:\n      a: b\u{85}      other: yes\n");
+    let line = yaml.lines().position(|l| l.contains("other")).expect("the line") + 1;
+    assert!(refused(&yaml).contains(&format!("<stdin>:{line}:18: spec.proxy.podAnnotations.other: must be a string")));
+}
+
 /// A NEL inside a quoted scalar folds as kubectl folds it (`"x\u{85}y"` is
 /// `x y`, as `kubectl label --local -f` reads it) without starting a line:
 /// a finding after it is on the line editors and `grep -n` count.

@@ -339,7 +339,7 @@ pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String> {
         );
         return Err(refused_input(name, Some((line, column)), message));
     }
-    Ok(yaml_1_1_line_breaks(text))
+    Ok(text)
 }
 
 /// The KRM function's stdin as kustomize and kpt hand a ResourceList over:
@@ -378,30 +378,6 @@ fn utf16_text(bytes: &[u8]) -> Option<String> {
         text.push(char::REPLACEMENT_CHARACTER);
     }
     Some(text)
-}
-
-/// NEL (U+0085), LS (U+2028) and PS (U+2029) are line breaks to libyaml
-/// (YAML 1.1's `b-char`; `IS_BREAK` in libyaml's reader), not to a YAML
-/// 1.2 reader: a comment ends there, a plain scalar is cut there, a block
-/// scalar's line ends there. Outside a JSON stream (where they are
-/// characters of a string, as to Go's JSON decoder) they are read as line
-/// breaks, so lines are numbered as kubectl numbers them. Inside a quoted
-/// scalar libyaml folds NEL into a space (as a line break) but keeps LS and
-/// PS as characters: there all three are left as they are (the YAML reader
-/// folds NEL itself), so a line after one is numbered as editors and
-/// `grep -n` number it.
-fn yaml_1_1_line_breaks(text: String) -> String {
-    if !text.contains(['\u{85}', '\u{2028}', '\u{2029}']) || json::is_json_stream(&text) {
-        return text;
-    }
-    let is_break = |c: char| matches!(c, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}');
-    repair::places(&text, is_break)
-        .map(|(c, place)| match (c, place) {
-            ('\u{85}' | '\u{2028}' | '\u{2029}', repair::Place::Quoted) => c,
-            ('\u{85}' | '\u{2028}' | '\u{2029}', _) => '\n',
-            _ => c,
-        })
-        .collect()
 }
 
 /// YAML's printable set, as goyaml.v2's reader checks it.
@@ -456,6 +432,10 @@ pub fn quick_identity(text: &str, indent: usize) -> Option<Identity> {
     let mut in_metadata = false;
     let mut seen_metadata = false;
     for line in text.lines() {
+        // libyaml's other line breaks (see `yaml`): the parser's to read.
+        if !line.is_ascii() && line.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
+            return None;
+        }
         let trimmed = line.trim_start_matches(' ');
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
@@ -614,7 +594,9 @@ pub fn document_texts(source: &Source) -> Result<Vec<DocumentText<'_>>> {
     let mut texts = Vec::new();
     let allowance = Arc::new(repair::Allowance::default());
     for section in sections {
-        if section.text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
+        // NEL, LS and PS end a comment too, for libyaml (see `yaml`).
+        let lines = section.text.split(['\n', '\u{85}', '\u{2028}', '\u{2029}']);
+        if lines.into_iter().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
             continue;
         }
         if texts.len() == MAX_DOCUMENTS {

@@ -267,10 +267,11 @@ pub(crate) fn read_section(
 ) -> Result<Option<Parsed>, ReadError> {
     only_an_end_marker(text, first_line)?;
     let read_as = as_libyaml_reads(text);
-    let text = read_as.as_ref();
+    let (text, written) = (read_as.text.as_ref(), read_as.written.as_deref());
     let read = with_repairs(text, allowance, |text, spans| {
         let mut builder = Builder::new(text, first_line, keep_positions);
         builder.scalars = spans.then(Vec::new);
+        builder.written = written;
         let read = builder.section();
         builder.reading(read)
     });
@@ -278,6 +279,7 @@ pub(crate) fn read_section(
         Err(_) if !keep_positions => with_repairs(text, allowance, |text, spans| {
             let mut builder = Builder::new(text, first_line, true);
             builder.scalars = spans.then(Vec::new);
+            builder.written = written;
             let read = builder.section();
             builder.reading(read)
         }),
@@ -351,23 +353,62 @@ fn without_surrogate_escapes(text: &str) -> std::borrow::Cow<'_, str> {
 ///   reads it as a document boundary. It is written U+FFFE here, a
 ///   character of the same width that `decode` refuses in any input, and
 ///   made U+FEFF again in every scalar the builder reads (`Builder::next`).
+/// - NEL (U+0085), LS (U+2028) and PS (U+2029) are line breaks to libyaml
+///   (YAML 1.1's `b-char`; `IS_BREAK` in its reader), not to a YAML 1.2
+///   reader: a comment ends there, a plain scalar is cut there, a block
+///   scalar's line ends there. Outside a quoted scalar each is a line feed
+///   here; inside one all three stay (libyaml folds NEL there as a line
+///   break, which `Builder::fold_next_lines` does, and keeps LS and PS as
+///   characters). The source keeps them, so lines are numbered as editors
+///   and `grep -n` number them: `written` maps each line the parser counts
+///   to where it is written.
 /// - Directives after the document end marker `...` (`%YAML 1.1`): goyaml's
 ///   `yaml.Unmarshal` reads one document and stops at `...`, so what
 ///   follows up to the next `---` (only directives, blank and comment lines
 ///   here) is never read, where saphyr wants a document after them.
-fn as_libyaml_reads(text: &str) -> Cow<'_, str> {
+fn as_libyaml_reads(text: &str) -> LibyamlText<'_> {
     let text = match directives_after_the_end(text) {
-        Some(end) => Cow::Borrowed(&text[..end]),
-        None => Cow::Borrowed(text),
+        Some(end) => &text[..end],
+        None => text,
     };
-    let first = text.chars().next().map_or(0, char::len_utf8);
-    if !text[first..].contains('\u{FEFF}') {
-        return text;
+    // goyaml's reader drops a byte-order mark where its input starts.
+    let first = if text.starts_with('\u{FEFF}') { '\u{FEFF}'.len_utf8() } else { 0 };
+    let breaks = text.contains(['\u{85}', '\u{2028}', '\u{2029}']);
+    if !breaks && !text[first..].contains('\u{FEFF}') {
+        return LibyamlText { text: Cow::Borrowed(text), written: None };
     }
     let mut out = String::with_capacity(text.len());
     out.push_str(&text[..first]);
-    out.extend(text[first..].chars().map(|c| if c == '\u{FEFF}' { BOM_STAND_IN } else { c }));
-    Cow::Owned(out)
+    let is_break = |c: char| matches!(c, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}');
+    // Each line read: the written line it is on and the column it starts at.
+    let mut written = vec![(0, 0)];
+    let (mut line, mut column) = (0, 0);
+    for (c, place) in repair::places(&text[first..], is_break) {
+        let read = match (c, place) {
+            ('\u{FEFF}', _) => BOM_STAND_IN,
+            ('\u{85}' | '\u{2028}' | '\u{2029}', repair::Place::Plain | repair::Place::Comment) => '\n',
+            _ => c,
+        };
+        out.push(read);
+        if c == '\n' {
+            (line, column) = (line + 1, 0);
+            written.push((line, 0));
+        } else {
+            column += 1;
+            if read == '\n' {
+                written.push((line, column));
+            }
+        }
+    }
+    LibyamlText { text: Cow::Owned(out), written: breaks.then_some(written) }
+}
+
+/// A section's text as the parser reads it (see `as_libyaml_reads`).
+struct LibyamlText<'t> {
+    text: Cow<'t, str>,
+    /// For each line of `text`, the line of the section it is written on
+    /// and the column it starts at there; `None` when they are the same.
+    written: Option<Vec<(usize, usize)>>,
 }
 
 /// What a byte-order mark inside a section is written as for the parser
@@ -483,9 +524,11 @@ pub(crate) fn scan_identity(
     allowance: &repair::Allowance,
 ) -> Result<Option<[Option<String>; 4]>, ReadError> {
     let read_as = as_libyaml_reads(text);
-    with_repairs(&read_as, allowance, |text, spans| {
+    let written = read_as.written.as_deref();
+    with_repairs(&read_as.text, allowance, |text, spans| {
         let mut builder = Builder::new(text, first_line, false);
         builder.scalars = spans.then(Vec::new);
+        builder.written = written;
         let found = builder.scan_identity();
         builder.reading(found)
     })
@@ -568,6 +611,9 @@ struct Builder<'a> {
     /// Whether the text holds a byte-order mark's stand-in at all (see
     /// `as_libyaml_reads`).
     boms: bool,
+    /// Where each line of the text is written, when libyaml's line breaks
+    /// were made line feeds (see `as_libyaml_reads`).
+    written: Option<&'a [(usize, usize)]>,
     /// The lines with a tab in their indentation not yet passed, and
     /// what the reading has shown of the text before them (see
     /// `check_indentation_tabs`).
@@ -601,6 +647,7 @@ impl<'a> Builder<'a> {
             chars: CharOffsets::new(text),
             next_lines: text.contains('\u{85}'),
             boms: text.contains(BOM_STAND_IN),
+            written: None,
             tabs: if tabs { IndentationTabs::of(text) } else { IndentationTabs::default() },
             first_line,
             anchors: HashMap::new(),
@@ -748,10 +795,18 @@ impl<'a> Builder<'a> {
     }
 
     fn error_at(&self, span: &Span, message: impl Into<String>) -> ReadError {
-        ReadError {
-            line: self.first_line + span.start.line().saturating_sub(1),
-            column: span.start.col() + 1,
-            message: message.into(),
+        let (line, column) = self.written_at(span.start.line(), span.start.col());
+        ReadError { line, column, message: message.into() }
+    }
+
+    /// The source line and 1-based column, as editors and `grep -n` count
+    /// them, of the parser's 1-based `line` and 0-based `col`: the same
+    /// unless libyaml's line breaks were made line feeds for the parser
+    /// (see `as_libyaml_reads`).
+    fn written_at(&self, line: usize, col: usize) -> (usize, usize) {
+        match self.written.and_then(|w| w.get(line.saturating_sub(1))) {
+            Some(&(written, offset)) => (self.first_line + written, offset + col + 1),
+            None => (self.first_line + line.saturating_sub(1), col + 1),
         }
     }
 
@@ -764,7 +819,8 @@ impl<'a> Builder<'a> {
         } else {
             info.to_string()
         };
-        ReadError { line: self.first_line + e.marker().line().saturating_sub(1), column: e.marker().col() + 1, message }
+        let (line, column) = self.written_at(e.marker().line(), e.marker().col());
+        ReadError { line, column, message }
     }
 
     fn next(&mut self) -> Result<(Event<'a>, Span), ReadError> {
@@ -847,12 +903,8 @@ impl<'a> Builder<'a> {
                       indents with spaces only; replace the tab)"
                 }
             };
-            let lines_before = self.text[..line.start].matches('\n').count();
-            return Err(ReadError {
-                line: self.first_line + lines_before,
-                column: column + 1,
-                message: message.to_string(),
-            });
+            let (line, column) = self.written_at(self.text[..line.start].matches('\n').count() + 1, column);
+            return Err(ReadError { line, column, message: message.to_string() });
         }
         let tabs = &mut self.tabs;
         match event {
@@ -990,11 +1042,8 @@ impl<'a> Builder<'a> {
 
     fn record(&mut self, path: &str, span: &Span, plain: Option<String>) {
         if self.positions.is_some() {
-            let spot = Spot {
-                line: self.first_line + span.start.line().saturating_sub(1),
-                column: span.start.col() + 1,
-                plain,
-            };
+            let (line, column) = self.written_at(span.start.line(), span.start.col());
+            let spot = Spot { line, column, plain };
             if let Some(p) = self.positions.as_mut() {
                 p.insert(path.to_string(), spot);
             }
@@ -1207,9 +1256,9 @@ impl<'a> Builder<'a> {
                         self.node(event, value_span, depth + 1, path, false)?
                     };
                     // A field is found where its key is written.
+                    let (line, column) = self.written_at(key_span.start.line(), key_span.start.col());
                     if let Some(spot) = self.positions.as_mut().and_then(|p| p.spots.get_mut(path.as_str())) {
-                        spot.line = self.first_line + key_span.start.line().saturating_sub(1);
-                        spot.column = key_span.start.col() + 1;
+                        (spot.line, spot.column) = (line, column);
                     }
                     path.truncate(len);
                     cost.add(Budget { bytes: built.cost.bytes + name_len + 4, nodes: built.cost.nodes + 1 });
