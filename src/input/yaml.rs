@@ -371,6 +371,10 @@ fn as_libyaml_reads(text: &str) -> LibyamlText<'_> {
         Some(end) => &text[..end],
         None => text,
     };
+    // Most manifests are ASCII: one pass over the bytes settles it.
+    if text.is_ascii() {
+        return LibyamlText { text: Cow::Borrowed(text), written: None };
+    }
     // goyaml's reader drops a byte-order mark where its input starts.
     let first = if text.starts_with('\u{FEFF}') { '\u{FEFF}'.len_utf8() } else { 0 };
     let breaks = text.contains(['\u{85}', '\u{2028}', '\u{2029}']);
