@@ -337,6 +337,32 @@ fn yaml_1_1_syntax_as_libyaml_reads_it() {
         ("a verbatim !!str", "    podAnnotations:\n      note: !<tag:yaml.org,2002:str> 42\n", json!({"note": "42"})),
         // goyaml.v2 resolve: a !!timestamp that parses keeps its text.
         ("a !!timestamp", "    podAnnotations:\n      note: !!timestamp 2001-12-14\n", json!({"note": "2001-12-14"})),
+        // yaml_parser_scan_plain_scalar, yaml_parser_scan_flow_scalar: a
+        // byte-order mark past the start is a character like any other.
+        ("a BOM inside a plain value", "    podAnnotations:\n      note: x\u{feff}y\n", json!({"note": "x\u{feff}y"})),
+        ("a BOM starting a plain value", "    podAnnotations:\n      note: \u{feff}x\n", json!({"note": "\u{feff}x"})),
+        ("a BOM in a flow mapping", "    podAnnotations: {note: \u{feff}x}\n", json!({"note": "\u{feff}x"})),
+        ("a BOM in single quotes", "    podAnnotations:\n      note: 'x\u{feff}y'\n", json!({"note": "x\u{feff}y"})),
+        // yaml_parser_scan_flow_scalar: any blank leads a quoted line, a tab
+        // at column 0 too.
+        ("a tab leading a quoted line", "    podAnnotations:\n      note: 'x\n\ty'\n", json!({"note": "x y"})),
+        // yaml_parser_scan_plain_scalar: after a plain value a tab right of
+        // its indentation is a blank.
+        (
+            "a tab right of a plain value's indentation",
+            "    podAnnotations:\n      a: x\n       \t\n      note: w\n",
+            json!({"note": "w"}),
+        ),
+        // yaml_parser_scan_to_next_token: a tab in a flow collection.
+        ("a tab line in a flow mapping", "    podAnnotations: {a: x,\n\t\n      note: w}\n", json!({"note": "w"})),
+        // goyaml.v2's yaml.Unmarshal reads one document and stops at `...`:
+        // a directive after it is never read.
+        ("%YAML after ...", "    podAnnotations:\n      note: x\n...\n%YAML 1.1\n", json!({"note": "x"})),
+        (
+            "%TAG after ... and a comment",
+            "    podAnnotations:\n      note: x\n...\n# c\n%TAG ! tag:x,2000:\n",
+            json!({"note": "x"}),
+        ),
     ];
     for (case, annotations, expected) in read {
         let d = deployment(&with_annotations(annotations));
@@ -374,6 +400,47 @@ fn yaml_1_1_syntax_as_libyaml_reads_it() {
         ("a document of only ...", format!("...\n---\n{}", with_annotations("")), "did not find expected node content"),
         // NEL in a plain scalar breaks its line: `b` is then no key.
         ("NEL in a plain scalar", with_annotations("    podAnnotations:\n      note: a\u{85}b\n"), "error: "),
+        // yaml_parser_scan_plain_scalar: in the blanks after a plain value,
+        // a tab left of its indentation (a line of only a tab, or of
+        // spaces and a tab).
+        (
+            "a line of only a tab",
+            with_annotations("    podAnnotations:\n      a: x\n\t\n      note: y\n"),
+            "<stdin>:13:1: document 1: found a tab character that violates indentation",
+        ),
+        (
+            "spaces then a tab after a plain value",
+            with_annotations("    podAnnotations:\n      a: x\n      \t\n      note: y\n"),
+            "<stdin>:13:7: document 1: found a tab character that violates indentation",
+        ),
+        // yaml_parser_scan_to_next_token: at the start of a line in block
+        // context a simple key may start, so a tab is not skipped, and
+        // yaml_parser_fetch_next_token finds no token in it.
+        (
+            "a tab before a key after spaces",
+            with_annotations("    podAnnotations:\n      a: 'x'\n      \tnote: w\n"),
+            "cannot start any",
+        ),
+        (
+            "a line of only a tab after a quoted value",
+            with_annotations("    podAnnotations:\n      a: 'x'\n       \t\n      note: y\n"),
+            "<stdin>:13:8: document 1: found character that cannot start any token",
+        ),
+        (
+            "a line of only a tab after a key",
+            with_annotations("    podAnnotations:\n\t\n      note: y\n"),
+            "<stdin>:12:1: document 1: found character that cannot start any token",
+        ),
+        (
+            "a line of a tab and a comment",
+            with_annotations("    podAnnotations:\n      # c\n  \t# d\n      note: y\n"),
+            "<stdin>:13:3: document 1: found character that cannot start any token",
+        ),
+        (
+            "a line of only a tab first",
+            format!("\t\n{}", with_annotations("")),
+            "<stdin>:1:1: document 1: found character that cannot start any token",
+        ),
     ];
     for (case, yaml, said) in refused_cases {
         let message = refused(yaml);
@@ -404,6 +471,44 @@ fn thousands_of_libyaml_forms_in_one_document_are_read() {
     let dashes = lines(&|_| "  - {a: -}\n".to_string(), 3000);
     let run = routerctl(&["render", "-f", "-"], Some(&format!("{}  x:\n{dashes}", with_annotations(""))));
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // 64 documents of 2,000 tabs after colons: one input's allowance of
+    // rewrites is enough for all of them.
+    let documents: Vec<String> = (0..64)
+        .map(|d| {
+            with_annotations(&format!("    podAnnotations:\n{}", lines(&|i| format!("      k{i}:\tv\n"), 2000)))
+                .replace("name: r\n", &format!("name: r{d}\n"))
+        })
+        .collect();
+    let run = routerctl(&["render", "-f", "-"], Some(&documents.join("---\n")));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let deployments = parse_stream(&run.stdout).into_iter().filter(|o| o["kind"] == "Deployment").count();
+    assert_eq!(deployments, 64);
+}
+
+/// NEL, LS and PS break lines for kubectl (libyaml's `IS_BREAK`) in a
+/// comment, a plain scalar and between tokens, as they do in a quoted
+/// scalar; every place after one is still on the line editors and
+/// `grep -n` count, at the column they count.
+#[test]
+fn libyaml_line_breaks_outside_quotes_do_not_move_later_lines() {
+    for (case, annotations) in [
+        ("PS ending a comment", "    podAnnotations:\n      # c\u{2029}      other: v\n"),
+        ("LS between two entries of a flow mapping", "    podAnnotations: {a: b,\u{2028} other: v}\n"),
+        ("NEL after a plain value", "    podAnnotations:\n      a: b\u{85}      other: v\n"),
+    ] {
+        let yaml = with_annotations(&format!("{annotations}  bogus: 1\n"));
+        let line = yaml.lines().position(|l| l.contains("bogus")).expect("the line") + 1;
+        let run = routerctl(&["render", "-f", "-"], Some(&yaml));
+        assert_eq!(run.code, 0, "{case}: {}", run.stderr);
+        assert!(run.stderr.contains(&format!("<stdin>:{line}:3: spec.bogus: unknown field")), "{case}: {}", run.stderr);
+        let d = parse_stream(&run.stdout).into_iter().find(|o| o["kind"] == "Deployment").expect("a Deployment");
+        assert_eq!(d["spec"]["template"]["metadata"]["annotations"]["other"], "v", "{case}");
+    }
+    // A finding on the line after a NEL: on its written line, at the
+    // column counted from that line's start (`other` starts at the 18th character).
+    let yaml = with_annotations("    podAnnotations:\n      a: b\u{85}      other: yes\n");
+    let line = yaml.lines().position(|l| l.contains("other")).expect("the line") + 1;
+    assert!(refused(&yaml).contains(&format!("<stdin>:{line}:18: spec.proxy.podAnnotations.other: must be a string")));
 }
 
 /// A NEL inside a quoted scalar folds as kubectl folds it (`"x\u{85}y"` is
@@ -416,4 +521,86 @@ fn a_nel_in_a_quoted_scalar_does_not_move_later_lines() {
     let run = routerctl(&["render", "-f", "-"], Some(&yaml));
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains(&format!("<stdin>:{line}:3: spec.bogus: unknown field")), "{}", run.stderr);
+}
+
+/// A router read from a file of these bytes, as `-f` reads it.
+fn from_bytes(bytes: &[u8]) -> common::Run {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("router.yaml");
+    std::fs::write(&path, bytes).expect("writes");
+    routerctl(&["render", "-f", path.to_str().expect("UTF-8 path")], None)
+}
+
+fn utf16(text: &str, little: bool) -> Vec<u8> {
+    let mut bytes = if little { vec![0xFF, 0xFE] } else { vec![0xFE, 0xFF] };
+    for unit in text.encode_utf16() {
+        bytes.extend(if little { unit.to_le_bytes() } else { unit.to_be_bytes() });
+    }
+    bytes
+}
+
+/// The bytes of a file as kubectl turns them into text before libyaml
+/// reads them: cli-runtime's `resource.FileVisitor` reads every file
+/// through golang.org/x/text's `unicode.BOMOverride(unicode.UTF8.NewDecoder())`,
+/// and goyaml.v2's `yaml_parser_determine_encoding` drops a byte-order mark
+/// where a document's text starts. Each value was checked against
+/// `kubectl label --local -f`.
+#[test]
+fn file_bytes_become_text_as_kubectl_decodes_them() {
+    let router = with_annotations("    podAnnotations:\n      note: xé\u{1F600}y\n");
+    let bom = "\u{feff}";
+    let read: &[(&str, Vec<u8>, &str)] = &[
+        // BOMOverride: a UTF-16 byte-order mark makes the file UTF-16.
+        ("UTF-16LE", utf16(&router, true), "xé\u{1F600}y"),
+        ("UTF-16BE", utf16(&router, false), "xé\u{1F600}y"),
+        // x/text's UTF-16 decoder: an unpaired surrogate is U+FFFD.
+        (
+            "UTF-16LE with a lone surrogate",
+            {
+                let mut bytes = utf16(&with_annotations("    podAnnotations:\n      note: x"), true);
+                bytes.extend([0x00, 0xD8]);
+                bytes.extend(&utf16("y\n", true)[2..]);
+                bytes
+            },
+            "x\u{fffd}y",
+        ),
+        // x/text's UTF-8 decoder: each ill-formed sequence (its longest
+        // valid prefix, or one byte) is one U+FFFD.
+        (
+            "ill-formed UTF-8",
+            [
+                with_annotations("    podAnnotations:\n      note: x").as_bytes(),
+                b"\xffa\xe2\x82b\xed\xa0\x80c\xc0\xafd\n",
+            ]
+            .concat(),
+            "x\u{fffd}a\u{fffd}b\u{fffd}\u{fffd}\u{fffd}c\u{fffd}\u{fffd}d",
+        ),
+        // goyaml.v2's reader drops a second byte-order mark where the text
+        // starts, and one where a document after `---` starts.
+        ("two BOMs", format!("{bom}{bom}{router}").into_bytes(), "xé\u{1F600}y"),
+        (
+            "a BOM after ---",
+            format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c}}\n---\n{bom}{router}").into_bytes(),
+            "xé\u{1F600}y",
+        ),
+    ];
+    for (case, bytes, note) in read {
+        let run = from_bytes(bytes);
+        assert_eq!(run.code, 0, "{case}: {}", run.stderr);
+        let d = parse_stream(&run.stdout).into_iter().find(|o| o["kind"] == "Deployment").expect("a Deployment");
+        assert_eq!(d["spec"]["template"]["metadata"]["annotations"]["note"], *note, "{case}");
+    }
+    // BOMOverride passes the bytes after a UTF-8 byte-order mark on as
+    // they are, and goyaml.v2's reader refuses ill-formed UTF-8 ("invalid
+    // leading UTF-8 octet").
+    let run = from_bytes(
+        &[bom.as_bytes(), with_annotations("    podAnnotations:\n      note: x").as_bytes(), b"\xff\n"].concat(),
+    );
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""));
+    assert!(run.stderr.contains("router.yaml:12:14: not UTF-8 text (invalid byte 0xFF)"), "{}", run.stderr);
+    // A byte-order mark after a comment line is no longer where the text
+    // starts: it is the first character of the key after it.
+    let run = from_bytes(format!("# c\n{bom}x: 1\n{router}").as_bytes());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("\\u{feff}x"), "{}", run.stderr);
 }

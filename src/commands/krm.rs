@@ -155,7 +155,7 @@ pub(super) fn command(stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<O
     // Bytes that are not a ResourceList's text (too many, not UTF-8) are
     // answered as any bad input is: a ResourceList whose result says why.
     let read = crate::input::read_limited("stdin", stdin, crate::input::MAX_SOURCE_BYTES)
-        .and_then(|bytes| crate::input::decode("stdin", bytes));
+        .and_then(|bytes| crate::input::decode_resource_list("stdin", bytes));
     let outcome = match read {
         Ok(input) => run(&input),
         Err(e) => refused(format!("cannot read the ResourceList: {e:#}")),

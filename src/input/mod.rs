@@ -159,11 +159,13 @@ pub struct Placement {
     /// A value of a JSON stream, read by JSON's grammar.
     json: bool,
     positions: std::sync::OnceLock<Positions>,
+    /// The rewrites its input may still make (see `repair::Allowance`).
+    allowance: Arc<repair::Allowance>,
 }
 
 impl Placement {
-    fn of(text: &str, first_line: usize, json: bool) -> Placement {
-        Placement { text: text.to_string(), first_line, json, positions: std::sync::OnceLock::new() }
+    fn of(text: &str, first_line: usize, json: bool, allowance: Arc<repair::Allowance>) -> Placement {
+        Placement { text: text.to_string(), first_line, json, positions: std::sync::OnceLock::new(), allowance }
     }
 
     /// The spots of every field (none for a document with no text behind
@@ -173,7 +175,7 @@ impl Placement {
             let read = if self.json {
                 yaml::json_positions(&self.text, self.first_line)
             } else {
-                yaml::parse_section(&self.text, self.first_line, true)
+                yaml::read_section(&self.text, self.first_line, true, &self.allowance)
             };
             read.ok().flatten().map(|p| p.positions).unwrap_or_default()
         })
@@ -293,27 +295,36 @@ pub fn read_file(path: &Path) -> Result<Source> {
     Ok(Source { text: decode(&name, bytes)?, name })
 }
 
-/// Source bytes to text as kubectl's YAML reader takes them: UTF-8, a
-/// leading byte-order mark dropped, and only the characters YAML allows
-/// (libyaml's and goyaml's reader refuse control characters other than
-/// tab and line breaks, DEL, C1 controls but NEL, and U+FFFE/U+FFFF).
+/// Source bytes to text as kubectl's YAML reader takes them. kubectl reads
+/// every file through `unicode.BOMOverride(unicode.UTF8.NewDecoder())`
+/// (golang.org/x/text, in cli-runtime's `resource.FileVisitor`): a leading
+/// UTF-16 byte-order mark makes it UTF-16 (little- or big-endian), decoded
+/// to UTF-8; after a leading UTF-8 one the bytes go on as they are, to
+/// goyaml's reader, which refuses ill-formed UTF-8; without a mark they are
+/// read as UTF-8, each ill-formed sequence (its longest valid prefix, or one
+/// byte) becoming U+FFFD, Unicode's "maximal subpart" practice. Then only
+/// the characters YAML allows (libyaml's and goyaml's reader refuse control
+/// characters other than tab and line breaks, DEL, C1 controls but NEL,
+/// and U+FFFE/U+FFFF).
 pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String> {
-    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+    let text = if let Some(text) = utf16_text(&bytes) {
+        text
+    } else if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         bytes.drain(..3);
-    } else if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
-        let message = "UTF-16 text; routerctl reads UTF-8 manifests (convert it, e.g. with `iconv -f UTF-16 -t UTF-8`)";
-        return Err(refused_input(name, None, message.to_string()));
-    }
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => {
+        String::from_utf8(bytes).map_err(|e| {
             let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
             let (line, column) = line_column(&String::from_utf8_lossy(valid), valid.len());
             let message = format!(
-                "not UTF-8 text (invalid byte 0x{:02X}); routerctl reads YAML or JSON manifests",
+                "not UTF-8 text (invalid byte 0x{:02X}); after a UTF-8 byte-order mark kubectl's YAML reader refuses it too (save the file as UTF-8)",
                 e.as_bytes()[valid.len()]
             );
-            return Err(refused_input(name, Some((line, column)), message));
+            refused_input(name, Some((line, column)), message)
+        })?
+    } else {
+        match String::from_utf8(bytes) {
+            Ok(text) => text,
+            // The replacement x/text's decoder makes, which Rust's is.
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
         }
     };
     // A JSON stream's lone surrogate escapes, as Go's decoder reads them.
@@ -330,31 +341,45 @@ pub fn decode(name: &str, mut bytes: Vec<u8>) -> Result<String> {
         );
         return Err(refused_input(name, Some((line, column)), message));
     }
-    Ok(yaml_1_1_line_breaks(text))
+    Ok(text)
 }
 
-/// NEL (U+0085), LS (U+2028) and PS (U+2029) are line breaks to libyaml
-/// (YAML 1.1's `b-char`; `IS_BREAK` in libyaml's reader), not to a YAML
-/// 1.2 reader: a comment ends there, a plain scalar is cut there, a block
-/// scalar's line ends there. Outside a JSON stream (where they are
-/// characters of a string, as to Go's JSON decoder) they are read as line
-/// breaks, so lines are numbered as kubectl numbers them. Inside a quoted
-/// scalar libyaml folds NEL into a space (as a line break) but keeps LS and
-/// PS as characters: there all three are left as they are (the YAML reader
-/// folds NEL itself), so a line after one is numbered as editors and
-/// `grep -n` number it.
-fn yaml_1_1_line_breaks(text: String) -> String {
-    if !text.contains(['\u{85}', '\u{2028}', '\u{2029}']) || json::is_json_stream(&text) {
-        return text;
+/// The KRM function's stdin as kustomize and kpt hand a ResourceList over:
+/// their reader (kyaml, on goyaml.v3's port of libyaml) refuses ill-formed
+/// UTF-8, where kubectl's file reader replaces it; otherwise as [`decode`].
+pub fn decode_resource_list(name: &str, bytes: Vec<u8>) -> Result<String> {
+    if utf16_text(&bytes).is_none() {
+        let text = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(&bytes);
+        if let Err(e) = std::str::from_utf8(text) {
+            let valid = &text[..e.valid_up_to()];
+            let (line, column) = line_column(&String::from_utf8_lossy(valid), valid.len());
+            let message = format!(
+                "not UTF-8 text (invalid byte 0x{:02X}); the ResourceList reader of kustomize and kpt refuses it too",
+                text[valid.len()]
+            );
+            return Err(refused_input(name, Some((line, column)), message));
+        }
     }
-    let is_break = |c: char| matches!(c, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}');
-    repair::places(&text, is_break)
-        .map(|(c, place)| match (c, place) {
-            ('\u{85}' | '\u{2028}' | '\u{2029}', repair::Place::Quoted) => c,
-            ('\u{85}' | '\u{2028}' | '\u{2029}', _) => '\n',
-            _ => c,
-        })
-        .collect()
+    decode(name, bytes)
+}
+
+/// The text of UTF-16 bytes that start with a byte-order mark, without
+/// it, as x/text's UTF-16 decoder makes it: an unpaired surrogate, or an
+/// odd byte at the end, is U+FFFD. `None` when there is no such mark.
+fn utf16_text(bytes: &[u8]) -> Option<String> {
+    let little = match bytes {
+        [0xFF, 0xFE, ..] => true,
+        [0xFE, 0xFF, ..] => false,
+        _ => return None,
+    };
+    let pairs = bytes[2..].chunks_exact(2);
+    let odd = !pairs.remainder().is_empty();
+    let units = pairs.map(|p| if little { u16::from_le_bytes([p[0], p[1]]) } else { u16::from_be_bytes([p[0], p[1]]) });
+    let mut text: String = char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)).collect();
+    if odd {
+        text.push(char::REPLACEMENT_CHARACTER);
+    }
+    Some(text)
 }
 
 /// YAML's printable set, as goyaml.v2's reader checks it.
@@ -409,6 +434,10 @@ pub fn quick_identity(text: &str, indent: usize) -> Option<Identity> {
     let mut in_metadata = false;
     let mut seen_metadata = false;
     for line in text.lines() {
+        // libyaml's other line breaks (see `yaml`): the parser's to read.
+        if !line.is_ascii() && line.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
+            return None;
+        }
         let trimmed = line.trim_start_matches(' ');
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
@@ -430,7 +459,14 @@ pub fn quick_identity(text: &str, indent: usize) -> Option<Identity> {
                     (in_metadata, seen_metadata) = (true, true);
                     continue;
                 }
-                "metadata" => return None,
+                "metadata" => {
+                    if seen_metadata {
+                        return None;
+                    }
+                    seen_metadata = true;
+                    (name, namespace) = flow_metadata(v)?;
+                    continue;
+                }
                 _ if is_plain_key(k) => continue,
                 _ => return None,
             };
@@ -453,6 +489,37 @@ pub fn quick_identity(text: &str, indent: usize) -> Option<Identity> {
 }
 
 /// A top-level key that is surely just a name (not `? complex`, not quoted).
+/// `name` and `namespace` of `metadata: {name: x, namespace: y}` written
+/// on one line (`v` is what follows `metadata:`), when every key is a plain
+/// name and every value a plain string: no quotes, no nesting, nothing a
+/// flow collection's own rules could read otherwise.
+fn flow_metadata(v: &str) -> Option<(Option<String>, Option<String>)> {
+    let inner = v.trim().strip_prefix('{')?.strip_suffix('}')?;
+    if inner.contains(['{', '}', '[', ']', '\'', '"', '#', '&', '*', '!', '?', '|', '>', '\t']) {
+        return None;
+    }
+    let (mut name, mut namespace) = (None, None);
+    for entry in inner.split(',') {
+        if entry.trim().is_empty() {
+            continue;
+        }
+        let (k, v) = entry.split_once(':')?;
+        let k = k.trim();
+        if !is_plain_key(k) || v.trim().contains(": ") || v.trim_end().ends_with(':') {
+            return None;
+        }
+        let slot = match k {
+            "name" => &mut name,
+            "namespace" => &mut namespace,
+            _ => continue,
+        };
+        if slot.replace(plain_scalar(v)?).is_some() {
+            return None;
+        }
+    }
+    Some((name, namespace))
+}
+
 fn is_plain_key(k: &str) -> bool {
     !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
 }
@@ -488,7 +555,7 @@ pub fn for_each_document(source: &Source, mut f: impl FnMut(Document) -> Result<
 /// One non-empty document of a source, found but not yet read: what a
 /// first pass keeps so a second pass (maybe on another thread) reads just
 /// the documents it needs, without splitting the source again.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct DocumentText<'a> {
     source: &'a str,
     /// 1-based, among the source's non-empty documents.
@@ -498,6 +565,9 @@ pub struct DocumentText<'a> {
     line: usize,
     /// A JSON value of a JSON stream (`input::json`), not a YAML section.
     json: bool,
+    /// The rewrites the source may still make, one allowance for all its
+    /// documents (see `repair::Allowance`).
+    allowance: Arc<repair::Allowance>,
 }
 
 fn too_many_documents(name: &str) -> anyhow::Error {
@@ -512,13 +582,23 @@ pub fn document_texts(source: &Source) -> Result<Vec<DocumentText<'_>>> {
         return Ok(values
             .into_iter()
             .enumerate()
-            .map(|(i, v)| DocumentText { source: &source.name, number: i + 1, text: v.text, line: v.line, json: true })
+            .map(|(i, v)| DocumentText {
+                source: &source.name,
+                number: i + 1,
+                text: v.text,
+                line: v.line,
+                json: true,
+                allowance: Arc::default(),
+            })
             .collect());
     }
     let sections = yaml::split_sections(&source.text).map_err(|e| read_error(&source.name, None, &e))?;
     let mut texts = Vec::new();
+    let allowance = Arc::new(repair::Allowance::default());
     for section in sections {
-        if section.text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
+        // NEL, LS and PS end a comment too, for libyaml (see `yaml`).
+        let lines = section.text.split(['\n', '\u{85}', '\u{2028}', '\u{2029}']);
+        if lines.into_iter().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) {
             continue;
         }
         if texts.len() == MAX_DOCUMENTS {
@@ -530,6 +610,7 @@ pub fn document_texts(source: &Source) -> Result<Vec<DocumentText<'_>>> {
             text: section.text,
             line: section.line,
             json: false,
+            allowance: Arc::clone(&allowance),
         });
     }
     Ok(texts)
@@ -556,7 +637,7 @@ impl DocumentText<'_> {
         if let Some(id) = quick_identity(self.text, 0) {
             return Ok(Some(id));
         }
-        let fields = yaml::scan_identity(self.text, self.line).map_err(|e| self.error(&e))?;
+        let fields = yaml::scan_identity(self.text, self.line, &self.allowance).map_err(|e| self.error(&e))?;
         Ok(fields.and_then(|[api_version, kind, name, namespace]| {
             Some(Identity { api_version: api_version?, kind: kind?, name, namespace })
         }))
@@ -575,13 +656,14 @@ impl DocumentText<'_> {
         let value = if self.json {
             self.parse_json()?
         } else {
-            let parsed = yaml::parse_section(self.text, self.line, false).map_err(|e| self.error(&e))?;
+            let parsed =
+                yaml::read_section(self.text, self.line, false, &self.allowance).map_err(|e| self.error(&e))?;
             let Some(parsed) = parsed else { return Ok(()) };
             parsed.value
         };
         // Positions are read off the text by the YAML reader, which reads
         // JSON too (and leaves them out where it cannot).
-        let placement = Arc::new(Placement::of(self.text, self.line, self.json));
+        let placement = Arc::new(Placement::of(self.text, self.line, self.json, Arc::clone(&self.allowance)));
         match value {
             Value::Null => return Ok(()),
             Value::Object(_) => {}
@@ -650,10 +732,11 @@ pub fn parse_stream(name: &str, text: &str) -> Result<Vec<(usize, usize, Value)>
         }
         return Ok(out);
     }
+    let allowance = repair::Allowance::default();
     for section in yaml::split_sections(text).map_err(|e| read_error(name, None, &e))? {
         let number = out.len() + 1;
-        if let Some(parsed) =
-            yaml::parse_section(section.text, section.line, false).map_err(|e| read_error(name, Some(number), &e))?
+        if let Some(parsed) = yaml::read_section(section.text, section.line, false, &allowance)
+            .map_err(|e| read_error(name, Some(number), &e))?
         {
             if !parsed.value.is_null() {
                 out.push((number, section.line, parsed.value));
@@ -822,13 +905,33 @@ mod tests {
     }
 
     #[test]
+    fn identity_read_off_a_flow_metadata_line() {
+        let id = |text: &str| quick_identity(text, 0);
+        let found = id("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big, namespace: ml}\ndata:\n  k: v\n");
+        assert_eq!(found.as_ref().and_then(|i| i.name.as_deref()), Some("big"));
+        assert_eq!(found.as_ref().and_then(|i| i.namespace.as_deref()), Some("ml"));
+        assert_eq!(id("apiVersion: v1\nkind: A\nmetadata: {}\n").map(|i| i.name), Some(None));
+        // Anything a flow mapping's rules could read otherwise goes to the parser.
+        for metadata in
+            ["{name: 'a'}", "{name: a: b}", "{name: yes}", "{name: [a]}", "{na:me: x}", "{name: a, name: b}"]
+        {
+            assert_eq!(id(&format!("apiVersion: v1\nkind: A\nmetadata: {metadata}\n")), None, "{metadata}");
+        }
+        assert_eq!(id("apiVersion: v1\nkind: A\nmetadata: {name: a}\nmetadata: {name: b}\n"), None);
+    }
+
+    #[test]
     fn decoding_bytes() {
         assert_eq!(decode("f", b"\xEF\xBB\xBFa: 1\n".to_vec()).expect("a BOM is dropped"), "a: 1\n");
-        let err = decode("f", b"a: 1\nb: x\xFFy\n".to_vec()).expect_err("not UTF-8").to_string();
-        assert_eq!(err, "f:2:5: not UTF-8 text (invalid byte 0xFF); routerctl reads YAML or JSON manifests");
+        // Each ill-formed sequence is one U+FFFD, as x/text's decoder
+        // (kubectl's) makes it: \xE2\x82 is the start of a character.
+        assert_eq!(decode("f", b"b: x\xFFy\xE2\x82z\n".to_vec()).expect("read"), "b: x\u{FFFD}y\u{FFFD}z\n");
+        let err = decode("f", b"\xEF\xBB\xBFa: 1\nb: x\xFFy\n".to_vec()).expect_err("not UTF-8").to_string();
+        assert!(err.starts_with("f:2:5: not UTF-8 text (invalid byte 0xFF); after a UTF-8 byte-order mark"), "{err}");
         let err = decode("f", b"a: 1\n\nb: \x00\n".to_vec()).expect_err("NUL").to_string();
         assert!(err.starts_with("f:3:4: the character U+0000 is not allowed in YAML"), "{err}");
         assert!(decode("f", b"a: \x7f\n".to_vec()).is_err(), "DEL is refused as goyaml refuses it");
-        assert!(decode("f", b"\xFF\xFEa\x00".to_vec()).expect_err("UTF-16").to_string().contains("UTF-16"));
+        assert_eq!(decode("f", b"\xFF\xFEa\x00\x3D\xD8\x00\xDE".to_vec()).expect("UTF-16LE"), "a\u{1F600}");
+        assert_eq!(decode("f", b"\xFE\xFF\x00a\xD8\x00b".to_vec()).expect("UTF-16BE"), "a\u{FFFD}\u{FFFD}");
     }
 }

@@ -33,12 +33,28 @@
 //! inside one), and only when one is not borne out does the reading go
 //! back to one rewrite per failure.
 
-/// How many rewrites one document may have before its error is given as
-/// it is: each costs a read of the whole text, so a small document may
-/// have many (a manifest written with a tab after every `:`), a large one
-/// fewer; 64 MiB of re-reading at most, and never fewer than 64.
-pub fn max_repairs(text_len: usize) -> usize {
-    ((64 << 20) / text_len.max(1)).clamp(64, 10_000)
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// What rewriting may still cost one input (a file, stdin), over all its
+/// documents and every read of each (identity, value, positions): each
+/// rewrite after a document's first failure costs a read of its whole
+/// text, so the input may re-read 64 MiB in all, with at least 64 rewrites
+/// (a large document still gets that many) and at most 10,000. Shared by
+/// the threads reading the input's documents.
+#[derive(Debug, Default)]
+pub struct Allowance {
+    rewrites: AtomicUsize,
+    bytes: AtomicUsize,
+}
+
+impl Allowance {
+    /// Takes one rewrite of a text of `len` bytes from the allowance;
+    /// false once it is spent.
+    pub fn take(&self, len: usize) -> bool {
+        let rewrites = self.rewrites.fetch_add(1, Ordering::Relaxed);
+        let bytes = self.bytes.fetch_add(len, Ordering::Relaxed).saturating_add(len);
+        rewrites < 64 || (rewrites < 10_000 && bytes <= 64 << 20)
+    }
 }
 
 /// One rewrite made by [`rewrite_all`]: the byte offset in the rewritten
@@ -304,6 +320,12 @@ pub fn repair(text: &str, failure: &Failure<'_>) -> Option<String> {
     if message.contains("invalid indentation in quoted scalar") {
         return indent_quoted(text, at);
     }
+    // A tab leading a quoted scalar's line: libyaml's
+    // `yaml_parser_scan_flow_scalar` takes any blank there. The parser
+    // marks the tab: the scalar is the one open there.
+    if message.contains("tab cannot be used as indentation") {
+        return indent_quoted(text, open_quote_before(text, at)?);
+    }
     // Nested in a block mapping, the parser says only "invalid
     // indentation": a rewrite only inside an open flow collection.
     if message.contains("invalid indentation in flow construct")
@@ -377,6 +399,21 @@ fn indent_lines(text: &str, span: std::ops::Range<usize>, wanted: usize, first: 
     }
     out.push_str(&text[span.end..]);
     changed.then_some(out)
+}
+
+/// The opening quote of the quoted scalar open at byte `at`, by a light
+/// reading (see [`places`]); `None` when none is open there.
+fn open_quote_before(text: &str, at: usize) -> Option<usize> {
+    let mut open = None;
+    let mut was_quoted = false;
+    for ((i, _), (_, place)) in text[..at].char_indices().zip(places(&text[..at], |c| c == '\n')) {
+        let quoted = place == Place::Quoted;
+        if quoted && !was_quoted {
+            open = Some(i);
+        }
+        was_quoted = quoted;
+    }
+    open.filter(|_| was_quoted)
 }
 
 /// Whether 1-based `line` starts inside a `{ }` or `[ ]` opened on the

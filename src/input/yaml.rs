@@ -254,17 +254,32 @@ pub struct Parsed {
 /// same whichever way it was read (a duplicate key's path and the line it
 /// was first set on).
 pub fn parse_section(text: &str, first_line: usize, keep_positions: bool) -> Result<Option<Parsed>, ReadError> {
+    read_section(text, first_line, keep_positions, &repair::Allowance::default())
+}
+
+/// As [`parse_section`], for one of an input's sections: its rewrites are
+/// taken from the input's `allowance`.
+pub(crate) fn read_section(
+    text: &str,
+    first_line: usize,
+    keep_positions: bool,
+    allowance: &repair::Allowance,
+) -> Result<Option<Parsed>, ReadError> {
     only_an_end_marker(text, first_line)?;
-    let read = with_repairs(text, |text, spans| {
+    let read_as = as_libyaml_reads(text);
+    let (text, written) = (read_as.text.as_ref(), read_as.written.as_deref());
+    let read = with_repairs(text, allowance, |text, spans| {
         let mut builder = Builder::new(text, first_line, keep_positions);
         builder.scalars = spans.then(Vec::new);
+        builder.written = written;
         let read = builder.section();
         builder.reading(read)
     });
     match read {
-        Err(_) if !keep_positions => with_repairs(text, |text, spans| {
+        Err(_) if !keep_positions => with_repairs(text, allowance, |text, spans| {
             let mut builder = Builder::new(text, first_line, true);
             builder.scalars = spans.then(Vec::new);
+            builder.written = written;
             let read = builder.section();
             builder.reading(read)
         }),
@@ -327,6 +342,107 @@ fn without_surrogate_escapes(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// A section as the YAML parser is to read it, where libyaml reads what
+/// the parser would not (nothing is copied unless a case is there):
+///
+/// - A byte-order mark (U+FEFF) past the section's first byte is a
+///   character to libyaml like any other (goyaml.v2's reader drops one
+///   only where its input starts; `yaml_parser_scan_plain_scalar` and
+///   `yaml_parser_scan_flow_scalar` take it, even at the start of a line,
+///   into a key or a value), where saphyr refuses it inside a document or
+///   reads it as a document boundary. It is written U+FFFE here, a
+///   character of the same width that `decode` refuses in any input, and
+///   made U+FEFF again in every scalar the builder reads (`Builder::next`).
+/// - NEL (U+0085), LS (U+2028) and PS (U+2029) are line breaks to libyaml
+///   (YAML 1.1's `b-char`; `IS_BREAK` in its reader), not to a YAML 1.2
+///   reader: a comment ends there, a plain scalar is cut there, a block
+///   scalar's line ends there. Outside a quoted scalar each is a line feed
+///   here; inside one all three stay (libyaml folds NEL there as a line
+///   break, which `Builder::fold_next_lines` does, and keeps LS and PS as
+///   characters). The source keeps them, so lines are numbered as editors
+///   and `grep -n` number them: `written` maps each line the parser counts
+///   to where it is written.
+/// - Directives after the document end marker `...` (`%YAML 1.1`): goyaml's
+///   `yaml.Unmarshal` reads one document and stops at `...`, so what
+///   follows up to the next `---` (only directives, blank and comment lines
+///   here) is never read, where saphyr wants a document after them.
+fn as_libyaml_reads(text: &str) -> LibyamlText<'_> {
+    let text = match directives_after_the_end(text) {
+        Some(end) => &text[..end],
+        None => text,
+    };
+    // Most manifests are ASCII: one pass over the bytes settles it.
+    if text.is_ascii() {
+        return LibyamlText { text: Cow::Borrowed(text), written: None };
+    }
+    // goyaml's reader drops a byte-order mark where its input starts.
+    let first = if text.starts_with('\u{FEFF}') { '\u{FEFF}'.len_utf8() } else { 0 };
+    let breaks = text.contains(['\u{85}', '\u{2028}', '\u{2029}']);
+    if !breaks && !text[first..].contains('\u{FEFF}') {
+        return LibyamlText { text: Cow::Borrowed(text), written: None };
+    }
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..first]);
+    let is_break = |c: char| matches!(c, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}');
+    // Each line read: the written line it is on and the column it starts at.
+    let mut written = vec![(0, 0)];
+    let (mut line, mut column) = (0, 0);
+    for (c, place) in repair::places(&text[first..], is_break) {
+        let read = match (c, place) {
+            ('\u{FEFF}', _) => BOM_STAND_IN,
+            ('\u{85}' | '\u{2028}' | '\u{2029}', repair::Place::Plain | repair::Place::Comment) => '\n',
+            _ => c,
+        };
+        out.push(read);
+        if c == '\n' {
+            (line, column) = (line + 1, 0);
+            written.push((line, 0));
+        } else {
+            column += 1;
+            if read == '\n' {
+                written.push((line, column));
+            }
+        }
+    }
+    LibyamlText { text: Cow::Owned(out), written: breaks.then_some(written) }
+}
+
+/// A section's text as the parser reads it (see `as_libyaml_reads`).
+struct LibyamlText<'t> {
+    text: Cow<'t, str>,
+    /// For each line of `text`, the line of the section it is written on
+    /// and the column it starts at there; `None` when they are the same.
+    written: Option<Vec<(usize, usize)>>,
+}
+
+/// What a byte-order mark inside a section is written as for the parser
+/// (see `as_libyaml_reads`).
+const BOM_STAND_IN: char = '\u{FFFE}';
+
+/// The byte offset where the line of a document end marker `...` ends,
+/// when only directives, blank and comment lines (one directive at least)
+/// follow it to the end of the section.
+fn directives_after_the_end(text: &str) -> Option<usize> {
+    if !text.contains("\n%") {
+        return None;
+    }
+    let mut directives = false;
+    let mut end = text.len();
+    for line in text.split_inclusive('\n').rev() {
+        let start = end - line.len();
+        let body = line.trim_end();
+        if body.starts_with('%') {
+            directives = true;
+        } else if body.starts_with("...") && (body.len() == 3 || body[3..].starts_with([' ', '\t'])) {
+            return directives.then_some(end);
+        } else if !(body.trim_start().is_empty() || body.trim_start().starts_with('#')) {
+            return None;
+        }
+        end = start;
+    }
+    None
+}
+
 /// A section whose first content is the document end marker `...`: goyaml.v2
 /// finds no document there ("did not find expected node content"), where
 /// a YAML 1.2 reader sees an empty stream.
@@ -364,7 +480,11 @@ struct Reading<T> {
 /// the scalars), and that reading is kept when the scalars confirm each
 /// rewrite; else the text is rewritten one failure at a time, a bounded
 /// number of times. A text that reads at once costs nothing more.
-fn with_repairs<T>(text: &str, read: impl Fn(&str, bool) -> Reading<T>) -> Result<T, ReadError> {
+fn with_repairs<T>(
+    text: &str,
+    allowance: &repair::Allowance,
+    read: impl Fn(&str, bool) -> Reading<T>,
+) -> Result<T, ReadError> {
     let mut rewritten: Option<String> = None;
     let mut repairs = 0;
     loop {
@@ -377,7 +497,7 @@ fn with_repairs<T>(text: &str, read: impl Fn(&str, bool) -> Reading<T>) -> Resul
         // The error given is the one no rewrite removes: the real one (its
         // line is the line as written; a column on a rewritten line may be
         // a few characters off).
-        if repairs == repair::max_repairs(text.len()) {
+        if !allowance.take(current.len()) {
             return Err(error);
         }
         let Some((message, line, column)) = failure else { return Err(error) };
@@ -402,10 +522,17 @@ fn with_repairs<T>(text: &str, read: impl Fn(&str, bool) -> Reading<T>) -> Resul
 /// document nobody wants costs only a scan however large it is. `None`
 /// when the section holds no mapping or those fields are not plain
 /// strings (aliases, merge keys, tags): the caller then builds it.
-pub fn scan_identity(text: &str, first_line: usize) -> Result<Option<[Option<String>; 4]>, ReadError> {
-    with_repairs(text, |text, spans| {
+pub(crate) fn scan_identity(
+    text: &str,
+    first_line: usize,
+    allowance: &repair::Allowance,
+) -> Result<Option<[Option<String>; 4]>, ReadError> {
+    let read_as = as_libyaml_reads(text);
+    let written = read_as.written.as_deref();
+    with_repairs(&read_as.text, allowance, |text, spans| {
         let mut builder = Builder::new(text, first_line, false);
         builder.scalars = spans.then(Vec::new);
+        builder.written = written;
         let found = builder.scan_identity();
         builder.reading(found)
     })
@@ -485,6 +612,16 @@ struct Builder<'a> {
     chars: CharOffsets,
     /// Whether the text holds a NEL at all (see `fold_next_lines`).
     next_lines: bool,
+    /// Whether the text holds a byte-order mark's stand-in at all (see
+    /// `as_libyaml_reads`).
+    boms: bool,
+    /// Where each line of the text is written, when libyaml's line breaks
+    /// were made line feeds (see `as_libyaml_reads`).
+    written: Option<&'a [(usize, usize)]>,
+    /// The lines with a tab in their indentation not yet passed, and
+    /// what the reading has shown of the text before them (see
+    /// `check_indentation_tabs`).
+    tabs: IndentationTabs,
     first_line: usize,
     anchors: HashMap<usize, Anchored>,
     positions: Option<Positions>,
@@ -505,19 +642,28 @@ struct Builder<'a> {
 
 impl<'a> Builder<'a> {
     fn new(text: &'a str, first_line: usize, keep_positions: bool) -> Builder<'a> {
+        let tabs = text.contains('\t');
         Builder {
             parser: Parser::new_from_str(text),
             text,
             slash_escapes: text.contains("\\/"),
-            dash_tabs: text.contains('\t'),
+            dash_tabs: tabs,
             chars: CharOffsets::new(text),
             next_lines: text.contains('\u{85}'),
+            boms: text.contains(BOM_STAND_IN),
+            written: None,
+            tabs: if tabs { IndentationTabs::of(text) } else { IndentationTabs::default() },
             first_line,
             anchors: HashMap::new(),
             // About one field per 16 bytes of a typical manifest: sized once
-            // rather than grown and rehashed field by field.
+            // rather than grown and rehashed field by field; no more than an
+            // object may hold, so a huge text that fails early (a read with
+            // positions follows every failed one) does not reserve for it.
             positions: keep_positions.then(|| Positions {
-                spots: foldhash::HashMap::with_capacity_and_hasher(text.len() / 16, Default::default()),
+                spots: foldhash::HashMap::with_capacity_and_hasher(
+                    (text.len() / 16).min(MAX_OBJECT_NODES),
+                    Default::default(),
+                ),
             }),
             object: Budget::default(),
             aliases: Budget::default(),
@@ -653,10 +799,18 @@ impl<'a> Builder<'a> {
     }
 
     fn error_at(&self, span: &Span, message: impl Into<String>) -> ReadError {
-        ReadError {
-            line: self.first_line + span.start.line().saturating_sub(1),
-            column: span.start.col() + 1,
-            message: message.into(),
+        let (line, column) = self.written_at(span.start.line(), span.start.col());
+        ReadError { line, column, message: message.into() }
+    }
+
+    /// The source line and 1-based column, as editors and `grep -n` count
+    /// them, of the parser's 1-based `line` and 0-based `col`: the same
+    /// unless libyaml's line breaks were made line feeds for the parser
+    /// (see `as_libyaml_reads`).
+    fn written_at(&self, line: usize, col: usize) -> (usize, usize) {
+        match self.written.and_then(|w| w.get(line.saturating_sub(1))) {
+            Some(&(written, offset)) => (self.first_line + written, offset + col + 1),
+            None => (self.first_line + line.saturating_sub(1), col + 1),
         }
     }
 
@@ -669,16 +823,23 @@ impl<'a> Builder<'a> {
         } else {
             info.to_string()
         };
-        ReadError { line: self.first_line + e.marker().line().saturating_sub(1), column: e.marker().col() + 1, message }
+        let (line, column) = self.written_at(e.marker().line(), e.marker().col());
+        ReadError { line, column, message }
     }
 
     fn next(&mut self) -> Result<(Event<'a>, Span), ReadError> {
         match self.parser.next_event() {
             Some(Ok((event, span))) => {
+                if self.tabs.next < self.tabs.lines.len() {
+                    self.check_indentation_tabs(&event, &span)?;
+                }
                 if self.scalars.is_some() {
                     self.note_scalar(&event, &span);
                 }
                 let event = match event {
+                    Event::Scalar(text, style, anchor, tag) if self.boms && text.contains(BOM_STAND_IN) => {
+                        Event::Scalar(Cow::Owned(text.replace(BOM_STAND_IN, "\u{FEFF}")), style, anchor, tag)
+                    }
                     Event::Scalar(
                         text,
                         style @ (ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted),
@@ -698,6 +859,94 @@ impl<'a> Builder<'a> {
             }
             None => Err(ReadError { line: self.first_line, column: 1, message: "unexpected end of input".into() }),
         }
+    }
+
+    /// Refuses a tab in the indentation of a line before `event` where
+    /// libyaml refuses it and saphyr does not (a line of blanks holding a
+    /// tab, or spaces then a tab before a token: YAML 1.2 takes them, YAML
+    /// 1.1 does not), then notes what `event` shows for the lines after it.
+    /// libyaml, in block context:
+    /// - in the blanks after a plain scalar, `yaml_parser_scan_plain_scalar`
+    ///   refuses a tab left of the scalar's indentation (one column right of
+    ///   its block collection's): "found a tab character that violates
+    ///   indentation";
+    /// - anywhere else, `yaml_parser_scan_to_next_token` skips a tab only
+    ///   where no simple key may start, which at the start of a line one
+    ///   always may: the tab is left for `yaml_parser_fetch_next_token`,
+    ///   "found character that cannot start any token".
+    ///
+    /// In a flow collection, and inside a scalar (quoted: libyaml takes
+    /// any blank there; plain or block: saphyr refuses what libyaml
+    /// refuses), a tab is no indentation.
+    fn check_indentation_tabs(&mut self, event: &Event<'_>, span: &Span) -> Result<(), ReadError> {
+        let start = self.chars.byte(self.text, span.start.index());
+        while let Some(&line) = self.tabs.lines.get(self.tabs.next) {
+            if line.start >= start && !matches!(event, Event::StreamEnd) {
+                break;
+            }
+            let tabs = &mut self.tabs;
+            tabs.next += 1;
+            if tabs.flow > 0 || line.start < tabs.read_to {
+                continue;
+            }
+            let column = line.tab - line.start;
+            let message = match tabs.plain_indent {
+                Some(indent)
+                    if self.text[tabs.read_to..line.start].trim_start_matches([' ', '\t', '\n', '\r']).is_empty() =>
+                {
+                    // Still the blanks after the plain scalar.
+                    tabs.read_to = line.start;
+                    if column >= indent {
+                        continue;
+                    }
+                    "found a tab character that violates indentation (kubectl's YAML reader indents with spaces only; \
+                     replace the tab)"
+                }
+                _ => {
+                    "found character that cannot start any token (a tab in the indentation: kubectl's YAML reader \
+                      indents with spaces only; replace the tab)"
+                }
+            };
+            let (line, column) = self.written_at(self.text[..line.start].matches('\n').count() + 1, column);
+            return Err(ReadError { line, column, message: message.to_string() });
+        }
+        let tabs = &mut self.tabs;
+        match event {
+            Event::SequenceStart(..) | Event::MappingStart(..) => {
+                let flow = self.text[start..].starts_with(['[', '{']);
+                // A block sequence is where its `-` is; the parser's span of
+                // one as deep as its parent mapping starts at its first item.
+                let before = self.text[..start].trim_end_matches([' ', '\t']);
+                let dash = matches!(event, Event::SequenceStart(..)) && before.ends_with('-');
+                let column =
+                    if dash { span.start.col().saturating_sub(start + 1 - before.len()) } else { span.start.col() };
+                tabs.open.push((!flow).then_some(column));
+                tabs.flow += usize::from(flow);
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if tabs.open.pop().flatten().is_none() {
+                    tabs.flow = tabs.flow.saturating_sub(1);
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        let end = self.chars.byte(self.text, span.end.index());
+        tabs.read_to = match event {
+            Event::Scalar(_, ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted, ..) => {
+                repair::quoted_close(self.text, start).unwrap_or(end)
+            }
+            _ => end,
+        };
+        tabs.plain_indent = match event {
+            // The block collection's column, or -1 at the top (libyaml's
+            // `parser.indent`), plus one.
+            Event::Scalar(_, ScalarStyle::Plain, ..) => {
+                Some(tabs.open.iter().rev().flatten().next().map_or(0, |column| column + 1))
+            }
+            _ => None,
+        };
+        Ok(())
     }
 
     /// A quoted scalar written with a NEL (U+0085) in it, read as libyaml
@@ -797,11 +1046,8 @@ impl<'a> Builder<'a> {
 
     fn record(&mut self, path: &str, span: &Span, plain: Option<String>) {
         if self.positions.is_some() {
-            let spot = Spot {
-                line: self.first_line + span.start.line().saturating_sub(1),
-                column: span.start.col() + 1,
-                plain,
-            };
+            let (line, column) = self.written_at(span.start.line(), span.start.col());
+            let spot = Spot { line, column, plain };
             if let Some(p) = self.positions.as_mut() {
                 p.insert(path.to_string(), spot);
             }
@@ -1014,9 +1260,9 @@ impl<'a> Builder<'a> {
                         self.node(event, value_span, depth + 1, path, false)?
                     };
                     // A field is found where its key is written.
+                    let (line, column) = self.written_at(key_span.start.line(), key_span.start.col());
                     if let Some(spot) = self.positions.as_mut().and_then(|p| p.spots.get_mut(path.as_str())) {
-                        spot.line = self.first_line + key_span.start.line().saturating_sub(1);
-                        spot.column = key_span.start.col() + 1;
+                        (spot.line, spot.column) = (line, column);
                     }
                     path.truncate(len);
                     cost.add(Budget { bytes: built.cost.bytes + name_len + 4, nodes: built.cost.nodes + 1 });
@@ -1108,6 +1354,49 @@ pub fn display_path(path: &str) -> &str {
         path
     }
 }
+/// The lines of a text with a tab in their indentation (among the spaces
+/// and tabs a line starts with, or a line of nothing else), and what the
+/// reading has shown before the next of them (see
+/// `Builder::check_indentation_tabs`).
+#[derive(Debug, Default)]
+struct IndentationTabs {
+    /// In text order: most texts have none.
+    lines: Vec<TabLine>,
+    /// The first of them not yet passed.
+    next: usize,
+    /// The byte where the last scalar or collection start read ends.
+    read_to: usize,
+    /// The indentation of the plain scalar read last, when it was the
+    /// last thing read.
+    plain_indent: Option<usize>,
+    /// The collections open: a block one's column, `None` for a flow one.
+    open: Vec<Option<usize>>,
+    /// How many of them are flow collections.
+    flow: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct TabLine {
+    /// The line's first byte.
+    start: usize,
+    /// Its first tab.
+    tab: usize,
+}
+
+impl IndentationTabs {
+    fn of(text: &str) -> IndentationTabs {
+        let mut lines = Vec::new();
+        let mut start = 0;
+        for line in text.split_inclusive('\n') {
+            let indentation = line.len() - line.trim_start_matches([' ', '\t']).len();
+            if let Some(tab) = line[..indentation].find('\t') {
+                lines.push(TabLine { start, tab: start + tab });
+            }
+            start += line.len();
+        }
+        IndentationTabs { lines, ..IndentationTabs::default() }
+    }
+}
 
 /// Byte offsets of the parser's character indices. The parser's spans
 /// come in about the order of the text, so the last answer is kept and the
@@ -1178,6 +1467,49 @@ mod tests {
         assert_eq!(read.value["data"]["k199"], "v");
         assert_eq!(read.value["data"]["q199"], "v");
         assert_eq!(read.value["data"]["g199"], "a b");
+    }
+
+    /// One allowance of rewrites for all the sections of an input: once
+    /// earlier sections have spent it, a later one that needs a rewrite
+    /// one failure at a time gets its parser's error, where it would have
+    /// had an allowance of its own.
+    #[test]
+    fn rewrites_are_bounded_per_input() {
+        // `a: 'x'# c` inside a block scalar looks like a rewrite site to the
+        // light reading, which the parser does not confirm: every later
+        // failure is then rewritten one at a time.
+        let section = "data:\n  s: |\n    a: 'x'# c\n  t: 'v'# c\n  u: 'w'# c\n";
+        let fresh = repair::Allowance::default();
+        let read = read_section(section, 1, false, &fresh).expect("reads").expect("a document");
+        assert_eq!((&read.value["data"]["t"], &read.value["data"]["u"]), (&Value::from("v"), &Value::from("w")));
+        let spent = repair::Allowance::default();
+        while spent.take(1 << 20) {}
+        let error = read_section(section, 1, false, &spent).expect_err("no rewrite left");
+        assert!(error.message.contains("comments must be separated"), "{}", error.message);
+        // A section that reads without a rewrite costs nothing.
+        assert!(read_section("a: b\n", 1, false, &spent).is_ok());
+    }
+
+    /// A read keeping positions reserves their table by the text's size,
+    /// but no more than one object may hold: a huge text that fails early
+    /// (each failed read is followed by one keeping positions) would touch
+    /// every page of a table reserved for it.
+    #[test]
+    fn positions_reserve_no_more_than_an_object_holds() {
+        let text = "a: b\n".repeat((16 << 20) / 5);
+        let builder = Builder::new(&text, 1, true);
+        let capacity = builder.positions.as_ref().map_or(0, |p| p.spots.capacity());
+        assert!((MAX_OBJECT_NODES..2 * MAX_OBJECT_NODES).contains(&capacity), "{capacity}");
+    }
+
+    #[test]
+    fn an_allowance_is_64_mib_of_rereading_at_least_64_and_at_most_10000_rewrites() {
+        let large = repair::Allowance::default();
+        assert_eq!((0..100).take_while(|_| large.take(32 << 20)).count(), 64);
+        let small = repair::Allowance::default();
+        assert_eq!((0..20_000).take_while(|_| small.take(1)).count(), 10_000);
+        let middle = repair::Allowance::default();
+        assert_eq!((0..20_000).take_while(|_| middle.take(1 << 16)).count(), 1024);
     }
 
     #[test]

@@ -545,10 +545,14 @@ data: {k: v}
     #[test]
     fn quick_keys_agree_with_a_full_parse_or_step_aside() {
         let plain = "apiVersion: v1\nkind: Service\nmetadata:\n  labels:\n    name: not-this\n  name: a\n  namespace: 'ml'\nspec: {}\n";
-        let key = quick_key(plain, 0, "default").expect("plain layout");
-        assert_eq!(key, ObjectKey::of(&crate::input::from_yaml_str::<Value>(plain).expect("parses"), "default"));
+        // A one-line flow metadata of plain names is read off its line too.
+        let flow = "apiVersion: v1\nkind: Service\nmetadata: {name: a, namespace: ml}\nspec: {}\n";
+        for plain in [plain, flow] {
+            let key = quick_key(plain, 0, "default").expect("plain layout");
+            assert_eq!(key, ObjectKey::of(&crate::input::from_yaml_str::<Value>(plain).expect("parses"), "default"));
+        }
         for odd in [
-            "apiVersion: v1\nkind: Service\nmetadata: {name: a}\n",
+            "apiVersion: v1\nkind: Service\nmetadata: {name: 'a'}\n",
             "apiVersion: v1\nkind: Service\nmetadata:\n  name: \"a\\u0041\"\n",
             "apiVersion: v1\nkind: &k Service\nmetadata:\n  name: a\n",
             "apiVersion: v1\nkind: Service\nkind: Pod\nmetadata:\n  name: a\n",
