@@ -26,6 +26,15 @@ impl Run {
     }
 }
 
+/// Panics unless `program` runs (`program args...` exits 0): a test that
+/// needs a tool routerctl does not install is `#[ignore]`d with the reason,
+/// and asking for it (`--ignored`, as `.ci/run` does where the tool is
+/// installed) promises the tool, so a missing one fails rather than passes.
+pub fn require_tool(program: &str, args: &[&str], what: &str) {
+    let ran = Command::new(program).args(args).output().is_ok_and(|o| o.status.success());
+    assert!(ran, "{program} is not on PATH, and {what} needs it (install it, or leave out --ignored)");
+}
+
 /// The crate root, so testdata paths in snapshots stay relative.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
