@@ -14,6 +14,7 @@ mod explain;
 pub mod krm;
 mod outcome;
 mod render;
+mod route;
 mod routers;
 mod schema;
 mod stream;
@@ -66,7 +67,7 @@ fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, termina
         Command::Diff(args) => diff::run(args, inputs, reporter, terminal),
         Command::Krm => krm::command(inputs.stdin(), reporter),
         Command::Test(args) => test::run(args, inputs, reporter),
-        Command::Route(args) => test::route(args, inputs, reporter),
+        Command::Route(args) => route::run(args, inputs, reporter),
         Command::Verify(args) => verify::run(args, inputs, reporter),
         Command::Schema(args) => schema::run(args),
         Command::Version { output } => version::run(*output),
