@@ -17,9 +17,8 @@ use crate::output::spool::Spool;
 use crate::report::{MessageFormat, Reporter};
 use crate::routing::router::{DataPlane, Router};
 use crate::routing::space::Limits;
-use crate::routing::suite;
-use crate::routing::verify::{self, decision_json, describe, request_json, Inputs, RouterReport, WitnessCase};
-use crate::routing::{Decision, Matched};
+use crate::routing::verify::{self, decision_json, describe, request_json, Inputs, RouterReport};
+use crate::routing::witness::{case_flow, case_json, emitted_tests, outcome};
 
 pub(super) fn run(args: &VerifyArgs, inputs: &mut input::Inputs, reporter: &mut Reporter) -> Result<Outcome> {
     let stdin_twice = [&args.tests, &args.against, &args.common.files]
@@ -126,27 +125,6 @@ fn render_planes(
     Ok(out)
 }
 
-/// A case as a RouterTest file writes it.
-fn case_json(c: &WitnessCase) -> Value {
-    let mut expect = serde_json::Map::new();
-    if let Some(rule) = &c.expect.rule {
-        expect.insert("rule".into(), json!(rule));
-    }
-    if let Some(backends) = &c.expect.backends {
-        expect.insert("backends".into(), json!(backends));
-    }
-    if let Some(status) = c.expect.status {
-        expect.insert("status".into(), json!(status));
-    }
-    json!({
-        "name": c.name,
-        "request": request_json(&c.request),
-        "unhealthy": c.unhealthy,
-        "dataPlane": c.data_plane.label(),
-        "expect": Value::Object(expect),
-    })
-}
-
 fn severity(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
@@ -189,15 +167,6 @@ fn json_report(reports: &[RouterReport]) -> Value {
     json!({ "routers": routers })
 }
 
-/// `rule → [a, b]`, `rule → 503`, `no rule → 404`.
-fn outcome(d: &Decision) -> String {
-    let route = match &d.matched {
-        Matched::Nothing => "no route",
-        other => other.label(),
-    };
-    format!("{route} → {}", verify::outcome(d))
-}
-
 fn text_report(reports: &[RouterReport]) -> String {
     let mut out = String::new();
     for r in reports {
@@ -233,66 +202,6 @@ fn text_report(reports: &[RouterReport]) -> String {
                 outcome(&c.after),
                 c.cells
             );
-        }
-    }
-    out
-}
-
-/// Text that YAML reads back as exactly `s` (a JSON string is YAML).
-fn quoted(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
-}
-
-fn quoted_list(items: &[String]) -> String {
-    format!("[{}]", items.iter().map(|i| quoted(i)).collect::<Vec<_>>().join(", "))
-}
-
-/// A case as one line of YAML flow, its keys in the order a person writes
-/// them: ready to paste under `tests:`.
-fn case_flow(c: &WitnessCase) -> String {
-    let mut request = Vec::new();
-    if let Some(model) = &c.request.model {
-        request.push(format!("model: {}", quoted(model)));
-    }
-    let headers: Vec<String> = c.request.headers.iter().map(|(k, v)| format!("{}: {}", quoted(k), quoted(v))).collect();
-    request.push(format!("headers: {{{}}}", headers.join(", ")));
-    let mut expect = Vec::new();
-    if let Some(rule) = &c.expect.rule {
-        expect.push(format!("rule: {}", quoted(rule)));
-    }
-    if let Some(backends) = &c.expect.backends {
-        expect.push(format!("backends: {}", quoted_list(backends)));
-    }
-    if let Some(status) = c.expect.status {
-        expect.push(format!("status: {status}"));
-    }
-    let mut out = format!("{{name: {}, request: {{{}}}", quoted(&c.name), request.join(", "));
-    if !c.unhealthy.is_empty() {
-        let _ = write!(out, ", unhealthy: {}", quoted_list(&c.unhealthy));
-    }
-    let _ = write!(out, ", dataPlane: {}, expect: {{{}}}}}", c.data_plane.label(), expect.join(", "));
-    out
-}
-
-/// One RouterTest document per router and plane, one case per class.
-fn emitted_tests(reports: &[RouterReport]) -> String {
-    let mut out = String::new();
-    for r in reports {
-        if !out.is_empty() {
-            out.push_str("---\n");
-        }
-        let _ = writeln!(out, "apiVersion: {}\nkind: {}", suite::API_VERSION, suite::KIND);
-        let _ = writeln!(out, "router: {}\ntests:", quoted(&r.router));
-        for (i, class) in r.classes.iter().enumerate() {
-            let name = format!("class {}: {} → {}", i + 1, describe(&class.request), outcome(&class.decision));
-            let case = WitnessCase {
-                name,
-                request: class.request.clone(),
-                unhealthy: Vec::new(),
-                expect: verify::expect_of(&class.decision),
-                data_plane: r.plane,
-            };
-            let _ = writeln!(out, "- {}", case_flow(&case));
         }
     }
     out

@@ -3,7 +3,8 @@
 //! is tested is what is deployed, its model globs Go's `path.Match` in
 //! `glob`) and Envoy's on the Gateway data plane (`gateway`, from the
 //! rendered AIGatewayRoute); RouterTest files and their runs (`suite`),
-//! and the JSON Schema of those files (`suite_schema`).
+//! the JSON Schema of those files (`suite_schema`), and a witness case
+//! written as those files write it (`witness`).
 //! Pure: values in, decisions out.
 
 pub mod gateway;
@@ -14,6 +15,7 @@ pub mod space;
 pub mod suite;
 pub mod suite_schema;
 pub mod verify;
+pub mod witness;
 
 use std::fmt;
 
