@@ -17,7 +17,7 @@ use crate::diagnostic::{rules, Diagnostic, Place, Severity};
 use crate::diff::external::ExternalDiff;
 use crate::diff::plan::{plan_router, report_json, RouterPlan};
 use crate::diff::{compare, diff_compared, Comparison, Palette};
-use crate::input::Inputs;
+use crate::input::inputs::Inputs;
 use crate::kube::ObjectKey;
 use crate::output::spool::Spool;
 use crate::pipeline::RouterResult;

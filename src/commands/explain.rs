@@ -9,7 +9,7 @@ use super::stream::{stream, LiveInput};
 use crate::cli::{ExplainArgs, ExplainFormat};
 use crate::explain::explain;
 use crate::explain::gateway::{explain_gateway, RouterExplanation};
-use crate::input::Inputs;
+use crate::input::inputs::Inputs;
 use crate::kube::gojson::{marshal_indent, GoJson};
 use crate::pipeline::{Rendered, RouterResult};
 use crate::reconcile::Reconciled;

@@ -31,7 +31,8 @@ use serde_json::Value;
 
 use crate::cli::{Cli, Command};
 use crate::diff::{diff_object, Palette};
-use crate::input::{Inputs, Source};
+use crate::input::inputs::Inputs;
+use crate::input::Source;
 use crate::output::{print_objects, Format};
 use crate::pipeline::{reconcile_sources, Options};
 use crate::render::OperatorFlags;

@@ -6,7 +6,7 @@ use anyhow::{Context as _, Result};
 use super::outcome::Outcome;
 use super::stream::{apply_ready, stream, LiveInput};
 use crate::cli::RenderArgs;
-use crate::input::Inputs;
+use crate::input::inputs::Inputs;
 use crate::output::spool::Spool;
 use crate::output::{Format, Printer};
 use crate::pipeline::RouterResult;

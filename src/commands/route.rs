@@ -11,7 +11,7 @@ use super::outcome::{fenced, Outcome};
 use super::routers::{planes, routers};
 use super::test::decision_json;
 use crate::cli::{ReportFormat, RouteArgs};
-use crate::input::Inputs;
+use crate::input::inputs::Inputs;
 use crate::output::spool::Spool;
 use crate::report::Reporter;
 use crate::routing::router::{Plane, Router};

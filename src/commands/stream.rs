@@ -10,7 +10,7 @@ use anyhow::{bail, Result};
 use serde_json::Value;
 
 use crate::cli::{ClusterArgs, CommonArgs};
-use crate::input::Inputs;
+use crate::input::inputs::Inputs;
 use crate::live::operator::{self, Detection};
 use crate::live::run::Deadline;
 use crate::live::settle::{settle, Given, Said};

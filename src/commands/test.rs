@@ -12,7 +12,7 @@ use super::outcome::{fenced, Outcome};
 use super::routers::{planes, routers, test_files};
 use crate::cli::{ReportFormat, TestArgs};
 use crate::diagnostic::{rules, Diagnostic};
-use crate::input::Inputs;
+use crate::input::inputs::Inputs;
 use crate::output::spool::Spool;
 use crate::report::{JsonSeq, MessageFormat, Reporter};
 use crate::routing::router::Router;

@@ -20,7 +20,7 @@ use crate::routing::space::Limits;
 use crate::routing::verify::{self, decision_json, describe, request_json, Inputs, RouterReport};
 use crate::routing::witness::{case_flow, case_json, emitted_tests, outcome};
 
-pub(super) fn run(args: &VerifyArgs, inputs: &mut input::Inputs, reporter: &mut Reporter) -> Result<Outcome> {
+pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporter: &mut Reporter) -> Result<Outcome> {
     let stdin_twice = [&args.tests, &args.against, &args.common.files]
         .iter()
         .filter(|paths| paths.iter().any(|p| p.as_os_str() == "-"))
@@ -100,7 +100,7 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::Inputs, reporter: &mut 
 fn render_planes(
     common: &CommonArgs,
     choice: PlaneChoice,
-    inputs: &mut input::Inputs,
+    inputs: &mut input::inputs::Inputs,
     reporter: &mut Reporter,
 ) -> Result<Vec<Vec<Router>>> {
     let mut out: Vec<Vec<Router>> = Vec::new();

@@ -24,7 +24,6 @@ use serde_json::Value;
 
 use crate::diagnostic::{rules, Diagnostic, Place};
 
-pub use inputs::Inputs;
 pub use yaml::{child_path, item_path, line_column, push_child, push_index, Positions, Spot};
 
 /// The name stdin goes by in messages.

@@ -21,9 +21,10 @@ use serde_json::Value;
 
 use super::json_stream::{Cut, JsonScan};
 use super::objects::LiveObjects;
+use crate::input::inputs::Inputs;
 use crate::input::json::starts_json;
 use crate::input::{
-    describe, is_document_marker, parse_value, quick_identity, InputPath, Inputs, Origin, Source, MAX_DOCUMENTS,
+    describe, is_document_marker, parse_value, quick_identity, InputPath, Origin, Source, MAX_DOCUMENTS,
     MAX_LIVE_OBJECT_BYTES, MAX_LIVE_SOURCE_BYTES, STDIN_NAME,
 };
 use crate::kube::ObjectKey;
