@@ -56,6 +56,9 @@ pub struct Reporter<'a> {
     started: Instant,
     last_drawn: Option<Instant>,
     routers: usize,
+    /// Source names that are not UTF-8, and their bytes: SARIF carries
+    /// the bytes (percent-encoded) where the other formats show U+FFFD.
+    raw_names: Vec<(String, Vec<u8>)>,
 }
 
 impl<'a> Reporter<'a> {
@@ -73,6 +76,7 @@ impl<'a> Reporter<'a> {
             started: Instant::now(),
             last_drawn: None,
             routers: 0,
+            raw_names: Vec::new(),
         }
     }
 
@@ -198,7 +202,7 @@ impl<'a> Reporter<'a> {
         };
         match self.format {
             MessageFormat::Sarif => {
-                let _ = write_sarif(self.out, &findings);
+                let _ = write_sarif_named(self.out, &findings, &self.raw_names);
             }
             _ => {
                 for d in &findings {
@@ -210,6 +214,12 @@ impl<'a> Reporter<'a> {
                 }
             }
         }
+    }
+
+    /// The names of the run's sources that are not UTF-8, with their bytes
+    /// (`input::inputs::Inputs::raw_names`), for the SARIF log.
+    pub fn raw_names(&mut self, names: &[(String, Vec<u8>)]) {
+        self.raw_names = names.to_vec();
     }
 
     /// The format findings are written in.
@@ -388,8 +398,13 @@ pub fn sarif_log(findings: &[Diagnostic]) -> Value {
 /// Writes the SARIF log of `findings` as `sarif_log` would print it, one
 /// result at a time: a run of many findings holds them, never their log.
 pub fn write_sarif(out: &mut dyn Write, findings: &[Diagnostic]) -> std::io::Result<()> {
+    write_sarif_named(out, findings, &[])
+}
+
+/// [`write_sarif`], with the bytes of the source names that are not UTF-8.
+fn write_sarif_named(out: &mut dyn Write, findings: &[Diagnostic], raw: &[(String, Vec<u8>)]) -> std::io::Result<()> {
     let mut out = std::io::BufWriter::new(out);
-    serde_json::to_writer_pretty(&mut out, &SarifLog::of(findings))?;
+    serde_json::to_writer_pretty(&mut out, &SarifLog::named(findings, raw))?;
     writeln!(out)?;
     out.flush()
 }
@@ -401,17 +416,34 @@ struct SarifLog<'a> {
     findings: &'a [Diagnostic],
     /// The rules the findings use, in the order first used.
     used: Vec<&'static Rule>,
+    /// Source names that are not UTF-8, and their bytes (see `RawNames`).
+    raw_names: &'a [(String, Vec<u8>)],
 }
 
 impl SarifLog<'_> {
     fn of(findings: &[Diagnostic]) -> SarifLog<'_> {
+        SarifLog::named(findings, &[])
+    }
+
+    fn named<'a>(findings: &'a [Diagnostic], raw_names: &'a [(String, Vec<u8>)]) -> SarifLog<'a> {
         let mut used: Vec<&'static Rule> = Vec::new();
         for d in findings {
             if !used.contains(&d.rule) {
                 used.push(d.rule);
             }
         }
-        SarifLog { findings, used }
+        SarifLog { findings, used, raw_names }
+    }
+
+    /// The bytes of a source's name: its own, where messages show it with
+    /// U+FFFD for bytes that are not UTF-8 and the run read it so (two files
+    /// whose names show alike keep the name shown).
+    fn name_bytes<'n>(&'n self, shown: &'n str) -> &'n [u8] {
+        let mut raw = self.raw_names.iter().filter(|(name, _)| name == shown).map(|(_, bytes)| bytes);
+        match (raw.next(), raw.next()) {
+            (Some(bytes), None) => bytes,
+            _ => shown.as_bytes(),
+        }
     }
 }
 
@@ -427,7 +459,7 @@ impl serde::Serialize for SarifLog<'_> {
         }});
         let results = JsonSeq::new(self.findings.iter().map(|d| {
             let index = self.used.iter().position(|r| *r == d.rule).unwrap_or_default();
-            sarif_result(d, index)
+            sarif_result(d, index, self)
         }));
         let mut log = serializer.serialize_map(Some(3))?;
         log.serialize_entry("$schema", "https://json.schemastore.org/sarif-2.1.0.json")?;
@@ -476,7 +508,7 @@ impl<I: Iterator<Item = Value>> serde::Serialize for JsonSeq<I> {
 }
 
 /// One finding as a SARIF result; `index` is its rule's in the log's table.
-fn sarif_result(d: &Diagnostic, index: usize) -> Value {
+fn sarif_result(d: &Diagnostic, index: usize, log: &SarifLog) -> Value {
     let level = match d.severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
@@ -490,7 +522,7 @@ fn sarif_result(d: &Diagnostic, index: usize) -> Value {
     let mut location = Map::new();
     if let Some(place) = &d.place {
         let mut physical = Map::new();
-        physical.insert("artifactLocation".into(), json!({ "uri": uri_reference(&place.file) }));
+        physical.insert("artifactLocation".into(), json!({ "uri": uri_reference(log.name_bytes(&place.file)) }));
         if let Some(line) = place.line.filter(|l| *l > 0) {
             let mut region = Map::new();
             region.insert("startLine".into(), json!(line));
@@ -524,9 +556,9 @@ fn sarif_result(d: &Diagnostic, index: usize) -> Value {
 
 /// A source name as a relative URI reference: unreserved characters and
 /// `/` as they are, every other byte percent-encoded (RFC 3986).
-fn uri_reference(name: &str) -> String {
+fn uri_reference(name: &[u8]) -> String {
     let mut out = String::with_capacity(name.len());
-    for b in name.bytes() {
+    for &b in name {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
             out.push(char::from(b));
         } else {

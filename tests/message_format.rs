@@ -533,3 +533,37 @@ fn a_refused_command_line_is_a_finding_in_the_machine_formats() {
     assert_eq!(help.code, 0);
     assert!(help.stdout.contains("Usage: routerctl render"), "{}", help.stdout);
 }
+
+/// A file whose name is not UTF-8 is named with U+FFFD where text must be
+/// UTF-8 (human, json, github), and by its own bytes in SARIF, whose
+/// artifact URI percent-encodes them (RFC 3986): `r\xFF.yaml` is
+/// `r%FF.yaml`, never `r%EF%BF%BD.yaml` (U+FFFD's bytes).
+#[test]
+fn a_file_name_that_is_not_utf8_keeps_its_bytes_in_sarif() {
+    use std::os::unix::ffi::OsStringExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let name = OsString::from_vec(b"r\xFF.yaml".to_vec());
+    let router =
+        "apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nmetadata:\n  name: r\n  namespace: ml\n\
+                  spec:\n  bogus: 1\n  backends: [{name: a, external: {provider: openai, model: m}}]\n";
+    std::fs::write(dir.path().join(&name), router).expect("writes");
+    let run = |format: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_routerctl"))
+            .args(["render", "--router-proxy-image", "x:1", "--message-format", format, "-f"])
+            .arg(&name)
+            .current_dir(dir.path())
+            .output()
+            .expect("routerctl runs");
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stderr).expect("stderr is UTF-8")
+    };
+    let sarif: Value = serde_json::from_str(&run("sarif")).expect("a SARIF log");
+    let uris: BTreeSet<&str> = sarif["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter_map(|r| r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str())
+        .collect();
+    assert_eq!(uris, BTreeSet::from(["r%FF.yaml"]), "{sarif}");
+    assert!(run("github").contains("file=r\u{FFFD}.yaml,line=7"), "the unknown field's line");
+}

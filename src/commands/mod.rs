@@ -47,7 +47,11 @@ use stream::apply_ready;
 pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write, terminal: Terminal) -> Option<Outcome> {
     let reporter = &mut Reporter::new(stderr, cli.quiet, cli.verbose, terminal.stderr_is_tty)
         .with_format(cli.message_format.into());
-    let outcome = run_command(cli, stdin, reporter, terminal);
+    // Every -f, -t, --against, --crd and --live is read through one owner;
+    // the KRM function's ResourceList is its stdin.
+    let mut inputs = Inputs::new(stdin);
+    let outcome = run_command(cli, &mut inputs, reporter, terminal);
+    reporter.raw_names(inputs.raw_names());
     // A signal stopped the kubectl runs: the handler reports it and ends
     // the process; what the stopped run came to is not said.
     crate::live::run::park_if_stopping();
@@ -58,10 +62,7 @@ pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write, terminal: Te
     outcome.ok()
 }
 
-fn run_command(cli: &Cli, stdin: &mut dyn Read, reporter: &mut Reporter, terminal: Terminal) -> Result<Outcome> {
-    // Every -f, -t, --against, --crd and --live is read through one owner;
-    // the KRM function's ResourceList is its stdin.
-    let inputs = &mut Inputs::new(stdin);
+fn run_command(cli: &Cli, inputs: &mut Inputs, reporter: &mut Reporter, terminal: Terminal) -> Result<Outcome> {
     match &cli.command {
         Command::Render(args) => render::run(args, inputs, reporter),
         Command::Explain(args) => explain::run(args, inputs, reporter),

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{bail, Result};
@@ -30,11 +30,14 @@ pub struct Inputs<'a> {
     stdin: &'a mut dyn Read,
     stdin_use: Option<StdinUse>,
     read: HashMap<Key, Arc<[Source]>>,
+    /// The files read whose names are not UTF-8: the name messages use
+    /// (U+FFFD for each bad byte) and the name's bytes.
+    raw_names: Vec<(String, Vec<u8>)>,
 }
 
 impl<'a> Inputs<'a> {
     pub fn new(stdin: &'a mut dyn Read) -> Inputs<'a> {
-        Inputs { stdin, stdin_use: None, read: HashMap::new() }
+        Inputs { stdin, stdin_use: None, read: HashMap::new(), raw_names: Vec::new() }
     }
 
     /// The sources `paths` stand for (`-` is stdin, a directory its
@@ -46,11 +49,12 @@ impl<'a> Inputs<'a> {
             return Ok(Arc::clone(sources));
         }
         let expanded = super::recursive::expand(paths, recursive)?;
-        let mut stdin_used = false;
         if has_stdin(&expanded) {
             self.claim_stdin(StdinUse::Read(key.clone()))?;
         }
-        let sources: Arc<[Source]> = read_sources(&expanded, self.stdin, &mut stdin_used)?.into();
+        let inputs = expand_paths(&expanded, &mut false)?;
+        self.note_names(&inputs);
+        let sources: Arc<[Source]> = read_sources(inputs, self.stdin)?.into();
         self.read.insert(key, Arc::clone(&sources));
         Ok(sources)
     }
@@ -63,8 +67,26 @@ impl<'a> Inputs<'a> {
         if has_stdin(&expanded) {
             self.claim_stdin(StdinUse::Streamed)?;
         }
-        let mut stdin_used = false;
-        expand_paths(&expanded, &mut stdin_used)
+        let inputs = expand_paths(&expanded, &mut false)?;
+        self.note_names(&inputs);
+        Ok(inputs)
+    }
+
+    /// The files of the run whose names are not UTF-8, each as messages
+    /// name it and as its bytes, for a format that can carry the bytes
+    /// (SARIF's percent-encoded URIs).
+    pub fn raw_names(&self) -> &[(String, Vec<u8>)] {
+        &self.raw_names
+    }
+
+    fn note_names(&mut self, inputs: &[InputPath]) {
+        for input in inputs {
+            if let InputPath::File(path) = input {
+                if let Some(bytes) = raw_name(path) {
+                    self.raw_names.push((path.display().to_string(), bytes));
+                }
+            }
+        }
     }
 
     /// Stdin, for the one streamed input that names it.
@@ -81,6 +103,20 @@ impl<'a> Inputs<'a> {
             Some(_) => bail!("stdin (`-`) can be given only once across -f, -t, --against, --crd and --live"),
         }
     }
+}
+
+/// A path's bytes, when they are not UTF-8 (and so not its name in
+/// messages).
+#[cfg(unix)]
+fn raw_name(path: &Path) -> Option<Vec<u8>> {
+    use std::os::unix::ffi::OsStrExt;
+    path.to_str().is_none().then(|| path.as_os_str().as_bytes().to_vec())
+}
+
+/// Elsewhere a path is UTF-16: what cannot be shown cannot be written as bytes.
+#[cfg(not(unix))]
+fn raw_name(_: &Path) -> Option<Vec<u8>> {
+    None
 }
 
 fn has_stdin(paths: &[PathBuf]) -> bool {

@@ -212,11 +212,11 @@ pub fn expand_paths(paths: &[PathBuf], stdin_used: &mut bool) -> Result<Vec<Inpu
     Ok(inputs)
 }
 
-/// Reads every `-f`/`--live` argument: `-` is stdin (read at most once), a
-/// directory contributes its *.yaml, *.yml and *.json files in name order.
-pub fn read_sources(paths: &[PathBuf], stdin: &mut dyn Read, stdin_used: &mut bool) -> Result<Vec<Source>> {
+/// Reads the inputs an argument list stands for ([`expand_paths`]), within
+/// the bound on all of them together.
+pub fn read_sources(inputs: Vec<InputPath>, stdin: &mut dyn Read) -> Result<Vec<Source>> {
     let mut sources = Vec::new();
-    for input in expand_paths(paths, stdin_used)? {
+    for input in inputs {
         match input {
             InputPath::Stdin => {
                 let bytes = read_limited(STDIN_NAME, stdin, MAX_SOURCE_BYTES)?;
