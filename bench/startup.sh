@@ -42,8 +42,11 @@ echo "| --- | ---: |"
 for name in render kustomize; do
     if [ $name = render ]; then cmd="$bin render -f $work/router.yaml"; else cmd="kubectl kustomize $work/kustomize"; fi
     hyperfine -N --warmup 20 --runs 300 --export-json "$work/$name.json" "$cmd" >/dev/null 2>&1
-    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print(f"| {sys.argv[2]} | {r[\"median\"]*1000:.2f} ms |")' \
-        "$work/$name.json" "$name"
+    python3 - "$work/$name.json" "$name" <<'PY'
+import json, sys
+median = json.load(open(sys.argv[1]))["results"][0]["median"]
+print(f"| {sys.argv[2]} | {median * 1000:.2f} ms |")
+PY
 done
 
 python3 - "$pairs" "$bin" "$work" <<'PY'
