@@ -1,0 +1,461 @@
+//! `routerctl test` and `routerctl route` through the real binary: every
+//! example router in testdata against its RouterTest file, failures,
+//! coverage, bad test files, and explanations.
+
+use crate::common;
+
+use common::routerctl;
+
+/// Each example router with its test file (and the flags it renders with).
+const SUITES: &[&[&str]] = &[
+    &["-f", "testdata/render/sample.yaml", "-t", "testdata/tests/sample.yaml"],
+    &["-f", "testdata/render/multi.yaml", "-t", "testdata/tests/multi.yaml"],
+    &["-f", "testdata/render/podmeta.yaml", "-t", "testdata/tests/podmeta.yaml"],
+    &["-f", "testdata/render/pooled.yaml", "-t", "testdata/tests/pooled.yaml"],
+    &[
+        "-f",
+        "testdata/render/every-proxy-field.yaml",
+        "--default-litellm-url",
+        "http://litellm:4000",
+        "-t",
+        "testdata/tests/every-proxy-field.yaml",
+    ],
+    &["-f", "testdata/gateway/local.yaml", "-t", "testdata/tests/gateway-local.yaml", "--data-plane", "both"],
+    &["-f", "testdata/gateway/external.yaml", "-t", "testdata/tests/gateway-external.yaml", "--data-plane", "both"],
+    &["-f", "testdata/gateway/ejection.yaml", "-t", "testdata/tests/gateway-ejection.yaml", "--data-plane", "both"],
+    &[
+        "-f",
+        "testdata/gateway/budgets-auth.yaml",
+        "-f",
+        "testdata/gateway/jwt-only.yaml",
+        "-t",
+        "testdata/tests/gateway-budgets-auth.yaml",
+        "--data-plane",
+        "both",
+    ],
+];
+
+fn test(args: &[&str], stdin: Option<&str>) -> common::Run {
+    let mut all = vec!["test", "-q"];
+    all.extend_from_slice(args);
+    routerctl(&all, stdin)
+}
+
+#[test]
+fn every_example_router_passes_its_tests() {
+    for suite in SUITES {
+        let run = test(suite, None);
+        assert_eq!(run.code, 0, "{suite:?}:\n{}{}", run.stdout, run.stderr);
+        assert!(!run.stdout.contains("FAIL"), "{}", run.stdout);
+    }
+}
+
+/// Stdin is read once and serves every reading of it: a stream of routers
+/// and their RouterTests given as `-f -` is tested on both data planes as
+/// the same files are.
+#[test]
+fn one_stdin_holds_the_routers_and_their_cases_for_both_planes() {
+    for (router, tests) in [
+        ("testdata/gateway/local.yaml", "testdata/tests/gateway-local.yaml"),
+        ("testdata/gateway/external.yaml", "testdata/tests/gateway-external.yaml"),
+    ] {
+        let stream = format!(
+            "{}\n---\n{}",
+            std::fs::read_to_string(router).expect("router"),
+            std::fs::read_to_string(tests).expect("tests")
+        );
+        let from_files = test(&["-f", router, "-t", tests, "--data-plane", "both", "-o", "json"], None);
+        let from_stdin = test(&["-f", "-", "--data-plane", "both", "-o", "json"], Some(&stream));
+        assert_eq!((from_stdin.code, from_files.code), (0, 0), "{router}: {}{}", from_stdin.stderr, from_files.stderr);
+        let summary = |run: &common::Run| {
+            serde_json::from_str::<serde_json::Value>(&run.stdout).expect("test -o json writes JSON")["summary"].clone()
+        };
+        assert_eq!(summary(&from_stdin), summary(&from_files), "{router}");
+        assert_eq!(summary(&from_stdin)["failed"], 0, "{router}");
+    }
+}
+
+const ROUTER: &str = "testdata/render/sample.yaml";
+
+fn case(expect: &str, extra: &str) -> String {
+    format!(
+        "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: pii\n  request:\n    headers: {{x-llmkube-classification: pii}}\n{extra}  expect: {expect}\n"
+    )
+}
+
+#[test]
+fn a_failing_case_says_what_was_expected_and_what_the_router_does() {
+    let run = test(&["-f", ROUTER, "-t", "-"], Some(&case("{rule: complex-to-cloud, backends: [cloud-opus]}", "")));
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "ml/coding-router (Proxy): 0 of 1 cases pass\n  FAIL <stdin>:4:3 \"pii\": rule: expected complex-to-cloud, got \
+         pii-stays-local; backends: expected [cloud-opus], got [local-qwen]; the router does pii-stays-local → \
+         [local-qwen]\n"
+    );
+    // Fail-closed: with the local model down, pii is refused (503), never
+    // sent to the cloud.
+    let down =
+        test(&["-f", ROUTER, "-t", "-"], Some(&case("{status: 503, backends: []}", "  unhealthy: [local-qwen]\n")));
+    assert_eq!(down.code, 0, "{}", down.stdout);
+}
+
+/// In CI a failing case is also a finding at its place, so that GitHub
+/// annotates the case; people read the report, so `human` adds nothing.
+#[test]
+fn a_failing_case_is_a_finding_at_its_place_for_ci() {
+    let input = case("{rule: complex-to-cloud}", "");
+    let human = test(&["-f", ROUTER, "-t", "-"], Some(&input));
+    assert_eq!((human.code, human.stderr.as_str()), (1, ""));
+    let github = test(&["--message-format", "github", "-f", ROUTER, "-t", "-"], Some(&input));
+    assert_eq!(github.code, 1);
+    assert_eq!(unfenced(&github.stdout), human.stdout, "the report is the same, fenced");
+    assert_eq!(
+        github.stderr,
+        "::error file=<stdin>,line=4,col=3,title=routerctl test::case \"pii\" fails for ml/coding-router (Proxy): \
+         rule: expected complex-to-cloud, got pii-stays-local; the router does pii-stays-local → [local-qwen]\n"
+    );
+}
+
+#[test]
+fn bad_test_files_are_refused_with_their_place() {
+    let typo = test(&["-f", ROUTER, "-t", "-"], Some(&case("{backend: [x]}", "")));
+    assert_eq!((typo.code, typo.stdout.as_str()), (2, ""));
+    assert!(
+        typo.stderr.starts_with("error: <stdin>:7:12: tests[0].expect.backend: unknown field `backend`"),
+        "{}",
+        typo.stderr
+    );
+    // Every document of a -t file is a RouterTest: each other one there is
+    // a mistake, named at its kind (sample.yaml's kinds are on lines 4, 13
+    // and 23).
+    let router = test(&["-f", ROUTER, "-t", ROUTER], None);
+    assert_eq!((router.code, router.stdout.as_str()), (2, ""));
+    assert!(
+        router.stderr.starts_with(
+            "error: 3 RouterTest entries cannot be read:\n  testdata/render/sample.yaml:4:1: a RouterTest was expected \
+             but the document has kind \"Secret\""
+        ),
+        "{}",
+        router.stderr
+    );
+    for (line, kind) in [(13, "InferenceService"), (23, "ModelRouter")] {
+        let said = format!(
+            "\n  testdata/render/sample.yaml:{line}:1: a RouterTest was expected but the document has kind {kind:?}"
+        );
+        assert!(router.stderr.contains(&said), "{}", router.stderr);
+    }
+    let wrong_router =
+        test(&["-f", ROUTER, "-t", "-"], Some(&case("{}", "").replace("tests:", "router: ml/ghost\ntests:")));
+    assert_eq!(wrong_router.code, 2);
+    assert!(
+        wrong_router.stderr.contains("no ModelRouter \"ml/ghost\" in the -f inputs (they hold ml/coding-router)"),
+        "{}",
+        wrong_router.stderr
+    );
+}
+
+/// Every case that cannot be read is a finding at its own field, in every
+/// message format: a bad case does not hide the next, and CI annotates
+/// each line. The run fails as any unreadable input does (exit 2).
+#[test]
+fn every_bad_case_is_reported_at_its_place() {
+    // Line 5 is the first case's expect (a misspelt key, at column 12),
+    // line 8 the second case's model (a list, not a string; its key at
+    // column 5); the third case is good.
+    let suite =
+        "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: a\n  expect: {backend: [x]}\n\
+                 - name: b\n  request:\n    model: [m]\n- name: c\n  expect: {rule: default}\n";
+    let github = test(&["-f", ROUTER, "-t", "-", "--message-format", "github"], Some(suite));
+    assert_eq!((github.code, github.stdout.as_str()), (2, ""), "{}", github.stderr);
+    let lines: Vec<&str> = github.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", github.stderr);
+    assert!(
+        lines[0].starts_with("::error file=<stdin>,line=5,col=12,title=routerctl test::")
+            && lines[0].contains("tests[0].expect.backend: unknown field `backend`"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("::error file=<stdin>,line=8,col=5,title=routerctl test::")
+            && lines[1].contains("tests[1].request.model: invalid type: sequence"),
+        "{}",
+        lines[1]
+    );
+    let human = test(&["-f", ROUTER, "-t", "-"], Some(suite));
+    assert_eq!((human.code, human.stdout.as_str()), (2, ""));
+    assert_eq!(human.stderr.lines().next(), Some("error: 2 RouterTest entries cannot be read:"), "{}", human.stderr);
+    assert!(human.stderr.contains("\n  <stdin>:5:12: tests[0].expect.backend: unknown field"), "{}", human.stderr);
+    assert!(human.stderr.contains("\n  <stdin>:8:5: tests[1].request.model: invalid type"), "{}", human.stderr);
+    let json = test(&["-f", ROUTER, "-t", "-", "--message-format", "json"], Some(suite));
+    let places: Vec<(u64, u64)> = json
+        .stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .map(|v| (v["line"].as_u64().unwrap_or(0), v["column"].as_u64().unwrap_or(0)))
+        .collect();
+    assert_eq!((json.code, places), (2, vec![(5, 12), (8, 5)]));
+}
+
+/// A case never counts as passed unless it was judged, and no document
+/// meant as a RouterTest is left unrun in silence.
+#[test]
+fn nothing_passes_that_was_not_judged() {
+    // A case for the Gateway plane, on a router rendered for the Proxy
+    // plane only: skipped, counted apart; --strict fails on it.
+    let gateway_only = case("{rule: nonsense-that-would-fail}", "  dataPlane: Gateway\n")
+        .replace("expect: {rule: nonsense-that-would-fail}", "expect: {status: 418}");
+    let run = test(&["-f", ROUTER, "-t", "-"], Some(&gateway_only));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "ml/coding-router (Proxy): 0 of 0 cases pass, 1 skipped\n  SKIP <stdin>:4:3 \"pii\": judged on the Gateway \
+         data plane, which this run did not render (--data-plane gateway)\n"
+    );
+    let json = test(&["-f", ROUTER, "-t", "-", "-o", "json"], Some(&gateway_only));
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(report["summary"], serde_json::json!({"passed": 0, "failed": 0, "skipped": 1}));
+    assert_eq!(
+        (report["cases"][0]["result"].as_str(), report["cases"][0]["passed"].as_bool()),
+        (Some("skipped"), Some(false))
+    );
+    let strict = test(
+        &["--strict", "--router-proxy-image", "example.com/router-proxy:1", "-f", ROUTER, "-t", "-"],
+        Some(&gateway_only),
+    );
+    assert_eq!(strict.code, 1, "{}", strict.stderr);
+    assert!(strict.stderr.contains("1 case(s) skipped"), "{}", strict.stderr);
+
+    // A misspelt kind, in a -t file or among the -f files.
+    for kind in ["RouterTests", "routertest"] {
+        let misspelt = case("{rule: pii-stays-local}", "").replace("kind: RouterTest", &format!("kind: {kind}"));
+        let run = test(&["-f", ROUTER, "-t", "-"], Some(&misspelt));
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{kind}");
+        assert!(
+            run.stderr.starts_with(&format!(
+                "error: <stdin>:2:1: a RouterTest was expected but the document has kind \"{kind}\""
+            )),
+            "{}",
+            run.stderr
+        );
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let both = dir.path().join("router-and-tests.yaml");
+    let router_text = std::fs::read_to_string(ROUTER).expect("fixture");
+    std::fs::write(
+        &both,
+        format!("{router_text}\n---\n{}", case("{}", "").replace("kind: RouterTest", "kind: RouterTests")),
+    )
+    .expect("write");
+    let run = test(&["-f", both.to_str().expect("utf-8 path")], None);
+    assert_eq!(run.code, 2, "{}", run.stdout);
+    assert!(
+        run.stderr.contains("a RouterTest was expected but the document has kind \"RouterTests\""),
+        "{}",
+        run.stderr
+    );
+
+    // stdin read by -t cannot also be the -f input.
+    let twice = test(&["-f", "-", "-t", "-"], Some(&case("{}", "")));
+    assert_eq!(twice.code, 2);
+    assert_eq!(twice.stderr, "error: stdin (`-`) can be given only once across -f and -t\n");
+
+    // A router with no case covers nothing.
+    let two = test(
+        &["-f", ROUTER, "-f", "testdata/render/pooled.yaml", "-t", "-", "--coverage"],
+        Some(&case("{}", "").replace("tests:", "router: ml/coding-router\ntests:")),
+    );
+    assert_eq!(two.code, 0, "{}", two.stderr);
+    assert!(two.stdout.contains(": 0% of "), "{}", two.stdout);
+    assert!(two.stdout.contains("; no case for this router\n"), "{}", two.stdout);
+    let below = test(
+        &["-f", ROUTER, "-f", "testdata/render/pooled.yaml", "-t", "-", "--min-coverage", "1"],
+        Some(&case("{}", "").replace("tests:", "router: ml/coding-router\ntests:")),
+    );
+    assert_eq!(below.code, 1, "{}", below.stdout);
+}
+
+#[test]
+fn coverage_names_the_routes_no_case_reaches() {
+    let run = test(&["-f", ROUTER, "-t", "-", "--coverage"], Some(&case("{rule: pii-stays-local}", "")));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.ends_with(
+            "coverage ml/coding-router (Proxy): 33% of 3 routes; no case reaches complex-to-cloud, default\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    let below = test(&["-f", ROUTER, "-t", "-", "--min-coverage", "50"], Some(&case("{rule: pii-stays-local}", "")));
+    assert_eq!(below.code, 1, "{}", below.stdout);
+}
+
+#[test]
+fn both_planes_report_where_they_part() {
+    let run = test(
+        &["-f", "testdata/gateway/local.yaml", "-t", "testdata/tests/gateway-local.yaml", "--data-plane", "both"],
+        None,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(
+            "  DIFFER testdata/tests/gateway-local.yaml:31:3 \"spread and private both match; Envoy prefers the more \
+             specific rule\": Proxy spread → [qwen, llama, mistral], Gateway private → [llama]\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    // A Proxy router the gateway reconciler refuses cannot be compared.
+    let proxy_only = test(&["-f", ROUTER, "-t", "testdata/tests/sample.yaml", "--data-plane", "both"], None);
+    assert_eq!(proxy_only.code, 2);
+    assert!(
+        proxy_only.stderr.starts_with("error: --data-plane: rendered as dataPlane: Gateway, "),
+        "{}",
+        proxy_only.stderr
+    );
+}
+
+#[test]
+fn route_explains_one_request() {
+    let run = routerctl(
+        &[
+            "route",
+            "-q",
+            "-f",
+            ROUTER,
+            "--model",
+            "gpt-4o",
+            "-H",
+            "x-llmkube-task-complexity=complex",
+            "--unhealthy",
+            "cloud-opus",
+        ],
+        None,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    insta::assert_snapshot!("route_sample_complex_cloud_down", run.stdout);
+    let gateway = routerctl(
+        &[
+            "route",
+            "-q",
+            "-f",
+            "testdata/gateway/local.yaml",
+            "--model",
+            "llama-3",
+            "-H",
+            "x-spread=yes",
+            "-H",
+            "x-data-class=pii",
+            "--data-plane",
+            "both",
+        ],
+        None,
+    );
+    assert_eq!(gateway.code, 0, "{}", gateway.stderr);
+    insta::assert_snapshot!("route_gateway_local_precedence", gateway.stdout);
+    let bad = routerctl(&["route", "-f", ROUTER, "-H", "no-value"], None);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("-H \"no-value\": write a header as name=value"), "{}", bad.stderr);
+}
+
+/// What `verify` finds for all requests shows in `test` as warnings with
+/// their rule ids; they do not change the exit code.
+#[test]
+fn verify_findings_are_warnings_in_test() {
+    let cases = "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: default\n  request: {}\n  expect: {rule: default}\n";
+    let run =
+        routerctl(&["test", "--message-format", "json", "-f", "testdata/verify/leaky.yaml", "-t", "-"], Some(cases));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let rules: Vec<(String, String)> = run
+        .stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .map(|f| (f["rule"].as_str().unwrap_or("").to_string(), f["severity"].as_str().unwrap_or("").to_string()))
+        .collect();
+    for rule in ["sensitive-egress", "unmatchable-value", "unreachable-rule"] {
+        assert!(rules.contains(&(rule.to_string(), "warning".to_string())), "{rule}: {rules:?}");
+    }
+    // A router with nothing to find adds nothing.
+    let safe = test(&["-f", ROUTER, "-t", "-"], Some(&case("{rule: pii-stays-local}", "")));
+    assert_eq!((safe.code, safe.stderr.as_str()), (0, ""));
+}
+
+/// The report inside its `::stop-commands::TOKEN` … `::TOKEN::` fence,
+/// checked as the Actions runner reads it: the fence opens on the first
+/// line, closes on the last with the same token, and no line between them
+/// ends it early.
+fn unfenced(stdout: &str) -> String {
+    let mut lines: Vec<&str> = stdout.lines().collect();
+    let first = lines.remove(0);
+    let token = first.strip_prefix("::stop-commands::").expect("the report opens a fence");
+    assert!(!token.is_empty() && token.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'), "{token}");
+    assert_eq!(lines.pop(), Some(format!("::{token}::").as_str()), "the fence closes last");
+    assert!(lines.iter().all(|l| !l.contains(token)), "the token is not in the report");
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+/// Values from a RouterTest file or the command line cannot forge workflow
+/// commands in a GitHub log: every line that could be read as one is
+/// inside the fence, whose token the input cannot know.
+#[test]
+fn input_values_cannot_forge_workflow_commands() {
+    let forged = "\n::error file=README.md,line=1::forged\n::add-mask::secret";
+    let cases = format!(
+        "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: {name}\n  request:\n    model: {model}\n    headers: {{x-team: {model}}}\n  expect: {{rule: default, strategy: {model}}}\n",
+        name = serde_json::to_string(&format!("case{forged}")).expect("json"),
+        model = serde_json::to_string(forged).expect("json"),
+    );
+    let run = test(&["--message-format", "github", "-f", ROUTER, "-t", "-"], Some(&cases));
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let body = unfenced(&run.stdout);
+    assert!(body.lines().any(|l| l.trim_start().starts_with("::error")), "the forged line is there, fenced: {body}");
+    let route = routerctl(
+        &["route", "--message-format", "github", "-f", ROUTER, "--model", forged, "-H", &format!("x-team={forged}")],
+        None,
+    );
+    assert_eq!(route.code, 0, "{}", route.stderr);
+    unfenced(&route.stdout);
+    // The human format prints the report as it is.
+    let human = test(&["-f", ROUTER, "-t", "-"], Some(&cases));
+    assert!(!human.stdout.starts_with("::stop-commands::"));
+}
+
+/// CLI habits: a comma list where a flag repeats, and a case that expects
+/// nothing is said to pass vacuously.
+#[test]
+fn comma_lists_and_empty_expectations() {
+    let route = |down: &[&str]| {
+        let mut args = vec!["route", "-q", "-f", ROUTER, "-H", "x-llmkube-task-complexity=complex"];
+        args.extend(down);
+        routerctl(&args, None)
+    };
+    let listed = route(&["--unhealthy", "cloud-opus,local-qwen"]);
+    let repeated = route(&["--unhealthy", "cloud-opus", "--unhealthy", "local-qwen"]);
+    assert_eq!(listed.code, 0, "{}", listed.stderr);
+    assert_eq!(listed.stdout, repeated.stdout);
+    assert!(listed.stdout.contains("  down: cloud-opus, local-qwen\n"), "{}", listed.stdout);
+    let empty =
+        "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: anything goes\n  request: {}\n";
+    let run = routerctl(&["test", "--router-proxy-image", "example.com/p:1", "-f", ROUTER, "-t", "-"], Some(empty));
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.stderr,
+        "warning: <stdin>:4:3: case \"anything goes\" has no expect: it passes whatever the router does\n"
+    );
+}
+
+/// test, route and verify write no image: they neither note the default
+/// image nor refuse it with --strict.
+#[test]
+fn asking_where_requests_go_says_nothing_of_the_image() {
+    let cases = case("{rule: pii-stays-local}", "");
+    let run = routerctl(&["test", "--strict", "-f", ROUTER, "-t", "-"], Some(&cases));
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    let route = routerctl(&["route", "-f", ROUTER, "--model", "m"], None);
+    assert_eq!((route.code, route.stderr.as_str()), (0, ""));
+    let verify = routerctl(&["verify", "--strict", "-f", ROUTER], None);
+    assert_eq!((verify.code, verify.stderr.as_str()), (0, ""));
+    // render writes the image, and says so.
+    let render = routerctl(&["render", "-f", ROUTER], None);
+    assert!(render.stderr.contains("the built-in default image"), "{}", render.stderr);
+}

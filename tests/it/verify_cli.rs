@@ -1,0 +1,424 @@
+//! `routerctl verify` through the real binary: each check with a router
+//! that trips it and one that does not, each invariant form holding and
+//! failing, the cases it hands out passing `routerctl test`, `--against`,
+//! the JSON contract and the exit codes.
+
+use crate::common;
+
+use common::routerctl;
+use serde_json::Value;
+
+const SAFE: &str = "testdata/render/sample.yaml";
+const LEAKY: &str = "testdata/verify/leaky.yaml";
+
+fn verify(args: &[&str]) -> common::Run {
+    let mut all = vec!["verify", "-q"];
+    all.extend_from_slice(args);
+    routerctl(&all, None)
+}
+
+fn json(args: &[&str]) -> (i32, Value) {
+    let mut all = args.to_vec();
+    all.extend(["-o", "json"]);
+    let run = verify(&all);
+    assert_eq!(run.stderr, "", "{args:?}");
+    (run.code, serde_json::from_str(&run.stdout).expect("verify -o json writes JSON"))
+}
+
+/// (rule id, message) of every finding of the first router.
+fn findings(report: &Value) -> Vec<(String, String)> {
+    report["routers"][0]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| (f["rule"].as_str().unwrap_or("").to_string(), f["message"].as_str().unwrap_or("").to_string()))
+        .collect()
+}
+
+#[test]
+fn a_safe_router_passes_and_its_classes_are_listed() {
+    let run = verify(&["-f", SAFE]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    // Three places a request can go: the default route, the complexity
+    // rule (cloud first, then local) and the fail-closed rule.
+    assert_eq!(
+        run.stdout,
+        "ml/coding-router (Proxy): 3 classes of requests, complete\n  no model → default → [local-qwen]\n  no model, \
+         x-llmkube-task-complexity: complex → complex-to-cloud → [cloud-opus, local-qwen]\n  no model, \
+         x-llmkube-classification: phi → pii-stays-local → [local-qwen]\n"
+    );
+}
+
+#[test]
+fn every_check_trips_on_the_leaky_router() {
+    let (code, report) = json(&["-f", LEAKY]);
+    assert_eq!(code, 1);
+    let found = findings(&report);
+    let has = |rule: &str, part: &str| found.iter().any(|(r, m)| r == rule && m.contains(part));
+    // The external backend with no tier is local to the fail-closed gate:
+    // pii reaches Anthropic when the in-cluster model is down.
+    assert!(
+        has("sensitive-egress", "pii requests (no model, x-llmkube-classification: pii) go to claude (external (anthropic) although its tier is local"),
+        "{found:#?}"
+    );
+    assert!(has("sensitive-egress", "when local-llama down"), "{found:#?}");
+    // An earlier rule with no classification condition catches pii.
+    assert!(has("sensitive-egress", "pii requests (model \"gpt-4o\", x-llmkube-classification: pii) go to gpt (tier cloud, external (openai)) by rule gpt-models"), "{found:#?}");
+    // A sensitive class no rule names falls to the cloud default route.
+    assert!(has("sensitive-egress", "phi requests (no model, x-llmkube-classification: phi) go to gpt (tier cloud, external (openai)) by the default route"), "{found:#?}");
+    // An upper-case classification can never match.
+    assert!(
+        has("unmatchable-value", "rule secret-shouting: dataClassification \"SECRET\" can never match"),
+        "{found:#?}"
+    );
+    // A rule no request reaches, and who shadows it.
+    assert!(
+        has("unreachable-rule", "rule shadowed is reached by no request: gpt-models take(s) every request it matches"),
+        "{found:#?}"
+    );
+    assert_eq!(report["routers"][0]["unreachableRules"], serde_json::json!(["secret-shouting", "shadowed"]));
+    let severities: Vec<(&str, &str)> = report["routers"][0]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| (f["rule"].as_str().unwrap_or(""), f["severity"].as_str().unwrap_or("")))
+        .collect();
+    for (rule, severity) in severities {
+        let want = if rule == "unreachable-rule" { "warning" } else { "error" };
+        assert_eq!(severity, want, "{rule}");
+    }
+    // None of these on the safe router.
+    let (code, safe) = json(&["-f", SAFE]);
+    assert_eq!((code, findings(&safe)), (0, vec![]));
+}
+
+#[test]
+fn a_router_that_routes_nothing_is_told() {
+    // multi.yaml's routers have no default route and rules for some
+    // requests only.
+    let (_, report) = json(&["-f", "testdata/render/multi.yaml"]);
+    let unrouted: Vec<&Value> = report["routers"]
+        .as_array()
+        .expect("routers")
+        .iter()
+        .flat_map(|r| r["findings"].as_array().expect("findings"))
+        .filter(|f| f["rule"] == "unrouted")
+        .collect();
+    assert!(!unrouted.is_empty());
+    // A class nothing routes: its decision names no rule.
+    let first = &report["routers"][0]["classes"][0]["decision"];
+    assert_eq!(*first, serde_json::json!({"rule": null, "backends": [], "status": 503}));
+    for f in unrouted {
+        assert_eq!(f["severity"], "warning");
+        assert_eq!(f["case"]["expect"]["status"], 503, "{f}");
+    }
+}
+
+#[test]
+fn the_planes_part_on_a_gateway_router() {
+    // The Gateway plane compares the classification header exactly; the
+    // proxy lower-cases it first: `PHI` is private to one and not the other.
+    let (code, report) = json(&["-f", "testdata/gateway/local.yaml"]);
+    assert_eq!(code, 1);
+    let planes: Vec<&str> =
+        report["routers"].as_array().expect("routers").iter().map(|r| r["plane"].as_str().unwrap_or("")).collect();
+    assert_eq!(planes, ["Gateway", "Proxy"]);
+    let parted: Vec<&Value> = report["routers"][1]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["rule"] == "plane-disagreement")
+        .collect();
+    assert!(
+        parted.iter().any(|f| f["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("x-data-class: PHI: the Proxy plane sends it by private to [llama], the Gateway plane by default to [llama]"))),
+        "{parted:#?}"
+    );
+    // Each case is the Gateway plane's, and passes there.
+    assert!(parted.iter().all(|f| f["case"]["dataPlane"] == "Gateway"));
+}
+
+/// Writes the cases of `cases` as one RouterTest file for `router`.
+fn suite(dir: &std::path::Path, router: &str, cases: &[&Value]) -> std::path::PathBuf {
+    let tests: Vec<Value> = cases.iter().map(|c| (*c).clone()).collect();
+    let doc = serde_json::json!({
+        "apiVersion": "routerctl.llmkube.dev/v1alpha1", "kind": "RouterTest", "router": router, "tests": tests,
+    });
+    let path = dir.join(format!("{}.json", router.replace('/', "-")));
+    std::fs::write(&path, doc.to_string()).expect("write");
+    path
+}
+
+#[test]
+fn every_case_handed_out_passes_test() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (router_file, id, plane) in [
+        (LEAKY, "ml/leaky", "auto"),
+        (SAFE, "ml/coding-router", "auto"),
+        ("testdata/gateway/local.yaml", "ml/coding.router", "both"),
+    ] {
+        let (_, report) = json(&["-f", router_file, "--data-plane", plane]);
+        let cases: Vec<&Value> = report["routers"]
+            .as_array()
+            .expect("routers")
+            .iter()
+            .flat_map(|r| r["findings"].as_array().expect("findings"))
+            .map(|f| &f["case"])
+            .collect();
+        if !cases.is_empty() {
+            let file = suite(dir.path(), id, &cases);
+            let path = file.to_str().expect("utf-8 path");
+            let run = routerctl(&["test", "-q", "-f", router_file, "-t", path, "--data-plane", plane], None);
+            assert_eq!(run.code, 0, "{router_file}: {}{}", run.stdout, run.stderr);
+            assert!(!run.stdout.contains("skipped"), "{}", run.stdout);
+        }
+        // --emit-tests: one case per class, and they pass too.
+        let emitted = dir.path().join("emitted.yaml");
+        let emitted = emitted.to_str().expect("utf-8 path");
+        let run = verify(&["-f", router_file, "--data-plane", plane, "--emit-tests", emitted]);
+        assert!(run.code <= 1, "{}", run.stderr);
+        let classes: usize = report["routers"]
+            .as_array()
+            .expect("routers")
+            .iter()
+            .map(|r| r["classes"].as_array().map_or(0, Vec::len))
+            .sum();
+        let run =
+            routerctl(&["test", "-q", "-f", router_file, "-t", emitted, "--data-plane", plane, "-o", "json"], None);
+        assert_eq!(run.code, 0, "{router_file}: {}{}", run.stdout, run.stderr);
+        let ran: Value = serde_json::from_str(&run.stdout).expect("json");
+        assert_eq!(ran["summary"]["passed"].as_u64(), Some(classes as u64), "{router_file}");
+    }
+}
+
+#[test]
+fn invariants_hold_and_fail_for_all_requests() {
+    let holding = "testdata/verify/invariants.yaml";
+    let (code, report) = json(&["-f", SAFE, "-t", holding]);
+    assert_eq!(code, 0, "{report:#}");
+    let held: Vec<(&str, bool)> = report["routers"][0]["invariants"]
+        .as_array()
+        .expect("invariants")
+        .iter()
+        .map(|i| (i["name"].as_str().unwrap_or(""), i["holds"].as_bool().unwrap_or(false)))
+        .collect();
+    assert_eq!(held.len(), 4);
+    assert!(held.iter().all(|(_, holds)| *holds), "{held:?}");
+
+    // Each form broken: the same invariants on the leaky router, where
+    // pii reaches the cloud, and a few written wrong on purpose.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let broken = dir.path().join("broken.yaml");
+    std::fs::write(
+        &broken,
+        "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ninvariants:\n\
+         - {name: never cloud, when: {classification: [pii]}, never: {tier: cloud}}\n\
+         - {name: never external, when: {classification: [pii]}, never: {external: true}}\n\
+         - {name: only local, when: {classification: [pii]}, only: {backends: [local-llama]}}\n\
+         - {name: only local while up, when: {classification: [pii]}, unhealthy: none, only: {backends: [local-llama]}}\n\
+         - {name: refused with 503, when: {models: [\"gpt-*\"]}, status: 503}\n",
+    )
+    .expect("write");
+    let (code, report) = json(&["-f", LEAKY, "-t", broken.to_str().expect("utf-8 path")]);
+    assert_eq!(code, 1);
+    let results: Vec<(&str, bool, &str)> = report["routers"][0]["invariants"]
+        .as_array()
+        .expect("invariants")
+        .iter()
+        .map(|i| {
+            (
+                i["name"].as_str().unwrap_or(""),
+                i["holds"].as_bool().unwrap_or(true),
+                i["message"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        results,
+        [
+            ("never cloud", false, "model \"gpt-4o\", x-llmkube-classification: pii goes to gpt, which it must never reach"),
+            ("never external", false, "no model, x-llmkube-classification: pii goes to claude, which it must never reach when local-llama down"),
+            ("only local", false, "no model, x-llmkube-classification: pii goes to claude, which is not among the only backends allowed when local-llama down"),
+            ("only local while up", false, "model \"gpt-4o\", x-llmkube-classification: pii goes to gpt, which is not among the only backends allowed"),
+            ("refused with 503", false, "model \"gpt-4o\" is answered 502, not 503 when gpt down"),
+        ]
+    );
+    // Each failure's case passes `routerctl test` and shows it.
+    let cases: Vec<&Value> =
+        report["routers"][0]["invariants"].as_array().expect("invariants").iter().map(|i| &i["case"]).collect();
+    let file = suite(dir.path(), "ml/leaky", &cases);
+    let run = routerctl(&["test", "-q", "-f", LEAKY, "-t", file.to_str().expect("utf-8 path")], None);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn against_lists_what_a_change_moves() {
+    let (code, report) = json(&["-f", "testdata/verify/sample-with-gpt.yaml", "--against", SAFE]);
+    // The change sends pii for gpt-* to the cloud: the check fails.
+    assert_eq!(code, 1);
+    let changes: Vec<(String, Value, Value, Value)> = report["routers"][0]["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .map(|c| (c["request"].to_string(), c["unhealthy"].clone(), c["before"].clone(), c["after"].clone()))
+        .collect();
+    use serde_json::json;
+    assert_eq!(
+        changes,
+        [
+            (
+                json!({"model": "gpt-x", "headers": {}}).to_string(),
+                json!([]),
+                json!({"rule": "default", "backends": ["local-qwen"], "status": null}),
+                json!({"rule": "gpt-to-cloud", "backends": ["cloud-opus"], "status": null})
+            ),
+            (
+                json!({"model": "gpt-x", "headers": {"x-llmkube-task-complexity": "complex"}}).to_string(),
+                json!(["cloud-opus"]),
+                json!({"rule": "complex-to-cloud", "backends": ["local-qwen"], "status": null}),
+                json!({"rule": "gpt-to-cloud", "backends": [], "status": 502})
+            ),
+            (
+                json!({"model": "gpt-x", "headers": {"x-llmkube-classification": "phi"}}).to_string(),
+                json!([]),
+                json!({"rule": "pii-stays-local", "backends": ["local-qwen"], "status": null}),
+                json!({"rule": "gpt-to-cloud", "backends": ["cloud-opus"], "status": null})
+            ),
+        ]
+    );
+    // The same router against itself moves nothing.
+    let (code, same) = json(&["-f", SAFE, "--against", SAFE]);
+    assert_eq!((code, same["routers"][0]["changes"].clone()), (0, serde_json::json!([])));
+}
+
+#[test]
+fn the_json_contract_holds_its_keys() {
+    let (_, report) = json(&["-f", LEAKY]);
+    let router = &report["routers"][0];
+    let mut keys: Vec<&str> = router.as_object().expect("object").keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        ["changes", "classes", "complete", "findings", "invariants", "notes", "plane", "router", "unreachableRules"]
+    );
+    assert_eq!(
+        (router["router"].as_str(), router["plane"].as_str(), router["complete"].as_bool()),
+        (Some("ml/leaky"), Some("Proxy"), Some(true))
+    );
+    let class = &router["classes"][0];
+    assert_eq!(class["decision"], serde_json::json!({"rule": "default", "backends": ["gpt"], "status": null}));
+    assert_eq!(class["request"], serde_json::json!({"headers": {}}));
+    let case = &router["findings"][0]["case"];
+    for key in ["name", "request", "unhealthy", "expect", "dataPlane"] {
+        assert!(case.get(key).is_some(), "{key} in {case}");
+    }
+}
+
+/// A Gateway router read from stdin is compared with its Proxy rendering
+/// too: stdin is read once and rendered on both planes.
+#[test]
+fn a_gateway_router_on_stdin_has_its_planes_compared() {
+    let router = std::fs::read_to_string("testdata/gateway/local.yaml").expect("router");
+    let from_stdin = routerctl(&["verify", "-f", "-", "-o", "json"], Some(&router));
+    let from_file = routerctl(&["verify", "-f", "testdata/gateway/local.yaml", "-o", "json"], None);
+    assert!(!from_stdin.stderr.contains("not compared"), "{}", from_stdin.stderr);
+    assert_eq!(from_stdin.code, from_file.code, "{}", from_stdin.stderr);
+    let planes = |run: &common::Run| -> Vec<Value> {
+        let report: Value = serde_json::from_str(&run.stdout).expect("verify -o json writes JSON");
+        report["routers"].as_array().expect("routers").iter().map(|r| r["plane"].clone()).collect()
+    };
+    assert_eq!(planes(&from_stdin), planes(&from_file));
+}
+
+#[test]
+fn bad_input_exits_two_with_nothing_on_stdout() {
+    let run = verify(&["-f", SAFE, "-t", SAFE]);
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""));
+    assert!(run.stderr.contains("a RouterTest was expected"), "{}", run.stderr);
+    let run = verify(&["-f", "-", "--against", "-"]);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.stderr, "error: stdin (`-`) can be given only once across -f, -t and --against\n");
+    let run = verify(&["-f", "testdata/verify/does-not-exist.yaml"]);
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""));
+}
+
+/// `diff` puts what the new config.json moves next to the object diff:
+/// the live ConfigMap's config against the one rendered.
+#[test]
+fn diff_plan_says_which_requests_move() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = dir.path().join("live.yaml");
+    let image = ["--router-proxy-image", "example.com/router-proxy:1"];
+    let rendered = routerctl(&["render", "-q", image[0], image[1], "-f", SAFE], None);
+    assert_eq!(rendered.code, 0, "{}", rendered.stderr);
+    std::fs::write(&live, &rendered.stdout).expect("write");
+    let live = live.to_str().expect("utf-8 path");
+    let diff =
+        |router: &str| routerctl(&["diff", "-q", image[0], image[1], "-f", router, "--live", live, "-o", "json"], None);
+    let run = diff("testdata/verify/sample-with-gpt.yaml");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let plan: Value = serde_json::from_str(&run.stdout).expect("json");
+    let moved = &plan["routers"][0]["routingChanges"];
+    assert_eq!(
+        moved[0],
+        serde_json::json!({
+            "request": {"model": "gpt-x", "headers": {}},
+            "unhealthy": [],
+            "before": {"rule": "default", "backends": ["local-qwen"], "status": null},
+            "after": {"rule": "gpt-to-cloud", "backends": ["cloud-opus"], "status": null},
+        })
+    );
+    assert_eq!(moved.as_array().map(Vec::len), Some(3));
+    // The same config live: no routing changes, and the key is left out.
+    let same = diff(SAFE);
+    let plan: Value = serde_json::from_str(&same.stdout).expect("json");
+    assert!(plan["routers"][0].get("routingChanges").is_none(), "{plan:#}");
+}
+
+/// In CI formats each finding is also a diagnostic at its router's
+/// document (and a failed invariant at the invariant), so a pull request
+/// is annotated where the router is written; stdout is the same report.
+#[test]
+fn findings_are_annotated_at_their_router_in_ci() {
+    let human = verify(&["-f", LEAKY]);
+    // Without -q, so the warnings are written too.
+    let github = routerctl(&["verify", "--message-format", "github", "-f", LEAKY], None);
+    // The report is the same, fenced from the runner's command parser.
+    let fenced = github.stdout.lines().collect::<Vec<_>>();
+    let token = fenced[0].strip_prefix("::stop-commands::").expect("fence opens");
+    assert_eq!(fenced.last().copied(), Some(format!("::{token}::").as_str()));
+    let body: String = fenced[1..fenced.len() - 1].iter().map(|l| format!("{l}\n")).collect();
+    assert_eq!((github.code, body.as_str()), (1, human.stdout.as_str()));
+    assert!(
+        github.stderr.lines().any(|l| l.starts_with(
+            "::error file=testdata/verify/leaky.yaml,line=11,title=routerctl sensitive-egress::ml/leaky (Proxy): pii requests"
+        )),
+        "{}",
+        github.stderr
+    );
+    assert!(
+        github.stderr.lines().any(|l| l.starts_with(
+            "::warning file=testdata/verify/leaky.yaml,line=11,title=routerctl unreachable-rule::ml/leaky (Proxy): rule shadowed"
+        )),
+        "{}",
+        github.stderr
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let broken = dir.path().join("broken.yaml");
+    std::fs::write(
+        &broken,
+        "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ninvariants:\n- {name: never cloud, when: {classification: [pii]}, never: {tier: cloud}}\n",
+    )
+    .expect("write");
+    let path = broken.to_str().expect("utf-8 path");
+    let run = verify(&["--message-format", "json", "-f", LEAKY, "-t", path]);
+    let invariant: Vec<Value> = run
+        .stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|f| f["rule"] == "invariant")
+        .collect();
+    assert_eq!(invariant.len(), 1, "{}", run.stderr);
+    assert_eq!((invariant[0]["file"].as_str(), invariant[0]["line"].as_u64()), (Some(path), Some(4)));
+}
