@@ -8,10 +8,16 @@
 //! else (JSON, several documents, another indentation, an entry that cannot
 //! be read alone, such as an alias to another entry's anchor) is `None`:
 //! the caller reads the whole document, which decides every such case.
+//!
+//! An entry handed on as a document (`ItemText::document`) is a source of
+//! its own, read from its own text: a finding in it is placed at its line
+//! and column within the entry.
+
+use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::yaml;
+use super::{yaml, Document, Origin, Placement};
 
 /// One entry of the `items:` sequence: its bytes in the source (from its
 /// dash) and its first line.
@@ -85,6 +91,38 @@ pub fn read_item(text: &str, span: ItemSpan) -> Option<Value> {
     match yaml::parse_section(&entry, span.line, false) {
         Ok(parsed) => Some(parsed.map_or(Value::Null, |p| p.value)),
         Err(_) => None,
+    }
+}
+
+/// An entry of a list as a source of its own: its text (dash blanked),
+/// its lines counted from its first, so that a finding in it names the
+/// entry and its line within it. Its fields' positions are read off that
+/// text only when a message asks for one.
+#[derive(Debug, Clone)]
+pub struct ItemText {
+    placement: Arc<Placement>,
+}
+
+impl ItemText {
+    /// An entry cut by `cut_items` out of `text`.
+    pub fn entry(text: &str, span: ItemSpan) -> ItemText {
+        let mut entry = String::with_capacity(span.end - span.start);
+        entry.push(' ');
+        entry.push_str(text.get(span.start + 1..span.end).unwrap_or(""));
+        // The entry is read alone, as `read_item` reads it: with the
+        // rewrites allowed one input of its own.
+        let allowance = Arc::new(super::repair::Allowance::default());
+        ItemText { placement: Arc::new(Placement::of(&entry, 1, false, allowance)) }
+    }
+
+    /// The entry's value as a document of the source `name`.
+    pub fn document(&self, name: String, value: Value) -> Document {
+        Document {
+            origin: Origin { source: name, document: 1, line: 1, item: None },
+            value,
+            placement: Arc::clone(&self.placement),
+            path_prefix: String::new(),
+        }
     }
 }
 

@@ -19,7 +19,7 @@ use std::io::Write;
 use anyhow::{bail, Context as _, Result};
 
 use crate::diagnostic::{diagnostics_of, rules, At, Diagnostic, Place, Refusal, Severity};
-use crate::input::{document_texts, Document, DocumentText, Source};
+use crate::input::{document_texts, Document, DocumentText, Identity, Source};
 use crate::kube::kinds::{Kind, GATEWAY_KINDS, PROXY_KINDS};
 use crate::kube::names::{resource_name, sanitize_dns_name};
 use crate::kube::ObjectKey;
@@ -94,6 +94,71 @@ pub fn run<T: Send>(
     finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
     sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<()> {
+    run_input(options, Input::Sources(router_sources), live, reporter, finish, sink)
+}
+
+/// `run` on documents read already, each with its origin (the KRM
+/// function's items, each read at its own lines of the ResourceList): what
+/// a finding places in them is where they were written.
+pub fn run_documents<T: Send>(
+    options: &Options,
+    documents: &[Document],
+    live: &dyn LiveObjects,
+    reporter: &mut Reporter,
+    finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
+    sink: &mut dyn FnMut(T) -> Result<()>,
+) -> Result<()> {
+    run_input(options, Input::Documents(documents), live, reporter, finish, sink)
+}
+
+/// What a run reads: sources, split into documents as it goes, or
+/// documents read already.
+#[derive(Clone, Copy)]
+enum Input<'s> {
+    Sources(&'s [Source]),
+    Documents(&'s [Document]),
+}
+
+/// One document of the input: found in a source's text and read when a
+/// pass needs it, or read already.
+#[derive(Clone)]
+enum Unit<'s> {
+    Text(DocumentText<'s>),
+    Read(&'s Document),
+}
+
+impl Unit<'_> {
+    fn identity(&self) -> Result<Option<Identity>> {
+        let doc = match self {
+            Unit::Text(text) => return text.identity(),
+            Unit::Read(doc) => doc,
+        };
+        let text = |v: Option<&str>| v.map(str::to_string);
+        Ok(text(doc.str_field("apiVersion")).zip(text(doc.str_field("kind"))).map(|(api_version, kind)| Identity {
+            api_version,
+            kind,
+            name: text(doc.metadata_str("name")),
+            namespace: text(doc.metadata_str("namespace")),
+        }))
+    }
+
+    /// Hands `f` its object, or each item of a `List` read from text.
+    fn read(&self, mut f: impl FnMut(Document) -> Result<()>) -> Result<()> {
+        match self {
+            Unit::Text(text) => text.read(f),
+            Unit::Read(doc) => f((*doc).clone()),
+        }
+    }
+}
+
+fn run_input<T: Send>(
+    options: &Options,
+    input: Input,
+    live: &dyn LiveObjects,
+    reporter: &mut Reporter,
+    finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
+    sink: &mut dyn FnMut(T) -> Result<()>,
+) -> Result<()> {
     let crds = options.crds.as_ref();
     for warning in flag_warnings(&options.flags) {
         reporter.warn(warning);
@@ -103,7 +168,7 @@ pub fn run<T: Send>(
             reporter.warn(Diagnostic::warning(rules::CRD, w).at(Place::file(file.clone())));
         }
     }
-    let (inventory, router_texts) = scan_inventory(options, router_sources, crds, reporter)?;
+    let (inventory, router_texts) = scan_inventory(options, input, crds, reporter)?;
     if live.wants_planes() {
         expect_planes(options, &router_texts, live);
     }
@@ -187,7 +252,7 @@ struct Pass2<'a, T> {
 impl<T> Pass2<'_, T> {
     /// Every ModelRouter of one document (a `List` may hold several),
     /// through to the command's `finish`; the first error ends the steps.
-    fn read(&self, text: &DocumentText) -> Vec<Step<T>> {
+    fn read(&self, text: &Unit) -> Vec<Step<T>> {
         let mut steps = Vec::new();
         let read = text.read(|doc| {
             let Some(("ModelRouter", namespace)) = classify(&doc, self.options)? else { return Ok(()) };
@@ -526,7 +591,7 @@ fn flag_warnings(flags: &OperatorFlags) -> Vec<Diagnostic> {
 /// Tells a source that lists by kind which data planes each namespace's
 /// routers use, before the first look-up. A document that does not read is
 /// skipped here: pass 2 reports it.
-fn expect_planes(options: &Options, router_texts: &[DocumentText], live: &dyn LiveObjects) {
+fn expect_planes(options: &Options, router_texts: &[Unit], live: &dyn LiveObjects) {
     let gateway_known = options.flags.release.has(Change::GatewayDataPlane);
     let mut planes: HashMap<String, Planes> = HashMap::new();
     for text in router_texts {
@@ -554,66 +619,80 @@ fn expect_planes(options: &Options, router_texts: &[DocumentText], live: &dyn Li
 /// other groups' objects are never built.
 fn scan_inventory<'s>(
     options: &Options,
-    sources: &'s [Source],
+    input: Input<'s>,
     crds: &ClusterCrds,
     reporter: &mut Reporter,
-) -> Result<(Inventory, Vec<DocumentText<'s>>)> {
+) -> Result<(Inventory, Vec<Unit<'s>>)> {
     let mut inventory = Inventory::default();
     let mut router_texts = Vec::new();
     let mut documents = 0;
-    for source in sources {
-        for text in document_texts(source)? {
-            documents += 1;
-            match text.identity()? {
-                Some(id) if !id.is_list() && id.kind == "ModelRouter" => {
-                    router_texts.push(text);
-                    continue;
-                }
-                Some(id) if !id.is_list() && id.api_version.split('/').next() != Some(GROUP) => continue,
-                _ => {}
-            }
-            let mut holds_router = false;
-            text.read(|mut doc| {
-                let mut warnings = Vec::new();
-                match classify(&doc, options)? {
-                    Some(("ModelRouter", _)) => holds_router = true,
-                    Some(("InferenceService", namespace)) => {
-                        let isvc: InferenceService =
-                            stored(&mut doc, crds.for_kind("InferenceService"), options, &mut warnings)?;
-                        inventory.add_inference_service(&namespace, isvc);
-                    }
-                    Some((_, namespace)) => {
-                        let pool: ModelPool = stored(&mut doc, crds.for_kind("ModelPool"), options, &mut warnings)?;
-                        let release = options.flags.release;
-                        if !release.has(Change::ModelPoolActivation) {
-                            let msg = format!(
-                                "operator {release} has no ModelPools ({}); its members are routed as plain backends",
-                                entry(Change::ModelPoolActivation).arrival()
-                            );
-                            let pool_key = ObjectKey {
-                                api_version: GROUP_VERSION.to_string(),
-                                kind: "ModelPool".to_string(),
-                                namespace: namespace.clone(),
-                                name: pool.metadata.name.clone().unwrap_or_default(),
-                            };
-                            warnings.push(Diagnostic::warning(rules::RELEASE, msg).at(doc.origin.place()).on(pool_key));
-                        }
-                        inventory.add_pool(&namespace, pool);
-                    }
-                    None => {}
-                }
-                warnings.into_iter().for_each(|w| reporter.warn(w));
-                Ok(())
-            })?;
-            if holds_router {
+    let mut scan = |text: Unit<'s>| -> Result<()> {
+        documents += 1;
+        match text.identity()? {
+            Some(id) if !id.is_list() && id.kind == "ModelRouter" => {
                 router_texts.push(text);
+                return Ok(());
             }
+            Some(id) if !id.is_list() && id.api_version.split('/').next() != Some(GROUP) => return Ok(()),
+            _ => {}
         }
-    }
+        let mut holds_router = false;
+        text.read(|mut doc| {
+            let mut warnings = Vec::new();
+            match classify(&doc, options)? {
+                Some(("ModelRouter", _)) => holds_router = true,
+                Some(("InferenceService", namespace)) => {
+                    let isvc: InferenceService =
+                        stored(&mut doc, crds.for_kind("InferenceService"), options, &mut warnings)?;
+                    inventory.add_inference_service(&namespace, isvc);
+                }
+                Some((_, namespace)) => {
+                    let pool: ModelPool = stored(&mut doc, crds.for_kind("ModelPool"), options, &mut warnings)?;
+                    let release = options.flags.release;
+                    if !release.has(Change::ModelPoolActivation) {
+                        let msg = format!(
+                            "operator {release} has no ModelPools ({}); its members are routed as plain backends",
+                            entry(Change::ModelPoolActivation).arrival()
+                        );
+                        let pool_key = ObjectKey {
+                            api_version: GROUP_VERSION.to_string(),
+                            kind: "ModelPool".to_string(),
+                            namespace: namespace.clone(),
+                            name: pool.metadata.name.clone().unwrap_or_default(),
+                        };
+                        warnings.push(Diagnostic::warning(rules::RELEASE, msg).at(doc.origin.place()).on(pool_key));
+                    }
+                    inventory.add_pool(&namespace, pool);
+                }
+                None => {}
+            }
+            warnings.into_iter().for_each(|w| reporter.warn(w));
+            Ok(())
+        })?;
+        if holds_router {
+            router_texts.push(text);
+        }
+        Ok(())
+    };
+    // A source is split when its turn comes: an earlier source's bad
+    // document is found first.
+    let names: Vec<&str> = match input {
+        Input::Sources(sources) => {
+            for source in sources {
+                for text in document_texts(source)? {
+                    scan(Unit::Text(text))?;
+                }
+            }
+            sources.iter().map(|s| s.name.as_str()).collect()
+        }
+        Input::Documents(docs) => {
+            docs.iter().try_for_each(|doc| scan(Unit::Read(doc)))?;
+            docs.iter().map(|d| d.origin.source.as_str()).collect()
+        }
+    };
     if router_texts.is_empty() {
         let what =
             if documents > 0 { "no ModelRouter among the input documents" } else { "the inputs hold no documents" };
-        let names: Vec<_> = sources.iter().map(|s| s.name.as_str()).collect();
         bail!("{what} ({}); routerctl renders {GROUP_VERSION} ModelRouter objects", names.join(", "));
     }
     Ok((inventory, router_texts))
