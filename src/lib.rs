@@ -34,6 +34,7 @@ pub mod diagnostic;
 pub mod diff;
 pub mod explain;
 pub mod input;
+pub mod krm;
 pub mod kube;
 pub mod live;
 pub mod model;

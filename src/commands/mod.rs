@@ -97,7 +97,7 @@ pub fn exercise(data: &[u8]) {
         Ok(_) => Vec::new(),
         Err(_) => return,
     };
-    let _ = krm::run(&router_source.text);
+    let _ = crate::krm::run(&router_source.text);
     for emit_scrape_annotations in [false, true] {
         let options = Options {
             flags: OperatorFlags {

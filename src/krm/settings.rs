@@ -1,0 +1,141 @@
+//! The KRM function's settings: `functionConfig` read as a ConfigMap's
+//! `data` or any other kind's `spec`, each setting checked (a bad value is
+//! an error, an unknown key a warning with the name it is near), and the
+//! pipeline's `Options` they make.
+
+use anyhow::{anyhow, Result};
+use serde_json::Value;
+
+use crate::diagnostic::{rules, Diagnostic};
+use crate::input;
+use crate::pipeline::Options;
+use crate::release::Release;
+use crate::render::OperatorFlags;
+use crate::schema::text::suggest;
+use crate::validate::metadata::dns1123_label_errors;
+
+const CONFIG_KEYS: [&str; 6] =
+    ["routerProxyImage", "defaultLitellmUrl", "emitScrapeAnnotations", "namespace", "strict", "operatorVersion"];
+
+/// The function's settings, from `functionConfig`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Settings {
+    pub router_proxy_image: Option<String>,
+    pub default_litellm_url: Option<String>,
+    pub emit_scrape_annotations: bool,
+    pub namespace: Option<String>,
+    pub strict: bool,
+    pub release: Release,
+}
+
+pub(super) fn settings(function_config: Option<&Value>, findings: &mut Vec<Diagnostic>) -> Settings {
+    let mut s = Settings::default();
+    let Some(fc) = function_config else { return s };
+    let Some(fc_map) = fc.as_object() else {
+        findings.push(Diagnostic::error(rules::KRM, "functionConfig is not an object"));
+        return s;
+    };
+    let kind = fc_map.get("kind").and_then(Value::as_str).unwrap_or("");
+    let api_version = fc_map.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+    let is_config_map = kind == "ConfigMap" && api_version == "v1";
+    let section = if is_config_map { "data" } else { "spec" };
+    // What is not a v1 ConfigMap is read through its spec: one without a
+    // spec (a misspelt kind, a ConfigMap of another apiVersion, its
+    // settings under data) would be a setting ignored in silence.
+    if !is_config_map && !fc_map.contains_key("spec") {
+        let msg = format!(
+            "functionConfig is {} with no spec, so none of its settings is read; routerctl reads the data of an \
+             apiVersion: v1, kind: ConfigMap, or the spec of any other kind",
+            if kind.is_empty() && api_version.is_empty() {
+                "an object without apiVersion and kind".to_string()
+            } else {
+                format!("apiVersion: {api_version:?}, kind: {kind:?}")
+            }
+        );
+        findings.push(Diagnostic::error(rules::KRM, msg));
+        return s;
+    }
+    let values = match fc_map.get(section) {
+        None | Some(Value::Null) => return s,
+        Some(Value::Object(m)) => m,
+        Some(_) => {
+            let msg = format!("functionConfig {section} is not a mapping");
+            findings.push(Diagnostic::error(rules::KRM, msg).field(section));
+            return s;
+        }
+    };
+    for (key, value) in values {
+        let field = format!("{section}.{key}");
+        let string = || -> Result<Option<String>> {
+            match value {
+                Value::String(v) if v.is_empty() => Ok(None),
+                Value::String(v) => Ok(Some(v.clone())),
+                other => Err(anyhow!("must be a string, found {}", input::describe(other))),
+            }
+        };
+        let boolean = || -> Result<bool> {
+            match value {
+                Value::Bool(b) => Ok(*b),
+                Value::String(v) if v == "true" => Ok(true),
+                Value::String(v) if v == "false" || v.is_empty() => Ok(false),
+                Value::String(v) => Err(anyhow!("must be \"true\" or \"false\", found {v:?}")),
+                other => Err(anyhow!("must be \"true\" or \"false\", found {}", input::describe(other))),
+            }
+        };
+        let outcome = match key.as_str() {
+            "routerProxyImage" => string().map(|v| s.router_proxy_image = v),
+            "defaultLitellmUrl" => string().map(|v| s.default_litellm_url = v),
+            "namespace" => string().and_then(|v| {
+                if let Some(errors) = v.as_deref().map(dns1123_label_errors).filter(|e| !e.is_empty()) {
+                    return Err(anyhow!("{:?} is not a namespace name: {}", v.unwrap_or_default(), errors.join("; ")));
+                }
+                s.namespace = v;
+                Ok(())
+            }),
+            "emitScrapeAnnotations" => boolean().map(|v| s.emit_scrape_annotations = v),
+            "strict" => boolean().map(|v| s.strict = v),
+            "operatorVersion" => string().and_then(|v| match v {
+                None => Ok(()),
+                Some(v) => Release::parse(&v).map(|r| s.release = r).map_err(|e| anyhow!("{e}")),
+            }),
+            other => {
+                let lower = other.to_lowercase();
+                let near = suggest(other, &CONFIG_KEYS).or_else(|| {
+                    let prefix = |k: &&&str| lower.len() >= 3 && k.to_lowercase().starts_with(&lower);
+                    CONFIG_KEYS.iter().find(prefix).map(|k| k.to_string())
+                });
+                let hint = match near {
+                    Some(near) => format!("did you mean {near}?"),
+                    None => format!("routerctl reads {}", CONFIG_KEYS.join(", ")),
+                };
+                let msg = format!("unknown setting {other:?}; {hint}");
+                findings.push(Diagnostic::warning(rules::KRM, msg).field(field));
+                continue;
+            }
+        };
+        if let Err(e) = outcome {
+            findings.push(Diagnostic::error(rules::KRM, format!("{key} {e}")).field(field));
+        }
+    }
+    s
+}
+
+/// The pipeline's settings. Only this function knows the shape of
+/// `Options`.
+pub(super) fn pipeline_options(s: &Settings) -> Options {
+    Options {
+        namespace: s.namespace.clone(),
+        crds: Default::default(),
+        flags: OperatorFlags {
+            router_proxy_image: s.router_proxy_image.clone(),
+            default_litellm_url: s.default_litellm_url.clone(),
+            emit_scrape_annotations: s.emit_scrape_annotations,
+            strict: s.strict,
+            release: s.release,
+            routing_only: false,
+        },
+        jobs: None,
+        data_plane: None,
+        keep_going: true,
+    }
+}
