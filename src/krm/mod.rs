@@ -40,6 +40,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{json, Map, Value};
 
 use crate::diagnostic::{describe, diagnostics_of, rules, Diagnostic, Place, Severity};
+use crate::input::items::ItemText;
 use crate::input::{Document, Origin};
 use crate::kube::{meta_str, ObjectKey};
 use crate::live::LiveStore;
@@ -99,18 +100,7 @@ pub fn run(resource_list_yaml: &str) -> KrmOutcome {
     let default_namespace = settings.namespace.clone().unwrap_or_else(|| "default".to_string());
     let mut rendered: Vec<(usize, Vec<Value>)> = Vec::new();
     if !has_error(&findings) && has_router {
-        // Each item a source of its own, read from its own text when it
-        // has one.
-        let documents: Vec<Document> = read
-            .iter()
-            .map(|&i| match &texts[i] {
-                Some(text) => text.document(item_source_name(i), items[i].clone()),
-                None => {
-                    let origin = Origin { source: item_source_name(i), document: 1, line: 1, item: None };
-                    Document::unplaced(origin, items[i].clone())
-                }
-            })
-            .collect();
+        let documents = item_documents(&read, &items, &texts);
         let by_source: HashMap<String, usize> = read.iter().map(|&i| (item_source_name(i), i)).collect();
         let identities: HashMap<ObjectKey, usize> =
             read.iter().rev().map(|&i| (ObjectKey::of(&items[i], &default_namespace), i)).collect();
@@ -222,6 +212,20 @@ fn located(
     d.place = None;
     about(&mut d, item.and_then(|i| items.get(i)));
     d
+}
+
+/// The items `read` as documents for the pipeline: each a source of its
+/// own (`ResourceList.items[i]`), read from its own text when it has one.
+fn item_documents(read: &[usize], items: &[Value], texts: &[Option<ItemText>]) -> Vec<Document> {
+    read.iter()
+        .map(|&i| match texts.get(i).and_then(Option::as_ref) {
+            Some(text) => text.document(item_source_name(i), items[i].clone()),
+            None => {
+                let origin = Origin { source: item_source_name(i), document: 1, line: 1, item: None };
+                Document::unplaced(origin, items[i].clone())
+            }
+        })
+        .collect()
 }
 
 fn item_source_name(i: usize) -> String {

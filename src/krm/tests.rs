@@ -5,7 +5,8 @@
 use serde_json::{json, Value};
 
 use super::list::{parse_items_apart, parse_whole};
-use super::{run, KrmOutcome};
+use super::{item_documents, render_all, run, settings, KrmOutcome};
+use crate::diagnostic::Place;
 
 fn fixture(name: &str) -> String {
     let path = format!("{}/testdata/krm/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -375,4 +376,24 @@ fn never_panics_on_the_testdata_corpus() {
         let outcome = run(&serde_json::to_string(&list).expect("serializes"));
         assert!(crate::input::from_yaml_str::<Value>(&outcome.output).is_ok(), "{}", path.display());
     }
+}
+
+/// An item goes to the pipeline read from its own text: a finding in it
+/// is placed at its line and column within the item (the unknown field on
+/// the entry's sixth line, after `    proxy: {`), under the item's name.
+#[test]
+fn a_finding_in_an_item_is_placed_within_the_items_own_text() {
+    let text = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: x}\n- apiVersion: inference.llmkube.dev/v1alpha1\n  kind: ModelRouter\n  metadata: {name: r}\n  spec:\n    backends: [{name: a, external: {provider: openai, model: m}}]\n    proxy: {podLabel: {a: b}}\n";
+    let read = super::list::parse(text).expect("a ResourceList");
+    assert!(read.kept[0].is_some() && read.texts[1].is_some(), "read an item at a time");
+    let documents = item_documents(&[1], &read.items, &read.texts);
+    let options = settings::pipeline_options(&settings::Settings::default());
+    let (rendered, diagnostics) = render_all(&options, &documents);
+    assert_eq!(rendered.len(), 1);
+    let unknown: Vec<Option<&Place>> = diagnostics
+        .iter()
+        .filter(|d| d.field.as_deref() == Some("spec.proxy.podLabel"))
+        .map(|d| d.place.as_ref())
+        .collect();
+    assert_eq!(unknown, [Some(&Place::at("ResourceList.items[1]", 6, 13))], "{diagnostics:?}");
 }
