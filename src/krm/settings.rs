@@ -8,9 +8,8 @@ use serde_json::Value;
 
 use crate::diagnostic::{rules, Diagnostic};
 use crate::input;
-use crate::pipeline::Options;
+use crate::pipeline::{self, Options};
 use crate::release::Release;
-use crate::render::OperatorFlags;
 use crate::schema::text::suggest;
 use crate::validate::metadata::dns1123_label_errors;
 
@@ -120,22 +119,20 @@ pub(super) fn settings(function_config: Option<&Value>, findings: &mut Vec<Diagn
     s
 }
 
-/// The pipeline's settings. Only this function knows the shape of
-/// `Options`.
+/// The pipeline's `Options`, through its one constructor. A namespace
+/// that is no namespace name is an error result already (`settings`), and
+/// with an error the pipeline does not run: it has nothing left to say.
 pub(super) fn pipeline_options(s: &Settings) -> Options {
-    Options {
+    let (options, _) = Options::new(pipeline::Settings {
         namespace: s.namespace.clone(),
-        crds: Default::default(),
-        flags: OperatorFlags {
-            router_proxy_image: s.router_proxy_image.clone(),
-            default_litellm_url: s.default_litellm_url.clone(),
-            emit_scrape_annotations: s.emit_scrape_annotations,
-            strict: s.strict,
-            release: s.release,
-            routing_only: false,
-        },
-        jobs: None,
-        data_plane: None,
+        namespace_named: "functionConfig namespace",
+        router_proxy_image: s.router_proxy_image.clone(),
+        default_litellm_url: s.default_litellm_url.clone(),
+        emit_scrape_annotations: s.emit_scrape_annotations,
+        strict: s.strict,
+        release: Some(s.release),
         keep_going: true,
-    }
+        ..pipeline::Settings::default()
+    });
+    options
 }
