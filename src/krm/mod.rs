@@ -21,10 +21,10 @@
 //!   broken ModelRouter never yields half an output.
 //!
 //! The items the function reads go to one pipeline run as documents
-//! (`pipeline::run_documents`), each where it was written in the list; the
-//! run's findings are `Diagnostic`s, located at the item they are about
-//! (its identity, its file annotations) to become results. Reading and
-//! writing the list is `list`'s; `functionConfig` is `settings`'s: a
+//! (`pipeline::run_documents`), each a source of its own read from its own
+//! text; the run's findings are `Diagnostic`s, put on the item they are
+//! about (its identity, its file annotations) to become results. Reading
+//! and writing the list is `list`'s; `functionConfig` is `settings`'s: a
 //! ConfigMap's `data`, or any other kind's `spec` (one that is neither is
 //! an error result rather than settings ignored in silence). The warnings
 //! about what a release does not do are the pipeline's, so the function

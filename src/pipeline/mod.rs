@@ -97,9 +97,9 @@ pub fn run<T: Send>(
     run_input(options, Input::Sources(router_sources), live, reporter, finish, sink)
 }
 
-/// `run` on documents read already, each with its origin (the KRM
-/// function's items, each read at its own lines of the ResourceList): what
-/// a finding places in them is where they were written.
+/// `run` on documents read already, each with its origin and the text its
+/// positions are read off (the KRM function's items, each a source of its
+/// own): a finding in one is placed in that text.
 pub fn run_documents<T: Send>(
     options: &Options,
     documents: &[Document],
