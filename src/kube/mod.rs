@@ -59,6 +59,11 @@ pub fn group_of(api_version: &str) -> &str {
     }
 }
 
+/// The value at `path`, if every step before it is an object.
+pub fn get<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    path.iter().try_fold(v, |cur, key| cur.get(key))
+}
+
 /// A top-level string field (`apiVersion`, `kind`), empty when absent or
 /// not a string.
 pub fn str_at<'a>(obj: &'a Value, key: &str) -> &'a str {

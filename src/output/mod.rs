@@ -1,7 +1,6 @@
 //! Printing objects: a YAML stream, a kubectl-style `v1 List` in JSON, or
 //! kubectl's `-o name` lines, written one object at a time.
 
-pub mod check;
 pub mod spool;
 pub mod yaml;
 

@@ -7,7 +7,8 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::tree::{get, map_at, remove, set_string_map, string_map};
+use super::tree::{map_at, remove, set_string_map, string_map};
+use crate::kube::get;
 use crate::kube::names::{APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION, SCRAPE_ANNOTATIONS};
 use crate::release::{Change, Release};
 use crate::render::PodMetadata;

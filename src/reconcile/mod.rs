@@ -14,12 +14,13 @@ use anyhow::{bail, Result};
 use serde_json::Value;
 
 use crate::diagnostic::{rules, Diagnostic};
+use crate::kube::get;
 use crate::kube::names::{CONFIG_HASH_ANNOTATION, CONFIG_KEY};
 use crate::kube::ObjectKey;
 use crate::live::LiveIndex;
 use crate::render::{RenderedRouter, RouterInput};
 pub use owner::controller_uid;
-use tree::{get, map_at, set_string_map, string_map};
+use tree::{map_at, set_string_map, string_map};
 
 /// One rendered object next to its live counterpart.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,7 +4,7 @@
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference;
 use serde_json::Value;
 
-use super::tree::get;
+use crate::kube::get;
 use crate::kube::group_of;
 use crate::model::GROUP;
 

@@ -7,12 +7,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
+use crate::kube::get;
 use crate::render::string_object;
-
-/// The object at `path`, if every step is an object.
-pub fn get<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
-    path.iter().try_fold(v, |cur, key| cur.get(key))
-}
 
 /// The map at `path`, created (replacing non-objects) where missing.
 pub fn map_at<'a>(v: &'a mut Value, path: &[&str]) -> &'a mut Map<String, Value> {

@@ -481,6 +481,7 @@ fn no_circle_between_the_files_of_a_folder() {
 const LAYERS: [&str; 19] = [
     "release",
     "kube",
+    "output",
     "diagnostic",
     "report",
     "input",
@@ -490,7 +491,6 @@ const LAYERS: [&str; 19] = [
     "validate",
     "render",
     "reconcile",
-    "output",
     "diff",
     "explain",
     "routing",
@@ -531,6 +531,19 @@ fn only_commands_import_commands() {
         .filter_map(|(module, edges)| edges.get("commands").map(|file| format!("{module} ({file})")))
         .collect();
     assert!(offenders.is_empty(), "a stage imports `commands`: {}", offenders.join(", "));
+}
+
+/// The printer prints: it knows the encodings (`kube`) and no stage, so
+/// judging an object happens before it is handed over (`validate::object`).
+#[test]
+fn output_imports_only_kube() {
+    let graph = graph(&sources());
+    let imported: Vec<&String> = graph.get("output").into_iter().flat_map(BTreeMap::keys).collect();
+    assert!(
+        imported.iter().all(|m| *m == "kube"),
+        "`output` only prints; what it imports beyond `kube` belongs to a stage: {:?}",
+        graph["output"]
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
-//! Checks on what routerctl is about to print, for what the API server would
-//! refuse in the objects themselves (after a merge with live state, a user
-//! key could break them even when the ModelRouter was fine).
+//! What the API server would refuse in the objects routerctl is about to
+//! write, judged on each merged object before anything prints it (after a
+//! merge with live state, a user key could break them even when the
+//! ModelRouter was fine).
 //!
 //! Each check mirrors a rule of the API server, named where it is made:
 //! names, labels and annotations (`ValidateObjectMeta`), owner references
@@ -13,13 +14,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use crate::kube::names::{CONFIG_KEY, CONTAINER_NAME};
-use crate::reconcile::tree::get;
-use crate::validate::metadata::{
+use super::metadata::{
     annotations_size_error, dns1123_label_errors, dns1123_subdomain_errors, label_value_errors, qualified_name_errors,
 };
-use crate::validate::resources::check_resources;
-use crate::validate::Finding;
+use super::resources::check_resources;
+use super::Finding;
+use crate::kube::get;
+use crate::kube::names::{CONFIG_KEY, CONTAINER_NAME};
 
 /// `core.MaxSecretSize`, which `ValidateConfigMap` also applies to the sum
 /// of a ConfigMap's `data` and `binaryData` sizes: 1 MiB.
