@@ -12,6 +12,7 @@ use crate::cli::{CommonArgs, PlaneChoice};
 use crate::diagnostic::{rules, Diagnostic, Refusal};
 use crate::input::for_each_document;
 use crate::input::inputs::Inputs;
+use crate::model::DataPlane;
 use crate::pipeline::{Rendered, RouterResult};
 use crate::report::Reporter;
 use crate::routing::router::Router;
@@ -19,19 +20,19 @@ use crate::routing::suite::{self, TestFile};
 
 /// The planes to render: each router's own, or the one chosen, or both
 /// (the -f inputs are read once, stdin too, and rendered twice).
-pub(super) fn planes(choice: PlaneChoice) -> Vec<Option<&'static str>> {
+pub(super) fn planes(choice: PlaneChoice) -> Vec<Option<DataPlane>> {
     match choice {
         PlaneChoice::Auto => vec![None],
-        PlaneChoice::Proxy => vec![Some("Proxy")],
-        PlaneChoice::Gateway => vec![Some("Gateway")],
-        PlaneChoice::Both => vec![Some("Proxy"), Some("Gateway")],
+        PlaneChoice::Proxy => vec![Some(DataPlane::Proxy)],
+        PlaneChoice::Gateway => vec![Some(DataPlane::Gateway)],
+        PlaneChoice::Both => vec![Some(DataPlane::Proxy), Some(DataPlane::Gateway)],
     }
 }
 
 /// Renders the routers of the -f inputs (as `data_plane` when given).
 pub(super) fn routers(
     common: &CommonArgs,
-    data_plane: Option<&str>,
+    data_plane: Option<DataPlane>,
     inputs: &mut Inputs,
     reporter: &mut Reporter,
 ) -> Result<Vec<Router>> {

@@ -16,6 +16,7 @@ use crate::live::run::Deadline;
 use crate::live::settle::{settle, Given, Said};
 use crate::live::{ClusterLive, KubectlOptions, LiveObjects, LiveStore};
 use crate::model::duration::parse_at;
+use crate::model::DataPlane;
 use crate::pipeline::{Options, RouterResult, Settings};
 use crate::reconcile::server_fields::strip;
 use crate::release::Release;
@@ -81,9 +82,9 @@ impl RenderedAs {
 
 /// How the routers are rendered, beyond the command line's flags.
 #[derive(Debug, Clone, Copy, Default)]
-pub(super) struct RenderAs<'a> {
+pub(super) struct RenderAs {
     /// Every router as this data plane, when given.
-    pub data_plane: Option<&'a str>,
+    pub data_plane: Option<DataPlane>,
     /// Nothing is printed but where requests go (no image note).
     pub routing_only: bool,
 }
@@ -99,7 +100,7 @@ pub(super) fn stream_as<T: Send>(
     sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<RenderedAs> {
     let mut options = options(common, inputs)?;
-    options.data_plane = how.data_plane.map(str::to_string);
+    options.data_plane = how.data_plane;
     options.flags.routing_only = how.routing_only;
     // The inputs are read (and kubectl's flags checked) before the cluster
     // is asked anything: a missing file costs no cluster round trip.

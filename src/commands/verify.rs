@@ -13,9 +13,10 @@ use super::routers::{planes, routers, test_files};
 use crate::cli::{CommonArgs, PlaneChoice, ReportFormat, VerifyArgs};
 use crate::diagnostic::{rules, Diagnostic, Severity};
 use crate::input;
+use crate::model::DataPlane;
 use crate::output::spool::Spool;
 use crate::report::{MessageFormat, Reporter};
-use crate::routing::router::{DataPlane, Router};
+use crate::routing::router::Router;
 use crate::routing::space::Limits;
 use crate::routing::verify::{self, decision_json, describe, request_json, Inputs, RouterReport};
 use crate::routing::witness::{case_flow, case_json, emitted_tests, outcome};
@@ -114,7 +115,7 @@ fn render_planes(
         // stop verifying the Gateway plane.
         let mut sink = std::io::sink();
         let mut quiet = Reporter::collecting(&mut sink);
-        match routers(common, Some("Proxy"), inputs, &mut quiet) {
+        match routers(common, Some(DataPlane::Proxy), inputs, &mut quiet) {
             Ok(proxies) => out.push(proxies.into_iter().filter(|r| gateway.contains(&r.id)).collect()),
             Err(e) => reporter.warn(Diagnostic::warning(
                 rules::ROUTING_INCOMPLETE,

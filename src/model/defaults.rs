@@ -40,7 +40,6 @@ fn default_str(slot: &mut Option<String>, value: &str) {
 /// Applies the CRD defaults of `crd-modelrouters.yaml` to a ModelRouter.
 pub fn apply_router_defaults(mr: &mut ModelRouter) {
     let spec = &mut mr.spec;
-    default_str(&mut spec.data_plane, "Proxy");
     default_str(&mut spec.default_route_strategy, "Static");
     for b in &mut spec.backends {
         // Defaulted for external backends too, so the config builder's own
@@ -76,7 +75,7 @@ pub fn apply_router_defaults(mr: &mut ModelRouter) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::router::{EndpointSpec, RouterBackend, RouterRule};
+    use crate::model::router::{DataPlane, EndpointSpec, RouterBackend, RouterRule};
 
     fn router(yaml: &str) -> ModelRouter {
         crate::input::from_yaml_str(yaml).expect("test fixture parses")
@@ -88,7 +87,7 @@ mod tests {
             "spec:\n  backends:\n  - name: a\n    external: {provider: openai, model: m}\n  - name: b\n    tier: cloud\n  rules:\n  - name: r\n    route: {backends: [a]}\n  - name: s\n    route: {backends: [a], strategy: shadow}\n",
         );
         apply_router_defaults(&mut mr);
-        assert_eq!(mr.spec.data_plane.as_deref(), Some("Proxy"));
+        assert_eq!(mr.spec.data_plane, DataPlane::Proxy);
         assert_eq!(mr.spec.default_route_strategy.as_deref(), Some("Static"));
         let tiers: Vec<_> = mr.spec.backends.iter().map(|b: &RouterBackend| b.tier.clone()).collect();
         // External backends default to local too: the schema default knows no better.

@@ -18,11 +18,40 @@ pub struct ModelRouter {
     pub spec: ModelRouterSpec,
 }
 
+/// `spec.dataPlane` (upstream `ModelRouterDataPlane`): how a ModelRouter
+/// serves traffic, spelled as the CRD spells it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+pub enum DataPlane {
+    /// The managed router-proxy Deployment; the CRD's default.
+    #[default]
+    Proxy,
+    /// The router compiled onto a pre-installed Envoy AI Gateway.
+    Gateway,
+}
+
+impl DataPlane {
+    /// As `spec.dataPlane` spells it.
+    pub fn label(self) -> &'static str {
+        match self {
+            DataPlane::Proxy => "Proxy",
+            DataPlane::Gateway => "Gateway",
+        }
+    }
+}
+
+impl std::fmt::Display for DataPlane {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct ModelRouterSpec {
+    /// Absent reads as the CRD's default, `Proxy` (also where a release
+    /// without the field prunes it).
     #[serde(default)]
-    pub data_plane: Option<String>,
+    pub data_plane: DataPlane,
     /// The Gateway a `dataPlane: Gateway` router's route attaches to.
     #[serde(default)]
     pub gateway_ref: Option<GatewayReference>,
@@ -285,5 +314,25 @@ impl<'de> Deserialize<'de> for QuantityText {
             Raw::Float(f) => f.to_string(),
         };
         Ok(QuantityText(text))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(yaml: &str) -> Result<ModelRouterSpec, String> {
+        crate::input::from_yaml_str(yaml).map_err(|e| e.to_string())
+    }
+
+    /// The CRD's `dataPlane: {enum: [Proxy, Gateway], default: Proxy}`:
+    /// the two spellings, case and all, and Proxy when absent.
+    #[test]
+    fn data_plane_as_the_crd_spells_and_defaults_it() {
+        assert_eq!(spec("backends: []").map(|s| s.data_plane), Ok(DataPlane::Proxy));
+        assert_eq!(spec("backends: []\ndataPlane: Gateway").map(|s| s.data_plane), Ok(DataPlane::Gateway));
+        assert_eq!(spec("backends: []\ndataPlane: Proxy").map(|s| s.data_plane), Ok(DataPlane::Proxy));
+        assert!(spec("backends: []\ndataPlane: gateway").is_err(), "the enum is case-sensitive");
+        assert_eq!([DataPlane::Proxy.label(), DataPlane::Gateway.to_string().as_str()], ["Proxy", "Gateway"]);
     }
 }

@@ -10,7 +10,7 @@ use super::options::Options;
 use crate::diagnostic::{rules, Diagnostic, Place, Refusal, Rule};
 use crate::input::Document;
 use crate::kube::ObjectKey;
-use crate::model::{router_key, ModelRouter, GROUP, GROUP_VERSION};
+use crate::model::{router_key, DataPlane, ModelRouter, GROUP, GROUP_VERSION};
 use crate::render::RouterInput;
 use crate::schema::text::{found, quote, suggest};
 use crate::validate::crd::{for_release, CrdSchema};
@@ -77,13 +77,13 @@ pub(super) fn router_input(
     let name = object_name(&doc);
     let mut router: ModelRouter = stored(&mut doc, Some(schema), options, warnings)?;
     let name = name?;
-    if let Some(plane) = &options.data_plane {
-        router.spec.data_plane = Some(plane.clone());
+    if let Some(plane) = options.data_plane {
+        router.spec.data_plane = plane;
     }
     // The admission checks, and for a Gateway router the gateway
     // reconciler's refusals, all at once.
     let mut findings = validate_model_router(&router);
-    if router.spec.data_plane.as_deref() == Some("Gateway") {
+    if router.spec.data_plane == DataPlane::Gateway {
         findings.extend(validate_gateway_router(&router));
     }
     if !findings.is_empty() {

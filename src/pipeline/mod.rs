@@ -24,7 +24,7 @@ use crate::kube::kinds::{Kind, GATEWAY_KINDS, PROXY_KINDS};
 use crate::kube::names::{resource_name, sanitize_dns_name};
 use crate::kube::ObjectKey;
 use crate::live::{LiveIndex, LiveObjects, LiveStore, Planes};
-use crate::model::{router_key, InferenceService, ModelPool, GROUP, GROUP_VERSION};
+use crate::model::{router_key, DataPlane, InferenceService, ModelPool, GROUP, GROUP_VERSION};
 use crate::reconcile::{controller_uid, reconcile_router, Reconciled};
 use crate::release::{entry, Change, EMIT_SCRAPE_ANNOTATIONS_FLAG};
 use crate::render::gateway::route_name;
@@ -330,7 +330,7 @@ struct Claim {
 impl Claim {
     fn of(origin: &Place, router: &RouterInput) -> Claim {
         let spec = &router.router.spec;
-        let objects = if spec.data_plane.as_deref() == Some("Gateway") {
+        let objects = if spec.data_plane == DataPlane::Gateway {
             let mut objects: Vec<_> = spec
                 .backends
                 .iter()
@@ -426,7 +426,7 @@ fn reconcile_one(
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<RouterResult> {
     let at = At::new(origin.clone(), Some(router.key()));
-    if router.router.spec.data_plane.as_deref() == Some("Gateway") {
+    if router.router.spec.data_plane == DataPlane::Gateway {
         let outcome = reconcile_gateway_router(&at, &mut router, inventory, live, flags, envoy)?;
         check_items(origin, &router, &outcome.items)?;
         warnings.extend(outcome.warnings);
@@ -466,7 +466,7 @@ fn reconcile_one(
     // Backend and AIServiceBackend per backend it has now.
     let mut names: Vec<String> = router.router.spec.backends.iter().map(|b| sanitize_dns_name(&b.name)).collect();
     names.push(route_name(&router.name));
-    let orphans = orphans(&router, live, ("Gateway", &GATEWAY_KINDS), &names, warnings)?;
+    let orphans = orphans(&router, live, (DataPlane::Gateway.label(), &GATEWAY_KINDS), &names, warnings)?;
     Ok(RouterResult {
         origin: origin.clone(),
         router,
@@ -598,7 +598,8 @@ fn expect_planes(options: &Options, router_texts: &[Unit], live: &dyn LiveObject
         let _ = text.read(|doc| {
             if let Ok(Some(("ModelRouter", namespace))) = classify(&doc, options) {
                 let gateway = gateway_known
-                    && doc.value.pointer("/spec/dataPlane").and_then(serde_json::Value::as_str) == Some("Gateway");
+                    && doc.value.pointer("/spec/dataPlane").and_then(serde_json::Value::as_str)
+                        == Some(DataPlane::Gateway.label());
                 let entry = planes.entry(namespace).or_default();
                 entry.gateway |= gateway;
                 entry.proxy |= !gateway;

@@ -7,6 +7,7 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 
 use crate::diagnostic::{rules, Diagnostic};
+use crate::model::DataPlane;
 use crate::release::Release;
 use crate::render::OperatorFlags;
 use crate::validate::crd::ClusterCrds;
@@ -26,9 +27,9 @@ pub struct Options {
     pub flags: OperatorFlags,
     /// `--jobs`: routers reconciled at once; `None` for one per core.
     pub jobs: Option<NonZeroUsize>,
-    /// Every router rendered as this `spec.dataPlane` (`Proxy` or
-    /// `Gateway`) instead of its own: `routerctl test --data-plane`.
-    pub data_plane: Option<String>,
+    /// Every router rendered as this `spec.dataPlane` instead of its own:
+    /// `routerctl test --data-plane`.
+    pub data_plane: Option<DataPlane>,
     /// A refused router does not end the run: its findings go to the
     /// reporter as errors, and the other routers are still reconciled (the
     /// KRM function answers with every router's findings at once).

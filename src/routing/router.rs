@@ -8,7 +8,6 @@
 use std::collections::HashMap;
 
 use anyhow::Result;
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::gateway::{self, RouteRule};
@@ -16,25 +15,8 @@ use super::proxy::{self, ProxyConfig};
 use super::{Decision, Request};
 use crate::diagnostic::Place;
 use crate::kube::names::sanitize_dns_name;
-use crate::model::{ModelRouterSpec, DEFAULT_CLASSIFICATION_HEADER, DEFAULT_SENSITIVE};
+use crate::model::{DataPlane, ModelRouterSpec, DEFAULT_CLASSIFICATION_HEADER, DEFAULT_SENSITIVE};
 use crate::render::gateway::rules::RuleOrigin;
-
-/// A data plane: the router-proxy, or Envoy AI Gateway.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
-pub enum DataPlane {
-    Proxy,
-    Gateway,
-}
-
-impl DataPlane {
-    /// As `spec.dataPlane` spells it.
-    pub fn label(self) -> &'static str {
-        match self {
-            DataPlane::Proxy => "Proxy",
-            DataPlane::Gateway => "Gateway",
-        }
-    }
-}
 
 /// What the checks need to know of a backend.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -21,11 +21,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use anyhow::{anyhow, bail, Result};
 use serde::Deserialize;
 
-pub use super::router::DataPlane;
 use super::router::Router;
 use super::{Decision, Request};
 use crate::diagnostic::{rules, Diagnostic, Place};
 use crate::input::Document;
+use crate::model::DataPlane;
 
 pub const API_VERSION: &str = "routerctl.llmkube.dev/v1alpha1";
 pub const KIND: &str = "RouterTest";

@@ -528,7 +528,7 @@ spec:
         let endpoint = s.endpoint.clone().expect("endpoint");
         let policy = s.policy.clone().expect("policy");
         let filled = [
-            s.data_plane.clone(),
+            Some(s.data_plane.label().to_string()),
             s.default_route_strategy.clone(),
             s.backends[0].tier.clone(),
             s.rules.as_ref().and_then(|r| r[0].route.strategy.clone()),
