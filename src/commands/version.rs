@@ -9,9 +9,9 @@ use super::outcome::{text_outcome, Outcome};
 use crate::cli::VersionFormat;
 use crate::kube::gojson::{marshal_indent, GoJson};
 use crate::kube::kinds::{GATEWAY_KINDS, PROXY_KINDS};
+use crate::kube::names::DEFAULT_PROXY_IMAGE;
 use crate::model::GROUP;
 use crate::release::{Release, CHANGES, NEXT, RELEASES};
-use crate::render::DEFAULT_PROXY_IMAGE;
 use crate::validate::crd::{BUILT_FOR_VERSION, CRD_NAME};
 
 /// `routerctl version`, as text or JSON.

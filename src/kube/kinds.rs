@@ -27,6 +27,17 @@ impl Kind {
     }
 }
 
+/// API version of Role and RoleBinding.
+pub const RBAC_API_VERSION: &str = "rbac.authorization.k8s.io/v1";
+/// API version of Backend, BackendTrafficPolicy and SecurityPolicy.
+pub const ENVOY_GATEWAY_API: &str = "gateway.envoyproxy.io/v1alpha1";
+/// API version of AIServiceBackend and AIGatewayRoute.
+pub const AI_GATEWAY_API: &str = "aigateway.envoyproxy.io/v1beta1";
+/// The group of the Backend an AIServiceBackend points at.
+pub const ENVOY_GATEWAY_GROUP: &str = "gateway.envoyproxy.io";
+/// The Gateway API group: parent Gateway and policy target HTTPRoute.
+pub const GATEWAY_API_GROUP: &str = "gateway.networking.k8s.io";
+
 const fn kind(api_version: &'static str, kind: &'static str, resource: &'static str) -> Kind {
     Kind { api_version, kind, resource }
 }
@@ -36,8 +47,8 @@ const fn kind(api_version: &'static str, kind: &'static str, resource: &'static 
 pub const PROXY_KINDS: [Kind; 6] = [
     kind("v1", "ConfigMap", "configmap"),
     kind("v1", "ServiceAccount", "serviceaccount"),
-    kind("rbac.authorization.k8s.io/v1", "Role", "role.rbac.authorization.k8s.io"),
-    kind("rbac.authorization.k8s.io/v1", "RoleBinding", "rolebinding.rbac.authorization.k8s.io"),
+    kind(RBAC_API_VERSION, "Role", "role.rbac.authorization.k8s.io"),
+    kind(RBAC_API_VERSION, "RoleBinding", "rolebinding.rbac.authorization.k8s.io"),
     kind("apps/v1", "Deployment", "deployment.apps"),
     kind("v1", "Service", "service"),
 ];
@@ -46,11 +57,11 @@ pub const PROXY_KINDS: [Kind; 6] = [
 /// operator's write order (per backend a Backend and an AIServiceBackend;
 /// the SecurityPolicy only with JWT).
 pub const GATEWAY_KINDS: [Kind; 5] = [
-    kind("gateway.envoyproxy.io/v1alpha1", "Backend", "backends.gateway.envoyproxy.io"),
-    kind("aigateway.envoyproxy.io/v1beta1", "AIServiceBackend", "aiservicebackends.aigateway.envoyproxy.io"),
-    kind("gateway.envoyproxy.io/v1alpha1", "SecurityPolicy", "securitypolicies.gateway.envoyproxy.io"),
-    kind("aigateway.envoyproxy.io/v1beta1", "AIGatewayRoute", "aigatewayroutes.aigateway.envoyproxy.io"),
-    kind("gateway.envoyproxy.io/v1alpha1", "BackendTrafficPolicy", "backendtrafficpolicies.gateway.envoyproxy.io"),
+    kind(ENVOY_GATEWAY_API, "Backend", "backends.gateway.envoyproxy.io"),
+    kind(AI_GATEWAY_API, "AIServiceBackend", "aiservicebackends.aigateway.envoyproxy.io"),
+    kind(ENVOY_GATEWAY_API, "SecurityPolicy", "securitypolicies.gateway.envoyproxy.io"),
+    kind(AI_GATEWAY_API, "AIGatewayRoute", "aigatewayroutes.aigateway.envoyproxy.io"),
+    kind(ENVOY_GATEWAY_API, "BackendTrafficPolicy", "backendtrafficpolicies.gateway.envoyproxy.io"),
 ];
 
 /// The InferenceServices a Gateway router's health and existence are read

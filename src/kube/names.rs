@@ -1,5 +1,7 @@
 //! Names, labels and annotation keys the operator puts on every object it owns
-//! for a ModelRouter (its `router_common.go` contract).
+//! for a ModelRouter (its `router_common.go` contract), the Gateway objects'
+//! names, and the upstream constants the stages share: the default proxy
+//! image and the request headers the proxy and the gateway read.
 
 use std::collections::BTreeMap;
 
@@ -28,6 +30,21 @@ pub const PROXY_PORT: i32 = 8080;
 /// The proxy's metrics port.
 pub const METRICS_PORT: i32 = 9090;
 
+/// The proxy image the operator runs without `--router-proxy-image` and
+/// without `spec.proxy.image`.
+pub const DEFAULT_PROXY_IMAGE: &str = "ghcr.io/defilantech/llmkube-router-proxy:dev";
+
+/// The classification header when the router names none (upstream
+/// `defaultClassificationHeaderKey`, and the proxy's `ClassificationHeader()`).
+pub const DEFAULT_CLASSIFICATION_HEADER: &str = "x-llmkube-classification";
+/// The header the proxy reads a request's task complexity from.
+pub const TASK_COMPLEXITY_HEADER: &str = "x-llmkube-task-complexity";
+/// The header the AI gateway copies the request's model into.
+pub const MODEL_HEADER: &str = "x-ai-eg-model";
+/// Where a verified team claim lands, and what team budgets key on
+/// (upstream `defaultTeamHeaderKey`).
+pub const DEFAULT_TEAM_HEADER: &str = "x-llmkube-team";
+
 /// Dots are legal in a custom resource name but not in a Service name.
 pub fn sanitize_dns_name(name: &str) -> String {
     name.replace('.', "-")
@@ -39,6 +56,23 @@ pub fn resource_name(router_name: &str) -> String {
     let mut name = sanitize_dns_name(router_name);
     name.push_str("-router-proxy");
     name
+}
+
+/// The name of a Gateway router's AIGatewayRoute and of the policies that
+/// target its HTTPRoute (upstream `modelRouterGatewayResourceName`).
+pub fn gateway_resource_name(router_name: &str) -> String {
+    sanitize_dns_name(router_name)
+}
+
+/// The name of the Backend and the AIServiceBackend written for one of a
+/// Gateway router's backends, which the route's `backendRefs` name.
+pub fn gateway_backend_name(backend_name: &str) -> String {
+    sanitize_dns_name(backend_name)
+}
+
+/// The in-cluster host of the Service an InferenceService serves behind.
+pub fn inference_service_host(name: &str, namespace: &str) -> String {
+    format!("{}.{namespace}.svc.cluster.local", sanitize_dns_name(name))
 }
 
 /// The selector labels: the Deployment's `matchLabels` and the Service's

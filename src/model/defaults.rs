@@ -5,7 +5,8 @@
 //! changes the compiled config and its hash (`defaultRouteStrategy: Static`
 //! and every backend's `tier: local` are written into the config).
 
-use super::router::ModelRouter;
+use super::router::{ModelRouter, ModelRouterSpec};
+use crate::kube::names::DEFAULT_CLASSIFICATION_HEADER;
 
 /// ModelPool `spec.swapBudget` default.
 pub const DEFAULT_SWAP_BUDGET: &str = "300s";
@@ -13,8 +14,6 @@ pub const DEFAULT_SWAP_BUDGET: &str = "300s";
 /// Classification mode in which a dataClassification match compiles to a
 /// header match.
 pub const HEADER_ONLY: &str = "header-only";
-/// The classification header when the router names none.
-pub const DEFAULT_CLASSIFICATION_HEADER: &str = "x-llmkube-classification";
 
 /// Classifications treated as sensitive when the router lists none
 /// (upstream `SensitiveSet`).
@@ -29,6 +28,18 @@ pub fn classification_mode(mr: &ModelRouter) -> &str {
         .and_then(|c| c.mode.as_deref())
         .filter(|m| !m.is_empty())
         .unwrap_or(HEADER_ONLY)
+}
+
+/// The header a header-only classification match reads
+/// (`classificationHeaderKey`): the router's `headerKey`, or the default
+/// when it names none.
+pub fn classification_header(mr: &ModelRouterSpec) -> &str {
+    mr.policy
+        .as_ref()
+        .and_then(|p| p.classification.as_ref())
+        .and_then(|c| c.header_key.as_deref())
+        .filter(|k| !k.is_empty())
+        .unwrap_or(DEFAULT_CLASSIFICATION_HEADER)
 }
 
 fn default_str(slot: &mut Option<String>, value: &str) {

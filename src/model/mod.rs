@@ -13,7 +13,7 @@ mod router;
 mod serving;
 
 pub use defaults::{
-    apply_router_defaults, classification_mode, DEFAULT_CLASSIFICATION_HEADER, DEFAULT_SENSITIVE, DEFAULT_SWAP_BUDGET,
+    apply_router_defaults, classification_header, classification_mode, DEFAULT_SENSITIVE, DEFAULT_SWAP_BUDGET,
     HEADER_ONLY,
 };
 pub use object::{router_key, LocalRef, Metadata, GROUP, GROUP_VERSION};

@@ -21,13 +21,12 @@ use anyhow::{bail, Context as _, Result};
 use crate::diagnostic::{diagnostics_of, rules, At, Diagnostic, Place, Refusal, Severity};
 use crate::input::{document_texts, Document, DocumentText, Identity, Source};
 use crate::kube::kinds::{Kind, GATEWAY_KINDS, PROXY_KINDS};
-use crate::kube::names::{resource_name, sanitize_dns_name};
+use crate::kube::names::{gateway_backend_name, gateway_resource_name, resource_name};
 use crate::kube::ObjectKey;
 use crate::live::{LiveIndex, LiveObjects, LiveStore, Planes};
 use crate::model::{router_key, DataPlane, InferenceService, ModelPool, GROUP, GROUP_VERSION};
 use crate::reconcile::{controller_uid, reconcile_router, Reconciled};
 use crate::release::{entry, Change, EMIT_SCRAPE_ANNOTATIONS_FLAG};
-use crate::render::gateway::route_name;
 use crate::render::gateway::GatewayRendered;
 use crate::render::{render_router, Inventory, OperatorFlags, RenderedRouter, RouterInput};
 use crate::report::Reporter;
@@ -336,10 +335,10 @@ impl Claim {
                 .iter()
                 .enumerate()
                 .map(|(i, b)| {
-                    ("Backend and AIServiceBackend", format!("spec.backends[{i}].name"), sanitize_dns_name(&b.name))
+                    ("Backend and AIServiceBackend", format!("spec.backends[{i}].name"), gateway_backend_name(&b.name))
                 })
                 .collect();
-            objects.push(("AIGatewayRoute and policies", "metadata.name".into(), route_name(&router.name)));
+            objects.push(("AIGatewayRoute and policies", "metadata.name".into(), gateway_resource_name(&router.name)));
             objects
         } else {
             vec![("objects", "metadata.name".into(), resource_name(&router.name))]
@@ -464,8 +463,8 @@ fn reconcile_one(
     warnings.extend(drift.iter().cloned());
     // The Gateway objects it would have had: its route and policies, and a
     // Backend and AIServiceBackend per backend it has now.
-    let mut names: Vec<String> = router.router.spec.backends.iter().map(|b| sanitize_dns_name(&b.name)).collect();
-    names.push(route_name(&router.name));
+    let mut names: Vec<String> = router.router.spec.backends.iter().map(|b| gateway_backend_name(&b.name)).collect();
+    names.push(gateway_resource_name(&router.name));
     let orphans = orphans(&router, live, (DataPlane::Gateway.label(), &GATEWAY_KINDS), &names, warnings)?;
     Ok(RouterResult {
         origin: origin.clone(),

@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use super::input::{Inventory, OperatorFlags};
 use crate::diagnostic::{rules, Diagnostic};
 use crate::kube::gojson::{marshal_indent, GoJson};
-use crate::kube::names::sanitize_dns_name;
+use crate::kube::names::inference_service_host;
 use crate::model::duration::parse_at;
 use crate::model::{
     router_key, ModelRouter, RouterBackend, RouterPolicy, RouterRule, DEFAULT_SWAP_BUDGET, HEADER_ONLY,
@@ -395,7 +395,7 @@ fn resolve_backend(
                 8080
             }
         };
-        wire.address = format!("http://{}.{namespace}.svc.cluster.local:{port}", sanitize_dns_name(&isr.name));
+        wire.address = format!("http://{}:{port}", inference_service_host(&isr.name, namespace));
         // Before v0.9.16 (#1393) the operator knows no ModelPools.
         if release.has(Change::ModelPoolActivation) {
             wire.pool = resolve_pool(namespace, &isr.name, inventory)?;

@@ -12,16 +12,13 @@ use super::input::{OperatorFlags, RouterInput};
 use super::object::{fields, non_empty, object, owned_metadata, string_object};
 use crate::kube::names::{
     resource_name, selector_labels, APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION,
-    CONFIG_HASH_ANNOTATION, CONFIG_KEY, CONFIG_MOUNT_PATH, CONTAINER_NAME, METRICS_PORT, PROXY_PORT,
-    SCRAPE_ANNOTATIONS,
+    CONFIG_HASH_ANNOTATION, CONFIG_KEY, CONFIG_MOUNT_PATH, CONTAINER_NAME, DEFAULT_PROXY_IMAGE, METRICS_PORT,
+    PROXY_PORT, SCRAPE_ANNOTATIONS,
 };
 use crate::model::duration::{format_go_duration, parse_at};
 use crate::model::quantity::canonicalize_resource;
 use crate::model::{QuantityText, RouterProxySpec};
 use crate::release::Change;
-
-/// The image when neither `spec.proxy.image` nor `--router-proxy-image` is set.
-pub const DEFAULT_IMAGE: &str = "ghcr.io/defilantech/llmkube-router-proxy:dev";
 
 /// The pod-template metadata the operator wants, and the record of which user
 /// keys made it in. The update path prunes and merges with this.
@@ -148,7 +145,7 @@ fn pod_spec(input: &RouterInput, compiled: &Compiled, flags: &OperatorFlags) -> 
         .and_then(|p| p.image.clone())
         .filter(|i| !i.is_empty())
         .or_else(|| flags.router_proxy_image.clone().filter(|i| !i.is_empty()))
-        .unwrap_or_else(|| DEFAULT_IMAGE.to_string());
+        .unwrap_or_else(|| DEFAULT_PROXY_IMAGE.to_string());
     let mut container = Map::new();
     container.insert("name".into(), Value::from(CONTAINER_NAME));
     container.insert("image".into(), Value::String(image));

@@ -19,9 +19,10 @@ use anyhow::Result;
 use serde_json::Value;
 
 use crate::diagnostic::{rules, Diagnostic};
+use crate::kube::names::DEFAULT_PROXY_IMAGE;
 use crate::release::Release;
 pub use config::Compiled;
-pub use deployment::{pod_metadata, record_value, PodMetadata, DEFAULT_IMAGE as DEFAULT_PROXY_IMAGE};
+pub use deployment::{pod_metadata, record_value, PodMetadata};
 pub use input::{Inventory, OperatorFlags, RouterInput};
 pub use object::{owner_reference, string_object};
 
@@ -50,7 +51,7 @@ pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &Operato
     let mut warnings = compiled.warnings.clone();
     if defaults_image(input, flags) && !flags.routing_only {
         const UNSET: &str = "no spec.proxy.image and no --router-proxy-image (KRM: routerProxyImage)";
-        let image = deployment::DEFAULT_IMAGE;
+        let image = DEFAULT_PROXY_IMAGE;
         if flags.strict {
             // Said of what would happen: with --strict nothing is rendered.
             let msg = format!(

@@ -5,10 +5,9 @@ use serde_json::{json, Value};
 
 use super::input::RouterInput;
 use super::object::{object, owned_metadata};
+use crate::kube::kinds::RBAC_API_VERSION;
 use crate::kube::names::resource_name;
 use crate::model::GROUP;
-
-const RBAC_API_VERSION: &str = "rbac.authorization.k8s.io/v1";
 
 /// ServiceAccount, Role, RoleBinding.
 pub fn build(input: &RouterInput) -> [Value; 3] {

@@ -30,8 +30,8 @@ use anyhow::{bail, Result};
 use serde_json::Value;
 
 use super::{Decision, Matched, Request, Trial};
+use crate::kube::names::MODEL_HEADER;
 use crate::render::gateway::rules::RuleOrigin;
-use crate::render::gateway::MODEL_HEADER;
 
 /// One match of a route rule: its exact header matches (lower-cased names).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -29,10 +29,8 @@ use serde::Deserialize;
 use super::glob::path_match;
 use super::{Decision, Matched, Request, Trial};
 use crate::kube::golower::to_lower;
-use crate::model::{DEFAULT_CLASSIFICATION_HEADER, DEFAULT_SENSITIVE};
-
-/// The task-complexity header (fixed upstream).
-pub const TASK_COMPLEXITY_HEADER: &str = "x-llmkube-task-complexity";
+use crate::kube::names::{DEFAULT_CLASSIFICATION_HEADER, TASK_COMPLEXITY_HEADER};
+use crate::model::DEFAULT_SENSITIVE;
 
 /// The part of `config.json` the decision reads (upstream `router.Config`).
 #[derive(Debug, Clone, Deserialize)]

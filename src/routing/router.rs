@@ -14,8 +14,8 @@ use super::gateway::{self, RouteRule};
 use super::proxy::{self, ProxyConfig};
 use super::{Decision, Request};
 use crate::diagnostic::Place;
-use crate::kube::names::sanitize_dns_name;
-use crate::model::{DataPlane, ModelRouterSpec, DEFAULT_CLASSIFICATION_HEADER, DEFAULT_SENSITIVE};
+use crate::kube::names::gateway_backend_name;
+use crate::model::{classification_header, DataPlane, ModelRouterSpec, DEFAULT_SENSITIVE};
 use crate::render::gateway::rules::RuleOrigin;
 
 /// What the checks need to know of a backend.
@@ -81,12 +81,7 @@ fn spec_facts(spec: &ModelRouterSpec) -> (Vec<BackendFacts>, String, Vec<String>
         })
         .collect();
     let classification = spec.policy.as_ref().and_then(|p| p.classification.as_ref());
-    let header = classification
-        .and_then(|c| c.header_key.as_deref())
-        .map(str::trim)
-        .filter(|h| !h.is_empty())
-        .unwrap_or(DEFAULT_CLASSIFICATION_HEADER)
-        .to_ascii_lowercase();
+    let header = classification_header(spec).to_ascii_lowercase();
     let sensitive = match classification.and_then(|c| c.sensitive_classifications.as_ref()) {
         Some(listed) if !listed.is_empty() => listed.clone(),
         _ => DEFAULT_SENSITIVE.iter().map(|s| s.to_string()).collect(),
@@ -162,7 +157,7 @@ impl Router {
                 routes.push(route.to_string());
             }
         }
-        let names = backends.iter().map(|b| (sanitize_dns_name(&b.name), b.name.clone())).collect();
+        let names = backends.iter().map(|b| (gateway_backend_name(&b.name), b.name.clone())).collect();
         let rules = gateway::route_rules(route, origins)?;
         Ok(Router {
             id,
@@ -188,7 +183,7 @@ impl Router {
         match &self.plane {
             Plane::Proxy(config) => proxy::decide(config, request, unhealthy),
             Plane::Gateway { rules, names } => {
-                let unhealthy: Vec<String> = unhealthy.iter().map(|b| sanitize_dns_name(b)).collect();
+                let unhealthy: Vec<String> = unhealthy.iter().map(|b| gateway_backend_name(b)).collect();
                 let mut decision = gateway::decide(rules, request, &unhealthy);
                 for (name, _) in &mut decision.candidates {
                     if let Some(original) = names.get(name) {

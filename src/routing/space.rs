@@ -22,10 +22,9 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use super::glob::path_match;
-use super::proxy::TASK_COMPLEXITY_HEADER;
 use super::router::{Plane, Router};
 use super::Request;
-use crate::render::gateway::MODEL_HEADER;
+use crate::kube::names::{MODEL_HEADER, TASK_COMPLEXITY_HEADER};
 
 /// How far the search goes before it says it did not finish.
 #[derive(Debug, Clone, Copy)]

@@ -14,12 +14,13 @@
 use std::collections::BTreeMap;
 
 use super::glob::path_match;
-use super::proxy::{self, lower_value, TASK_COMPLEXITY_HEADER, UNSEEN_HEADERS};
+use super::proxy::{self, lower_value, UNSEEN_HEADERS};
 use super::router::{Plane, Router};
 use super::space::{partition, Limits, Literals, Space};
 use super::suite::{Backends, Expect, Health, PlacedInvariant, When};
 use super::{Decision, Matched, Request};
 use crate::diagnostic::{rules, Rule, Severity};
+use crate::kube::names::TASK_COMPLEXITY_HEADER;
 use crate::model::DataPlane;
 
 /// A RouterTest case that shows an answer: `routerctl test` passes it.

@@ -41,9 +41,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Map, Value};
 
+use crate::kube::kinds::RBAC_API_VERSION;
+
 type Object = Map<String, Value>;
 
-const RBAC_V1: &str = "rbac.authorization.k8s.io/v1";
 const RBAC_GROUP: &str = "rbac.authorization.k8s.io";
 
 /// Fills in what the API server would store for fields left unset, on a
@@ -70,12 +71,12 @@ pub fn apply_server_defaults(obj: &mut Value, live: Option<&Value>) {
     match (api_version.as_str(), kind.as_str()) {
         ("apps/v1", "Deployment") => default_deployment(object),
         ("v1", "Service") => default_service(object, live.and_then(live_service_spec)),
-        (RBAC_V1, "RoleBinding") => default_role_binding(object),
+        (RBAC_API_VERSION, "RoleBinding") => default_role_binding(object),
         // ConfigMap: the server only turns a missing `data` into an empty map,
         // which it omits when printing, so nothing visible changes.
         // ServiceAccount: core/v1 has no defaulter for it.
         // Role: PolicyRule has no defaults.
-        ("v1", "ConfigMap") | ("v1", "ServiceAccount") | (RBAC_V1, "Role") => {}
+        ("v1", "ConfigMap") | ("v1", "ServiceAccount") | (RBAC_API_VERSION, "Role") => {}
         _ => super::gateway_defaults::apply_gateway_defaults(&api_version, &kind, object),
     }
 }

@@ -586,7 +586,7 @@ fn wrong_types_are_left_as_they_are() {
     assert_eq!(out["spec"]["type"], json!(1));
     assert!(out["spec"].get("clusterIP").is_none());
 
-    let binding = json!({"apiVersion": RBAC_V1, "kind": "RoleBinding", "roleRef": "r", "subjects": [1, {"kind": 2}]});
+    let binding = json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "roleRef": "r", "subjects": [1, {"kind": 2}]});
     assert_eq!(defaulted(binding.clone(), None), binding);
 }
 

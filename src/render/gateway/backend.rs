@@ -3,9 +3,10 @@
 
 use serde_json::{json, Value};
 
-use super::object::{object, AI_GATEWAY_API, ENVOY_GATEWAY_API, ENVOY_GATEWAY_GROUP};
+use super::object::object;
 use super::resolve::ResolvedBackend;
-use crate::kube::names::sanitize_dns_name;
+use crate::kube::kinds::{AI_GATEWAY_API, ENVOY_GATEWAY_API, ENVOY_GATEWAY_GROUP};
+use crate::kube::names::gateway_backend_name;
 use crate::render::RouterInput;
 
 /// The Envoy Gateway Backend: one endpoint, an `ip` one for a literal
@@ -16,13 +17,13 @@ pub fn backend(input: &RouterInput, b: &ResolvedBackend) -> Value {
     } else {
         json!({"fqdn": {"hostname": b.host, "port": b.port}})
     };
-    object(input, ENVOY_GATEWAY_API, "Backend", sanitize_dns_name(&b.name), json!({"endpoints": [endpoint]}))
+    object(input, ENVOY_GATEWAY_API, "Backend", gateway_backend_name(&b.name), json!({"endpoints": [endpoint]}))
 }
 
 /// The AIServiceBackend wrapping that Backend with the OpenAI schema,
 /// whatever the backend's provider.
 pub fn ai_service_backend(input: &RouterInput, b: &ResolvedBackend) -> Value {
-    let name = sanitize_dns_name(&b.name);
+    let name = gateway_backend_name(&b.name);
     let spec = json!({
         "schema": {"name": "OpenAI"},
         "backendRef": {"name": name, "kind": "Backend", "group": ENVOY_GATEWAY_GROUP},

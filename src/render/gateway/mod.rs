@@ -22,7 +22,6 @@ use serde_json::Value;
 
 use crate::release::{Change, Release};
 use crate::render::input::RouterInput;
-pub use object::{route_name, AI_GATEWAY_API, ENVOY_GATEWAY_API, MODEL_HEADER};
 pub use resolve::{resolve_backends, IsvcFacts, Resolution, ResolvedBackend};
 
 /// What the gateway reconciler writes for one ModelRouter.

@@ -12,7 +12,7 @@ use std::net::IpAddr;
 
 use crate::diagnostic::{rules, Diagnostic};
 use crate::kube::goquote::go_quote;
-use crate::kube::names::sanitize_dns_name;
+use crate::kube::names::inference_service_host;
 use crate::model::{router_key, ModelRouter};
 use crate::release::{Change, Release};
 
@@ -154,7 +154,7 @@ pub fn resolve_backends(
         };
         out.backends.push(ResolvedBackend {
             name: b.name.clone(),
-            host: format!("{}.{namespace}.svc.cluster.local", sanitize_dns_name(&isr.name)),
+            host: inference_service_host(&isr.name, namespace),
             port: i64::from(facts.port),
             healthy,
             is_ip: false,

@@ -4,9 +4,10 @@
 use anyhow::{anyhow, Result};
 use serde_json::{json, Map, Value};
 
-use super::object::{object, route_name, AI_GATEWAY_API, GATEWAY_API_GROUP, MODEL_HEADER};
+use super::object::object;
 use super::rules::{BackendRef, CompiledRule};
-use crate::kube::names::sanitize_dns_name;
+use crate::kube::kinds::{AI_GATEWAY_API, GATEWAY_API_GROUP};
+use crate::kube::names::{gateway_backend_name, gateway_resource_name, MODEL_HEADER};
 use crate::model::duration::format_go_duration;
 use crate::render::RouterInput;
 
@@ -32,7 +33,7 @@ pub fn ai_gateway_route(input: &RouterInput, rules: &[CompiledRule], has_budgets
     if has_budgets {
         spec.insert("llmRequestCosts".into(), json!([{"metadataKey": "llm_total_token", "type": "TotalToken"}]));
     }
-    Ok(object(input, AI_GATEWAY_API, "AIGatewayRoute", route_name(&input.name), Value::Object(spec)))
+    Ok(object(input, AI_GATEWAY_API, "AIGatewayRoute", gateway_resource_name(&input.name), Value::Object(spec)))
 }
 
 fn route_rule(rule: &CompiledRule) -> Value {
@@ -76,7 +77,7 @@ fn matches(rule: &CompiledRule) -> Vec<Value> {
 
 fn backend_ref(r: &BackendRef) -> Value {
     let mut out = Map::new();
-    out.insert("name".into(), json!(sanitize_dns_name(&r.name)));
+    out.insert("name".into(), json!(gateway_backend_name(&r.name)));
     if let Some(p) = r.priority {
         out.insert("priority".into(), json!(p));
     }

@@ -10,7 +10,7 @@ use anyhow::{bail, Result};
 
 use super::resolve::ResolvedBackend;
 use crate::model::duration::parse_at;
-use crate::model::{classification_mode, ModelRouter, RuleRoute, DEFAULT_CLASSIFICATION_HEADER, HEADER_ONLY};
+use crate::model::{classification_header, classification_mode, ModelRouter, RuleRoute, HEADER_ONLY};
 
 /// What in the ModelRouter a route rule was compiled from: the one record
 /// of it, so that whoever reads the route (`routing::gateway`) names its
@@ -64,14 +64,7 @@ pub fn compile_rules(mr: &ModelRouter) -> Result<Vec<CompiledRule>> {
     let weights: HashMap<&str, i64> =
         mr.spec.backends.iter().map(|b| (b.name.as_str(), b.weight.map_or(1, i64::from))).collect();
     let header_only = classification_mode(mr) == HEADER_ONLY;
-    let classification_header = mr
-        .spec
-        .policy
-        .as_ref()
-        .and_then(|p| p.classification.as_ref())
-        .and_then(|c| c.header_key.clone())
-        .filter(|k| !k.is_empty())
-        .unwrap_or_else(|| DEFAULT_CLASSIFICATION_HEADER.to_string());
+    let header = classification_header(&mr.spec);
 
     let mut out = Vec::new();
     for (i, rule) in mr.spec.rules.iter().flatten().enumerate() {
@@ -90,7 +83,7 @@ pub fn compile_rules(mr: &ModelRouter) -> Result<Vec<CompiledRule>> {
             let classes = m.data_classification.clone().unwrap_or_default();
             if header_only && !classes.is_empty() {
                 compiled.classifications = classes;
-                compiled.classification_header = classification_header.clone();
+                compiled.classification_header = header.to_string();
             }
         }
         out.push(compiled);

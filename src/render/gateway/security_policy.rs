@@ -4,7 +4,9 @@
 
 use serde_json::{json, Map, Value};
 
-use super::object::{http_route_target, object, route_name, DEFAULT_TEAM_HEADER, ENVOY_GATEWAY_API, MODEL_HEADER};
+use super::object::{http_route_target, object};
+use crate::kube::kinds::ENVOY_GATEWAY_API;
+use crate::kube::names::{gateway_resource_name, DEFAULT_TEAM_HEADER, MODEL_HEADER};
 use crate::model::{JwtAuthSpec, TeamModelAllowlist};
 use crate::render::RouterInput;
 
@@ -25,7 +27,7 @@ pub fn security_policy(input: &RouterInput, jwt: &JwtAuthSpec, allowlists: &[Tea
         let rules: Vec<Value> = allowlists.iter().enumerate().map(|(i, e)| allow_rule(jwt, e, i)).collect();
         spec["authorization"] = json!({"defaultAction": "Deny", "rules": rules});
     }
-    object(input, ENVOY_GATEWAY_API, "SecurityPolicy", route_name(&input.name), spec)
+    object(input, ENVOY_GATEWAY_API, "SecurityPolicy", gateway_resource_name(&input.name), spec)
 }
 
 /// Allows the team's verified claim, and only its listed models when it

@@ -7,7 +7,9 @@
 use anyhow::{anyhow, Result};
 use serde_json::{json, Value};
 
-use super::object::{http_route_target, object, route_name, DEFAULT_TEAM_HEADER, ENVOY_GATEWAY_API};
+use super::object::{http_route_target, object};
+use crate::kube::kinds::ENVOY_GATEWAY_API;
+use crate::kube::names::{gateway_resource_name, DEFAULT_TEAM_HEADER};
 use crate::model::duration::{format_go_duration, parse_at};
 use crate::model::BudgetSpec;
 use crate::release::{Change, Release};
@@ -57,7 +59,7 @@ pub fn backend_traffic_policy(input: &RouterInput, budgets: &[BudgetSpec], relea
         let rules = budgets.iter().enumerate().map(|(i, b)| budget_rule(i, b)).collect::<Result<Vec<_>>>()?;
         spec["rateLimit"] = json!({"type": "Global", "global": {"rules": rules}});
     }
-    Ok(object(input, ENVOY_GATEWAY_API, "BackendTrafficPolicy", route_name(&input.name), spec))
+    Ok(object(input, ENVOY_GATEWAY_API, "BackendTrafficPolicy", gateway_resource_name(&input.name), spec))
 }
 
 /// The longest timeout of any rule or backend, so that the per-attempt
