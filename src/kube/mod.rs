@@ -1,7 +1,7 @@
 //! Kubernetes vocabulary every stage speaks: an object's identity (group,
 //! version, kind, namespace, name), reading its metadata out of a JSON
 //! tree, the kinds each data plane writes (`kinds`), the names and keys the
-//! operator puts on its objects (`names`), the JSON bytes Go's
+//! operator puts on its objects (`names`), image references (`image`), the JSON bytes Go's
 //! `encoding/json` writes (`gojson`), how Go quotes a string in a
 //! message (`goquote`) and how Go lower-cases one (`golower`). It sits at
 //! the bottom: it imports nothing of routerctl, so no stage has to reach
@@ -10,6 +10,7 @@
 pub mod gojson;
 pub mod golower;
 pub mod goquote;
+pub mod image;
 pub mod kinds;
 pub mod names;
 

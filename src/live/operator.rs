@@ -26,6 +26,7 @@ use super::cluster::KubectlOptions;
 use super::container::{self, Container};
 use super::run::{failure, run_kubectl};
 use crate::diagnostic::KubectlFailure;
+use crate::kube::image::ImageReference;
 use crate::release::Release;
 
 /// The most of kubectl's answer to the operator lookup that is read.
@@ -252,16 +253,12 @@ pub fn operators_in(json: &[u8]) -> Result<Vec<Operator>> {
 /// The image's repository name without registry and tag:
 /// `ghcr.io/defilantech/llmkube-controller:0.9.19` → `llmkube-controller`.
 fn image_name(image: &str) -> &str {
-    let without_digest = image.split('@').next().unwrap_or(image);
-    let last = without_digest.rsplit('/').next().unwrap_or(without_digest);
-    last.split(':').next().unwrap_or(last)
+    ImageReference::split(image).repository()
 }
 
 /// The image's tag, if it has one (a registry's port is not a tag).
 pub fn image_tag(image: &str) -> Option<&str> {
-    let without_digest = image.split('@').next().unwrap_or(image);
-    let last = without_digest.rsplit('/').next().unwrap_or(without_digest);
-    last.split_once(':').map(|(_, tag)| tag).filter(|t| !t.is_empty())
+    ImageReference::split(image).tag.filter(|t| !t.is_empty())
 }
 
 /// The operator's image, without registry, tag or digest.

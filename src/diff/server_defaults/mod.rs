@@ -41,6 +41,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Map, Value};
 
+use crate::kube::image::ImageReference;
 use crate::kube::kinds::RBAC_API_VERSION;
 
 type Object = Map<String, Value>;
@@ -367,170 +368,17 @@ fn default_image_pull_policy(container: &mut Object) {
     container.insert("imagePullPolicy".into(), Value::from(policy));
 }
 
-// Image references ------------------------------------------------------------
-//
-// The server reads the tag with the Docker reference grammar
-// (pkg/util/parsers: ParseNormalizedNamed): `[domain/]path[:tag][@digest]`.
-// A reference it cannot parse counts as having no "latest" tag.
-
-/// Whether an image reference means the `latest` tag to the server.
+/// Whether an image reference means the `latest` tag to the server, which
+/// reads it with the Docker reference grammar ([`ImageReference::parse`]);
+/// a reference it cannot parse counts as having no "latest" tag.
 fn pulls_latest(image: &str) -> bool {
-    match parse_image_reference(image) {
+    match ImageReference::parse(image) {
         Some(reference) => match reference.tag {
             Some(tag) => tag == "latest",
-            None => !reference.has_digest,
+            None => reference.digest.is_none(),
         },
         None => false,
     }
-}
-
-struct ImageReference<'a> {
-    tag: Option<&'a str>,
-    has_digest: bool,
-}
-
-fn parse_image_reference(image: &str) -> Option<ImageReference<'_>> {
-    if is_hex_identifier(image) {
-        return None;
-    }
-    let (rest, digest) = match image.split_once('@') {
-        Some((rest, digest)) => (rest, Some(digest)),
-        None => (image, None),
-    };
-    if digest.is_some_and(|d| !is_valid_digest(d)) {
-        return None;
-    }
-    let (name, tag) = split_tag(rest);
-    if tag.is_some_and(|t| !is_valid_tag(t)) || !is_valid_repository_name(name) {
-        return None;
-    }
-    Some(ImageReference { tag, has_digest: digest.is_some() })
-}
-
-/// 64 lowercase hex digits: an image ID, which is not a name.
-fn is_hex_identifier(s: &str) -> bool {
-    s.len() == 64 && s.bytes().all(is_lower_hex)
-}
-
-fn is_lower_hex(b: u8) -> bool {
-    b.is_ascii_digit() || (b'a'..=b'f').contains(&b)
-}
-
-/// `algorithm:hex` with an algorithm the server knows and its exact length.
-fn is_valid_digest(digest: &str) -> bool {
-    let Some((algorithm, hex)) = digest.split_once(':') else {
-        return false;
-    };
-    let expected_len = match algorithm {
-        "sha256" => 64,
-        "sha384" => 96,
-        "sha512" => 128,
-        _ => return false,
-    };
-    hex.len() == expected_len && hex.bytes().all(is_lower_hex)
-}
-
-/// Splits a `:tag` off the last path component (a `:` before the last `/`
-/// belongs to a registry port).
-fn split_tag(reference: &str) -> (&str, Option<&str>) {
-    let last_component = reference.rfind('/').map_or(0, |i| i + 1);
-    match reference[last_component..].rfind(':') {
-        Some(i) => {
-            let colon = last_component + i;
-            (&reference[..colon], Some(&reference[colon + 1..]))
-        }
-        None => (reference, None),
-    }
-}
-
-/// One word character, then up to 127 word characters, dots or dashes.
-fn is_valid_tag(tag: &str) -> bool {
-    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let mut bytes = tag.bytes();
-    tag.len() <= 128 && bytes.next().is_some_and(is_word) && bytes.all(|b| is_word(b) || b == b'.' || b == b'-')
-}
-
-/// The longest repository name, counted after normalizing
-/// (`nginx` is `docker.io/library/nginx`).
-const MAX_REPOSITORY_NAME_LEN: usize = 255;
-
-fn is_valid_repository_name(name: &str) -> bool {
-    let (domain, path) = split_domain(name);
-    if domain.is_some_and(|d| !is_valid_domain(d)) || path.is_empty() || !path.split('/').all(is_valid_path_component) {
-        return false;
-    }
-    normalized_name_len(domain, path) <= MAX_REPOSITORY_NAME_LEN
-}
-
-/// The first component is a registry when it looks like a host: it has a dot
-/// or a port, is `localhost`, or has capitals (paths never do).
-fn split_domain(name: &str) -> (Option<&str>, &str) {
-    match name.split_once('/') {
-        Some((first, rest))
-            if first.contains(['.', ':']) || first == "localhost" || first.bytes().any(|b| b.is_ascii_uppercase()) =>
-        {
-            (Some(first), rest)
-        }
-        _ => (None, name),
-    }
-}
-
-fn normalized_name_len(domain: Option<&str>, path: &str) -> usize {
-    let domain = match domain {
-        None | Some("index.docker.io") => "docker.io",
-        Some(d) => d,
-    };
-    let library = if domain == "docker.io" && !path.contains('/') { "library/".len() } else { 0 };
-    domain.len() + 1 + library + path.len()
-}
-
-/// `host[:port]`, where host is dotted labels or a bracketed IPv6 address.
-fn is_valid_domain(domain: &str) -> bool {
-    let (host, port) = if domain.starts_with('[') {
-        match domain.find(']') {
-            Some(end) => (&domain[..=end], &domain[end + 1..]),
-            None => return false,
-        }
-    } else {
-        match domain.find(':') {
-            Some(colon) => (&domain[..colon], &domain[colon..]),
-            None => (domain, ""),
-        }
-    };
-    let port_ok = port.is_empty()
-        || port.strip_prefix(':').is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
-    port_ok && is_valid_host(host)
-}
-
-fn is_valid_host(host: &str) -> bool {
-    if let Some(inner) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-        return !inner.is_empty() && inner.bytes().all(|b| b.is_ascii_hexdigit() || b == b':');
-    }
-    host.split('.').all(|label| {
-        let bytes = label.as_bytes();
-        match (bytes.first(), bytes.last()) {
-            (Some(first), Some(last)) => {
-                first.is_ascii_alphanumeric()
-                    && last.is_ascii_alphanumeric()
-                    && bytes.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-')
-            }
-            _ => false,
-        }
-    })
-}
-
-/// Lowercase alphanumeric runs joined by `.`, `_`, `__` or a run of `-`.
-fn is_valid_path_component(component: &str) -> bool {
-    let is_alnum = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit();
-    let bytes = component.as_bytes();
-    match (bytes.first(), bytes.last()) {
-        (Some(&first), Some(&last)) if is_alnum(first) && is_alnum(last) => {}
-        _ => return false,
-    }
-    component
-        .split(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-        .filter(|separator| !separator.is_empty())
-        .all(|separator| matches!(separator, "." | "_" | "__") || separator.bytes().all(|b| b == b'-'))
 }
 
 // ---------------------------------------------------------------------------
