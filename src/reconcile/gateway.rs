@@ -7,25 +7,15 @@
 use anyhow::{anyhow, Result};
 use serde_json::Value;
 
-use super::{owner, Reconciled};
+use super::{each_object, owner, Reconciled};
 use crate::kube::ObjectKey;
 use crate::live::LiveIndex;
 use crate::render::RouterInput;
 
 /// Reconciles the gateway objects of one router against its `live`
 /// objects; both move into the result.
-pub fn reconcile_gateway(input: &RouterInput, objects: Vec<Value>, mut live: LiveIndex) -> Result<Vec<Reconciled>> {
-    let mut out = Vec::with_capacity(objects.len());
-    for desired in objects {
-        let key = ObjectKey::of(&desired, &input.namespace);
-        let Some(live_obj) = live.take(&key) else {
-            out.push(Reconciled { key, live: None, merged: desired, desired: None });
-            continue;
-        };
-        let merged = update(input, &key, &live_obj, &desired)?;
-        out.push(Reconciled { key, live: Some(live_obj), merged, desired: Some(desired) });
-    }
-    Ok(out)
+pub fn reconcile_gateway(input: &RouterInput, objects: Vec<Value>, live: LiveIndex) -> Result<Vec<Reconciled>> {
+    each_object(&input.namespace, objects, live, |key, live, desired| update(input, key, live, desired))
 }
 
 fn update(input: &RouterInput, key: &ObjectKey, live: &Value, desired: &Value) -> Result<Value> {

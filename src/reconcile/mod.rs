@@ -51,18 +51,33 @@ impl Reconciled {
 pub fn reconcile_router(
     input: &RouterInput,
     rendered: &mut RenderedRouter,
-    mut live: LiveIndex,
+    live: LiveIndex,
     drift: &mut Vec<Diagnostic>,
 ) -> Result<Vec<Reconciled>> {
     let objects = std::mem::take(&mut rendered.objects);
+    let rendered = &*rendered;
+    each_object(&input.namespace, objects, live, |key, live, desired| {
+        update_object(input, rendered, key, live, desired, drift)
+    })
+}
+
+/// Each desired object with the live object of its key, merged by `update`
+/// where one is live and kept as rendered where none is: the loop both data
+/// planes' update paths share.
+fn each_object(
+    namespace: &str,
+    objects: Vec<Value>,
+    mut live: LiveIndex,
+    mut update: impl FnMut(&ObjectKey, &Value, &Value) -> Result<Value>,
+) -> Result<Vec<Reconciled>> {
     let mut out = Vec::with_capacity(objects.len());
     for desired in objects {
-        let key = ObjectKey::of(&desired, &input.namespace);
+        let key = ObjectKey::of(&desired, namespace);
         let Some(live_obj) = live.take(&key) else {
             out.push(Reconciled { key, live: None, merged: desired, desired: None });
             continue;
         };
-        let merged = update_object(input, rendered, &key, &live_obj, &desired, drift)?;
+        let merged = update(&key, &live_obj, &desired)?;
         out.push(Reconciled { key, live: Some(live_obj), merged, desired: Some(desired) });
     }
     Ok(out)
