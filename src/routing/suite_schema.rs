@@ -11,6 +11,7 @@
 use serde_json::{json, Value};
 
 use super::suite::{API_VERSION, KIND};
+use crate::model::DataPlane;
 
 /// The RouterTest format as a JSON Schema document.
 pub fn router_test() -> Value {
@@ -19,7 +20,7 @@ pub fn router_test() -> Value {
     let optional_string = json!({"type": ["string", "null"]});
     let status = json!({"type": ["integer", "null"], "minimum": 0, "maximum": 65535});
     let data_plane = json!({
-        "enum": ["Proxy", "Gateway", null],
+        "enum": [DataPlane::Proxy.label(), DataPlane::Gateway.label(), null],
         "description": "Judged on this data plane only (on the other one the case is still decided, for coverage and to compare the planes)."
     });
     let backends = json!({
