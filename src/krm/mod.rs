@@ -79,6 +79,8 @@ pub fn run(resource_list_yaml: &str) -> KrmOutcome {
     let function_config = list.get("functionConfig").filter(|v| !v.is_null());
     let mut findings = Vec::new();
     let settings = settings::settings(function_config, &mut findings);
+    let (options, problems) = settings::pipeline_options(&settings);
+    findings.extend(problems);
     for finding in &mut findings {
         about(finding, function_config);
     }
@@ -104,7 +106,7 @@ pub fn run(resource_list_yaml: &str) -> KrmOutcome {
         let by_source: HashMap<String, usize> = read.iter().map(|&i| (item_source_name(i), i)).collect();
         let identities: HashMap<ObjectKey, usize> =
             read.iter().rev().map(|&i| (ObjectKey::of(&items[i], &default_namespace), i)).collect();
-        let (results, diagnostics) = render_all(&settings::pipeline_options(&settings), &documents);
+        let (results, diagnostics) = render_all(&options, &documents);
         drop(documents);
         findings.extend(diagnostics.into_iter().map(|d| located(d, &items, &by_source, &identities)));
         for (origin, objects) in results {

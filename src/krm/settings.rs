@@ -11,7 +11,6 @@ use crate::input;
 use crate::pipeline::{self, Options};
 use crate::release::Release;
 use crate::schema::text::suggest;
-use crate::validate::metadata::dns1123_label_errors;
 
 const CONFIG_KEYS: [&str; 6] =
     ["routerProxyImage", "defaultLitellmUrl", "emitScrapeAnnotations", "namespace", "strict", "operatorVersion"];
@@ -23,6 +22,8 @@ pub(super) struct Settings {
     pub default_litellm_url: Option<String>,
     pub emit_scrape_annotations: bool,
     pub namespace: Option<String>,
+    /// Where the namespace was set (`data.namespace`), for a finding on it.
+    pub namespace_field: Option<String>,
     pub strict: bool,
     pub release: Release,
 }
@@ -84,12 +85,10 @@ pub(super) fn settings(function_config: Option<&Value>, findings: &mut Vec<Diagn
         let outcome = match key.as_str() {
             "routerProxyImage" => string().map(|v| s.router_proxy_image = v),
             "defaultLitellmUrl" => string().map(|v| s.default_litellm_url = v),
-            "namespace" => string().and_then(|v| {
-                if let Some(errors) = v.as_deref().map(dns1123_label_errors).filter(|e| !e.is_empty()) {
-                    return Err(anyhow!("{:?} is not a namespace name: {}", v.unwrap_or_default(), errors.join("; ")));
-                }
+            // Its syntax is judged where every way in's is, `Options::new`.
+            "namespace" => string().map(|v| {
                 s.namespace = v;
-                Ok(())
+                s.namespace_field = Some(field.clone());
             }),
             "emitScrapeAnnotations" => boolean().map(|v| s.emit_scrape_annotations = v),
             "strict" => boolean().map(|v| s.strict = v),
@@ -119,11 +118,11 @@ pub(super) fn settings(function_config: Option<&Value>, findings: &mut Vec<Diagn
     s
 }
 
-/// The pipeline's `Options`, through its one constructor. A namespace
-/// that is no namespace name is an error result already (`settings`), and
-/// with an error the pipeline does not run: it has nothing left to say.
-pub(super) fn pipeline_options(s: &Settings) -> Options {
-    let (options, _) = Options::new(pipeline::Settings {
+/// The pipeline's `Options`, through its one constructor, and what is wrong
+/// in the settings (a namespace that is no namespace name) as findings on
+/// the functionConfig field that says it.
+pub(super) fn pipeline_options(s: &Settings) -> (Options, Vec<Diagnostic>) {
+    let (options, problems) = Options::new(pipeline::Settings {
         namespace: s.namespace.clone(),
         namespace_named: "functionConfig namespace",
         router_proxy_image: s.router_proxy_image.clone(),
@@ -134,5 +133,7 @@ pub(super) fn pipeline_options(s: &Settings) -> Options {
         keep_going: true,
         ..pipeline::Settings::default()
     });
-    options
+    let field = s.namespace_field.clone().unwrap_or_else(|| "namespace".to_string());
+    let problems = problems.into_iter().map(|d| Diagnostic { rule: rules::KRM, ..d }.field(field.clone())).collect();
+    (options, problems)
 }

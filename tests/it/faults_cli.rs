@@ -25,7 +25,7 @@ fn a_krm_namespace_that_names_no_namespace_is_an_error_result() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(run.stdout.contains("field:\n    path: data.namespace"), "{}", run.stdout);
     assert!(
-        run.stdout.contains("namespace \"UPPER\" is not a namespace name: a lowercase RFC 1123 label"),
+        run.stdout.contains("functionConfig namespace \"UPPER\": not a namespace name: a lowercase RFC 1123 label"),
         "{}",
         run.stdout
     );
