@@ -10,8 +10,8 @@ use serde_json::Value;
 use super::stream::{stream_as, LiveInput, RenderAs};
 use crate::cli::{CommonArgs, PlaneChoice};
 use crate::diagnostic::{rules, Diagnostic, Refusal};
-use crate::input::for_each_document;
 use crate::input::inputs::Inputs;
+use crate::input::{for_each_document, for_each_document_placed};
 use crate::model::DataPlane;
 use crate::pipeline::{Rendered, RouterResult};
 use crate::report::Reporter;
@@ -88,7 +88,11 @@ pub(super) fn test_files(
     let mut files = Vec::new();
     let mut refused: Vec<Diagnostic> = Vec::new();
     for source in inputs.sources(paths, recursive)?.iter() {
-        for_each_document(source, |doc| {
+        // A -t file is all RouterTests, whose cases each say where they are:
+        // their positions come from the one read. Among -f files most
+        // documents are routers, placed only when a message needs it.
+        let each = if from_routers { for_each_document } else { for_each_document_placed };
+        each(source, &mut |doc| {
             if suite::is_test(&doc) {
                 match suite::read(&doc) {
                     Ok(file) => files.push(file),

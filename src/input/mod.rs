@@ -551,6 +551,16 @@ pub fn for_each_document(source: &Source, mut f: impl FnMut(Document) -> Result<
     Ok(())
 }
 
+/// [`for_each_document`] for documents whose every field will be placed
+/// (RouterTest files: each case says where it is): the positions are kept
+/// from the one read, not read again on the first message.
+pub fn for_each_document_placed(source: &Source, mut f: impl FnMut(Document) -> Result<()>) -> Result<()> {
+    for text in document_texts(source)? {
+        text.read_placed(true, &mut f)?;
+    }
+    Ok(())
+}
+
 /// One non-empty document of a source, found but not yet read: what a
 /// first pass keeps so a second pass (maybe on another thread) reads just
 /// the documents it needs, without splitting the source again.
@@ -643,7 +653,13 @@ impl DocumentText<'_> {
     }
 
     /// Parses it and hands `f` its object, or each item of a `List`.
-    pub fn read(&self, mut f: impl FnMut(Document) -> Result<()>) -> Result<()> {
+    pub fn read(&self, f: impl FnMut(Document) -> Result<()>) -> Result<()> {
+        self.read_placed(false, f)
+    }
+
+    /// [`DocumentText::read`], keeping the fields' positions from the same
+    /// read when `placed` (else they are read again when a message asks).
+    fn read_placed(&self, placed: bool, mut f: impl FnMut(Document) -> Result<()>) -> Result<()> {
         let first_content =
             self.text.lines().position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')).unwrap_or(0);
         let origin = Origin {
@@ -652,17 +668,24 @@ impl DocumentText<'_> {
             line: self.line + first_content,
             item: None,
         };
+        let mut positions = None;
         let value = if self.json {
             self.parse_json()?
         } else {
             let parsed =
-                yaml::read_section(self.text, self.line, false, &self.allowance).map_err(|e| self.error(&e))?;
+                yaml::read_section(self.text, self.line, placed, &self.allowance).map_err(|e| self.error(&e))?;
             let Some(parsed) = parsed else { return Ok(()) };
+            positions = placed.then_some(parsed.positions);
             parsed.value
         };
         // Positions are read off the text by the YAML reader, which reads
         // JSON too (and leaves them out where it cannot).
-        let placement = Arc::new(Placement::of(self.text, self.line, self.json, Arc::clone(&self.allowance)));
+        let placement = Placement::of(self.text, self.line, self.json, Arc::clone(&self.allowance));
+        if let Some(positions) = positions {
+            // A fresh cell: it cannot be set already.
+            let _ = placement.positions.set(positions);
+        }
+        let placement = Arc::new(placement);
         match value {
             Value::Null => return Ok(()),
             Value::Object(_) => {}
