@@ -132,7 +132,7 @@ fn warnings_are_warning_results_and_do_not_fail() {
     let results = out["results"].as_array().expect("results");
     assert!(results.iter().all(|r| r["severity"] == "warning"), "{results:?}");
     let fields: Vec<&str> = results.iter().filter_map(|r| r["field"]["path"].as_str()).collect();
-    assert_eq!(fields, ["spec.emitScrape", "spec.proxy.podLabel"]);
+    assert_eq!(fields, ["spec.emitScrape", "spec.proxy.podLabel", "spec.backends[0].inferenceServiceRef.name"]);
     assert!(results[0]["message"].as_str().unwrap_or("").contains("did you mean emitScrapeAnnotations?"));
     assert!(results.iter().any(|r| r["message"].as_str().unwrap_or("").contains("InferenceService \"missing\"")));
     assert_eq!(out["items"].as_array().map(Vec::len), Some(4), "rendered despite the warnings");

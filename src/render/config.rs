@@ -391,7 +391,9 @@ fn resolve_backend(
                     bail!("{msg}; add its YAML with -f, or drop --strict to assume it exists on port 8080");
                 }
                 let msg = format!("{msg}; assuming it exists with the default port 8080");
-                warnings.push(Diagnostic::warning(rules::RENDER, msg).on(router_key(namespace, router_name)));
+                let field = format!("spec.backends[{i}].inferenceServiceRef.name");
+                warnings
+                    .push(Diagnostic::warning(rules::RENDER, msg).on(router_key(namespace, router_name)).field(field));
                 8080
             }
         };

@@ -114,8 +114,9 @@ fn missing_inference_service_warns_and_assumes_port_8080() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         run.stderr,
-        // At the router's document, the only one of stdin.
-        "warning: <stdin>: document 1 (line 1): ModelRouter default/piped: backend \"gpt\" references InferenceService \"llama\", which is not in the inputs; assuming it exists with the default port 8080\n"
+        // At the reference: line 8 is `    inferenceServiceRef: {name: llama}`,
+        // whose `name` starts at column 27.
+        "warning: <stdin>:8:27: spec.backends[0].inferenceServiceRef.name: backend \"gpt\" references InferenceService \"llama\", which is not in the inputs; assuming it exists with the default port 8080\n"
     );
     assert!(run.stdout.contains("http://llama.default.svc.cluster.local:8080"));
 }
