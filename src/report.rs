@@ -164,6 +164,14 @@ impl<'a> Reporter<'a> {
         }
     }
 
+    /// kubectl's stderr where it explains why the run fails: shown with
+    /// `-q` too, which drops only what a good run says.
+    pub fn kubectl_explains(&mut self, reading: &str, stderr: &str) {
+        if let Some(said) = kubectl_said(reading, stderr) {
+            self.kubectl(said);
+        }
+    }
+
     /// A `kubectl said` note, without the lines shown already this run.
     fn kubectl(&mut self, mut said: Diagnostic) {
         let fresh: Vec<&str> =

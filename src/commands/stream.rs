@@ -181,6 +181,8 @@ fn settle_operator(
         match s {
             Said::Note(note) => reporter.note(&note),
             Said::Warning(warning) => reporter.warn(*warning),
+            // kubectl's words explain a refusal, so -q keeps them then.
+            Said::Kubectl { reading, stderr } if settled.is_err() => reporter.kubectl_explains(&reading, &stderr),
             Said::Kubectl { reading, stderr } => reporter.kubectl_said(&reading, &stderr),
         }
     }

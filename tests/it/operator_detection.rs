@@ -296,6 +296,27 @@ fn no_permission_to_list_says_so_and_goes_on_with_the_defaults() {
     );
 }
 
+/// With `-q --strict` a failed look-up refuses the run, and kubectl's
+/// words are why: `-q` drops what a good run says, never that.
+#[test]
+fn a_quiet_strict_refusal_keeps_what_kubectl_said() {
+    let kubectl = FakeKubectl::new();
+    kubectl.operators_fail_with("error: You must be logged in to the server (Unauthorized)\n");
+    let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", "x:1", "-q", "--strict"], None);
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with(
+            "kubectl said (the operator look-up):\n  error: You must be logged in to the server (Unauthorized)\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("(refused with --strict)"), "{}", run.stderr);
+    // Not refused, the same words are a warning's reason, which -q drops.
+    let quiet = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", "x:1", "-q"], None);
+    assert!(!quiet.stderr.contains("Unauthorized"), "{}", quiet.stderr);
+}
+
 #[test]
 fn two_operators_are_refused_by_name() {
     let kubectl = FakeKubectl::new();
