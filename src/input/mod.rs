@@ -487,7 +487,6 @@ pub fn quick_identity(text: &str, indent: usize) -> Option<Identity> {
     Some(Identity { api_version: api_version?, kind: kind?, name, namespace })
 }
 
-/// A top-level key that is surely just a name (not `? complex`, not quoted).
 /// `name` and `namespace` of `metadata: {name: x, namespace: y}` written
 /// on one line (`v` is what follows `metadata:`), when every key is a plain
 /// name and every value a plain string: no quotes, no nesting, nothing a
@@ -519,6 +518,7 @@ fn flow_metadata(v: &str) -> Option<(Option<String>, Option<String>)> {
     Some((name, namespace))
 }
 
+/// A top-level key that is surely just a name (not `? complex`, not quoted).
 fn is_plain_key(k: &str) -> bool {
     !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
 }
