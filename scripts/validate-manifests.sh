@@ -3,7 +3,7 @@
 # Kubernetes schemas (kubernetes-validate --strict, offline).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${ROUTERCTL:-target/release/routerctl}
+bin=${ROUTERCTL:-${CARGO_TARGET_DIR:-target}/release/routerctl}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for f in testdata/render/*.yaml; do
