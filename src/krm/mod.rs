@@ -161,6 +161,14 @@ fn finish(
     kept: &[Option<Box<str>>],
     findings: &[Diagnostic],
 ) -> KrmOutcome {
+    // In the order of the items they are about, as the message formats
+    // write findings by file and line: the function's own first.
+    let mut findings = findings.to_vec();
+    findings.sort_by_key(|d| {
+        let place = d.place.as_ref();
+        let item = place.and_then(|p| item_index(&p.file));
+        (place.is_some(), item, place.and_then(|p| p.line), place.and_then(|p| p.column), d.rule.id)
+    });
     let results = findings.iter().map(krm_result).collect();
     // kpt prints results and stderr both; kustomize only stderr, and fails
     // on a non-zero exit. An error must reach either reader, so errors go
@@ -228,6 +236,11 @@ fn item_documents(read: &[usize], items: &[Value], texts: &[Option<ItemText>]) -
             }
         })
         .collect()
+}
+
+/// The index of an item named as [`item_source_name`] names it.
+fn item_index(name: &str) -> Option<usize> {
+    name.strip_prefix(ITEM_SOURCE)?.strip_prefix('[')?.strip_suffix(']')?.parse().ok()
 }
 
 fn item_source_name(i: usize) -> String {

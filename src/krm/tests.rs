@@ -132,7 +132,9 @@ fn warnings_are_warning_results_and_do_not_fail() {
     let results = out["results"].as_array().expect("results");
     assert!(results.iter().all(|r| r["severity"] == "warning"), "{results:?}");
     let fields: Vec<&str> = results.iter().filter_map(|r| r["field"]["path"].as_str()).collect();
-    assert_eq!(fields, ["spec.emitScrape", "spec.proxy.podLabel", "spec.backends[0].inferenceServiceRef.name"]);
+    // The functionConfig's first, then the item's by line: `backends` is
+    // written above `proxy`.
+    assert_eq!(fields, ["spec.emitScrape", "spec.backends[0].inferenceServiceRef.name", "spec.proxy.podLabel"]);
     assert!(results[0]["message"].as_str().unwrap_or("").contains("did you mean emitScrapeAnnotations?"));
     assert!(results.iter().any(|r| r["message"].as_str().unwrap_or("").contains("InferenceService \"missing\"")));
     assert_eq!(out["items"].as_array().map(Vec::len), Some(4), "rendered despite the warnings");
@@ -397,4 +399,34 @@ fn a_finding_in_an_item_is_placed_within_the_items_own_text() {
         .map(|d| d.place.as_ref())
         .collect();
     assert_eq!(unknown, [Some(&Place::at("ResourceList.items[1]", 6, 13))], "{diagnostics:?}");
+}
+
+/// Results come in the order of the items they are about, by number:
+/// `items[2]` before `items[10]`, which a sort of their names would swap.
+#[test]
+fn results_follow_the_items_by_number() {
+    let router = |name: &str| {
+        format!(
+            "- apiVersion: inference.llmkube.dev/v1alpha1\n  kind: ModelRouter\n  metadata: {{name: {name}}}\n  spec:\n    \
+             backends: [{{name: a, external: {{provider: openai, model: m}}}}]\n    proxy: {{podLabel: {{a: b}}}}\n"
+        )
+    };
+    let mut list = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n".to_string();
+    for i in 0..11 {
+        match i {
+            2 => list.push_str(&router("two")),
+            10 => list.push_str(&router("ten")),
+            _ => list.push_str(&format!("- apiVersion: v1\n  kind: ConfigMap\n  metadata: {{name: c{i}}}\n")),
+        }
+    }
+    let outcome = run(&list);
+    let out = parse_output(&outcome);
+    let named: Vec<&str> = out["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| r["field"]["path"] == "spec.proxy.podLabel")
+        .filter_map(|r| r["resourceRef"]["name"].as_str())
+        .collect();
+    assert_eq!(named, ["two", "ten"], "{}", outcome.output);
 }
