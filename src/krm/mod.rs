@@ -78,9 +78,7 @@ pub fn run(resource_list_yaml: &str) -> KrmOutcome {
     let list::ReadList { list, mut items, mut kept, texts } = read;
     let function_config = list.get("functionConfig").filter(|v| !v.is_null());
     let mut findings = Vec::new();
-    let settings = settings::settings(function_config, &mut findings);
-    let (options, problems) = settings::pipeline_options(&settings);
-    findings.extend(problems);
+    let options = settings::options(function_config, &mut findings);
     for finding in &mut findings {
         about(finding, function_config);
     }
@@ -99,7 +97,7 @@ pub fn run(resource_list_yaml: &str) -> KrmOutcome {
         findings.push(Diagnostic::new(Severity::Note, rules::KRM, "no ModelRouter among the items; nothing to render"));
     }
 
-    let default_namespace = settings.namespace.clone().unwrap_or_else(|| "default".to_string());
+    let default_namespace = options.default_namespace().to_string();
     let mut rendered: Vec<(usize, Vec<Value>)> = Vec::new();
     if !has_error(&findings) && has_router {
         let documents = item_documents(&read, &items, &texts);

@@ -15,21 +15,32 @@ use crate::schema::text::suggest;
 const CONFIG_KEYS: [&str; 6] =
     ["routerProxyImage", "defaultLitellmUrl", "emitScrapeAnnotations", "namespace", "strict", "operatorVersion"];
 
-/// The function's settings, from `functionConfig`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(super) struct Settings {
-    pub router_proxy_image: Option<String>,
-    pub default_litellm_url: Option<String>,
-    pub emit_scrape_annotations: bool,
-    pub namespace: Option<String>,
-    /// Where the namespace was set (`data.namespace`), for a finding on it.
-    pub namespace_field: Option<String>,
-    pub strict: bool,
-    pub release: Release,
+/// The pipeline's `Options` from `functionConfig`, through their one
+/// constructor; what is wrong in it goes to `findings`, a namespace that is
+/// no namespace name on the field that says it.
+pub(super) fn options(function_config: Option<&Value>, findings: &mut Vec<Diagnostic>) -> Options {
+    let mut namespace_field = None;
+    let settings = read(function_config, findings, &mut namespace_field);
+    let (options, problems) = Options::new(settings);
+    let field = namespace_field.unwrap_or_else(|| "namespace".to_string());
+    findings.extend(problems.into_iter().map(|d| Diagnostic { rule: rules::KRM, ..d }.field(field.clone())));
+    options
 }
 
-pub(super) fn settings(function_config: Option<&Value>, findings: &mut Vec<Diagnostic>) -> Settings {
-    let mut s = Settings::default();
+/// The settings `functionConfig` gives, each checked as it is read;
+/// `namespace_field` is where it set the namespace (`data.namespace`).
+fn read(
+    function_config: Option<&Value>,
+    findings: &mut Vec<Diagnostic>,
+    namespace_field: &mut Option<String>,
+) -> pipeline::Settings {
+    // One run for all the items: a refused router's findings are reported
+    // and the others go on.
+    let mut s = pipeline::Settings {
+        namespace_named: "functionConfig namespace",
+        keep_going: true,
+        ..pipeline::Settings::default()
+    };
     let Some(fc) = function_config else { return s };
     let Some(fc_map) = fc.as_object() else {
         findings.push(Diagnostic::error(rules::KRM, "functionConfig is not an object"));
@@ -88,13 +99,13 @@ pub(super) fn settings(function_config: Option<&Value>, findings: &mut Vec<Diagn
             // Its syntax is judged where every way in's is, `Options::new`.
             "namespace" => string().map(|v| {
                 s.namespace = v;
-                s.namespace_field = Some(field.clone());
+                *namespace_field = Some(field.clone());
             }),
             "emitScrapeAnnotations" => boolean().map(|v| s.emit_scrape_annotations = v),
             "strict" => boolean().map(|v| s.strict = v),
             "operatorVersion" => string().and_then(|v| match v {
                 None => Ok(()),
-                Some(v) => Release::parse(&v).map(|r| s.release = r).map_err(|e| anyhow!("{e}")),
+                Some(v) => Release::parse(&v).map(|r| s.release = Some(r)).map_err(|e| anyhow!("{e}")),
             }),
             other => {
                 let lower = other.to_lowercase();
@@ -116,24 +127,4 @@ pub(super) fn settings(function_config: Option<&Value>, findings: &mut Vec<Diagn
         }
     }
     s
-}
-
-/// The pipeline's `Options`, through its one constructor, and what is wrong
-/// in the settings (a namespace that is no namespace name) as findings on
-/// the functionConfig field that says it.
-pub(super) fn pipeline_options(s: &Settings) -> (Options, Vec<Diagnostic>) {
-    let (options, problems) = Options::new(pipeline::Settings {
-        namespace: s.namespace.clone(),
-        namespace_named: "functionConfig namespace",
-        router_proxy_image: s.router_proxy_image.clone(),
-        default_litellm_url: s.default_litellm_url.clone(),
-        emit_scrape_annotations: s.emit_scrape_annotations,
-        strict: s.strict,
-        release: Some(s.release),
-        keep_going: true,
-        ..pipeline::Settings::default()
-    });
-    let field = s.namespace_field.clone().unwrap_or_else(|| "namespace".to_string());
-    let problems = problems.into_iter().map(|d| Diagnostic { rule: rules::KRM, ..d }.field(field.clone())).collect();
-    (options, problems)
 }

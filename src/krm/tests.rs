@@ -389,7 +389,8 @@ fn a_finding_in_an_item_is_placed_within_the_items_own_text() {
     let read = super::list::parse(text).expect("a ResourceList");
     assert!(read.kept[0].is_some() && read.texts[1].is_some(), "read an item at a time");
     let documents = item_documents(&[1], &read.items, &read.texts);
-    let (options, problems) = settings::pipeline_options(&settings::Settings::default());
+    let mut problems = Vec::new();
+    let options = settings::options(None, &mut problems);
     assert!(problems.is_empty());
     let (rendered, diagnostics) = render_all(&options, &documents);
     assert_eq!(rendered.len(), 1);
