@@ -197,12 +197,11 @@ fn settle_operator(
 /// The pipeline's options from the flags every command shares, the
 /// `--crd` files read through the run's inputs.
 pub(super) fn options(common: &CommonArgs, inputs: &mut Inputs) -> Result<Options> {
-    let crd_sources = inputs.sources(&common.crd, false)?;
-    let files: Vec<(String, String)> = crd_sources.iter().map(|s| (s.name.clone(), s.text.clone())).collect();
+    let crd_files = inputs.sources(&common.crd, false)?;
     let (options, problems) = Options::new(Settings {
         namespace: common.namespace.clone(),
         namespace_named: "-n",
-        crds: Arc::new(ClusterCrds::read(&files)?),
+        crds: Arc::new(ClusterCrds::read(&crd_files)?),
         router_proxy_image: common.router_proxy_image.clone(),
         default_litellm_url: common.default_litellm_url.clone(),
         emit_scrape_annotations: common.emit_scrape_annotations,

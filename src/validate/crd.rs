@@ -15,6 +15,7 @@ use std::sync::OnceLock;
 use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 
+use crate::input::Source;
 use crate::kube::kinds::GATEWAY_KINDS;
 use crate::model::GROUP;
 use crate::release::{Release, CHANGES, RELEASES};
@@ -71,9 +72,9 @@ pub struct ClusterCrds {
 impl ClusterCrds {
     /// Files the user named: each may hold several CRDs; a kind given twice
     /// is an error (which one would the cluster serve?).
-    pub fn read(files: &[(String, String)]) -> Result<ClusterCrds> {
+    pub fn read(files: &[Source]) -> Result<ClusterCrds> {
         let mut crds = ClusterCrds::default();
-        for (name, text) in files {
+        for Source { name, text } in files {
             for crd in read_all(name, text).with_context(|| name.clone())? {
                 if GATEWAY_KINDS.iter().any(|k| k.kind == crd.kind) {
                     if crds.envoy.iter().any(|e| e.kind == crd.kind) {
