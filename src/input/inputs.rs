@@ -50,9 +50,9 @@ impl<'a> Inputs<'a> {
         }
         let expanded = super::recursive::expand(paths, recursive)?;
         if has_stdin(&expanded) {
-            self.claim_stdin(StdinUse::Read(key.clone()))?;
+            self.claim_stdin(&expanded, StdinUse::Read(key.clone()))?;
         }
-        let inputs = expand_paths(&expanded, &mut false)?;
+        let inputs = expand_paths(&expanded)?;
         self.note_names(&inputs);
         let sources: Arc<[Source]> = read_sources(inputs, self.stdin)?.into();
         self.read.insert(key, Arc::clone(&sources));
@@ -65,9 +65,9 @@ impl<'a> Inputs<'a> {
     pub fn streamed(&mut self, paths: &[PathBuf], recursive: bool) -> Result<Vec<InputPath>> {
         let expanded = super::recursive::expand(paths, recursive)?;
         if has_stdin(&expanded) {
-            self.claim_stdin(StdinUse::Streamed)?;
+            self.claim_stdin(&expanded, StdinUse::Streamed)?;
         }
-        let inputs = expand_paths(&expanded, &mut false)?;
+        let inputs = expand_paths(&expanded)?;
         self.note_names(&inputs);
         Ok(inputs)
     }
@@ -94,13 +94,17 @@ impl<'a> Inputs<'a> {
         self.stdin
     }
 
-    fn claim_stdin(&mut self, by: StdinUse) -> Result<()> {
+    /// Stdin for one argument list, `-` once in it.
+    fn claim_stdin(&mut self, paths: &[PathBuf], by: StdinUse) -> Result<()> {
+        if paths.iter().filter(|p| p.as_os_str() == "-").count() > 1 {
+            bail!(STDIN_ONCE);
+        }
         match &self.stdin_use {
             None => {
                 self.stdin_use = Some(by);
                 Ok(())
             }
-            Some(_) => bail!("stdin (`-`) can be given only once across -f, -t, --against, --crd and --live"),
+            Some(_) => bail!(STDIN_ONCE),
         }
     }
 }
@@ -123,6 +127,8 @@ fn has_stdin(paths: &[PathBuf]) -> bool {
     paths.iter().any(|p| p.as_os_str() == "-")
 }
 
+const STDIN_ONCE: &str = "stdin (`-`) can be given only once across -f, -t, --against, --crd and --live";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -139,6 +145,9 @@ mod tests {
         let other = inputs.sources(&[PathBuf::from("-"), PathBuf::from("x.yaml")], false);
         assert!(other.expect_err("stdin twice").to_string().contains("only once"));
         assert!(inputs.streamed(&dash, false).is_err(), "nor streamed after it was read");
+        let twice = [PathBuf::from("-"), PathBuf::from("-")];
+        let mut stdin: &[u8] = b"";
+        assert!(Inputs::new(&mut stdin).sources(&twice, false).is_err(), "nor twice in one list");
     }
 
     #[test]

@@ -188,16 +188,13 @@ pub enum InputPath {
     File(PathBuf),
 }
 
-/// Expands `-f`/`--live` arguments: `-` is stdin (at most once in a run), a
-/// directory stands for its *.yaml, *.yml and *.json files in name order.
-pub fn expand_paths(paths: &[PathBuf], stdin_used: &mut bool) -> Result<Vec<InputPath>> {
+/// Expands `-f`/`--live` arguments: `-` is stdin (which the run's `Inputs`
+/// hands to one argument, once), a directory stands for its *.yaml, *.yml
+/// and *.json files in name order.
+pub fn expand_paths(paths: &[PathBuf]) -> Result<Vec<InputPath>> {
     let mut inputs = Vec::new();
     for path in paths {
         if path.as_os_str() == "-" {
-            if *stdin_used {
-                bail!("stdin (`-`) can be given only once across -f and --live");
-            }
-            *stdin_used = true;
             inputs.push(InputPath::Stdin);
         } else if path.is_dir() {
             let files = directory_files(path)?;
