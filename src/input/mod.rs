@@ -471,17 +471,21 @@ pub fn quick_identity(text: &str, indent: usize) -> Option<Identity> {
             }
         } else if in_metadata && depth == indent + 2 {
             let Some((k, v)) = trimmed.split_once(':') else { continue };
-            let slot = match k {
-                "name" => &mut name,
-                "namespace" => &mut namespace,
-                _ => continue,
-            };
-            if slot.replace(plain_scalar(v)?).is_some() {
-                return None;
-            }
+            name_or_namespace(&mut name, &mut namespace, k, v)?;
         }
     }
     Some(Identity { api_version: api_version?, kind: kind?, name, namespace })
+}
+
+/// Takes metadata's `name` or `namespace` from one `key: value` (other keys
+/// pass); `None` where the value needs the parser or the key comes twice.
+fn name_or_namespace(name: &mut Option<String>, namespace: &mut Option<String>, k: &str, v: &str) -> Option<()> {
+    let slot = match k {
+        "name" => name,
+        "namespace" => namespace,
+        _ => return Some(()),
+    };
+    slot.replace(plain_scalar(v)?).is_none().then_some(())
 }
 
 /// `name` and `namespace` of `metadata: {name: x, namespace: y}` written
@@ -503,14 +507,7 @@ fn flow_metadata(v: &str) -> Option<(Option<String>, Option<String>)> {
         if !is_plain_key(k) || v.trim().contains(": ") || v.trim_end().ends_with(':') {
             return None;
         }
-        let slot = match k {
-            "name" => &mut name,
-            "namespace" => &mut namespace,
-            _ => continue,
-        };
-        if slot.replace(plain_scalar(v)?).is_some() {
-            return None;
-        }
+        name_or_namespace(&mut name, &mut namespace, k, v)?;
     }
     Some((name, namespace))
 }
