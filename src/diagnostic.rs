@@ -211,19 +211,27 @@ impl Diagnostic {
     }
 
     /// The finding without its place: the object (unless the place already
-    /// points at the field), the refusal it belongs to, the field, the
-    /// message and the hint.
+    /// points at the field), then [`Diagnostic::statement`] with the field.
     pub fn body(&self) -> String {
         let mut out = String::new();
         if let Some(object) = self.object.as_ref().filter(|_| !self.place.as_ref().is_some_and(Place::is_exact)) {
             out.push_str(&describe(object));
             out.push_str(": ");
         }
+        out.push_str(&self.statement(true));
+        out
+    }
+
+    /// What is said: the refusal it belongs to, the field (`with_field`;
+    /// a format with a key of its own for it leaves it out), the message
+    /// and the hint.
+    pub fn statement(&self, with_field: bool) -> String {
+        let mut out = String::new();
         if let Some(context) = &self.context {
             out.push_str(context);
             out.push_str(": ");
         }
-        if let Some(field) = &self.field {
+        if let Some(field) = self.field.as_ref().filter(|_| with_field) {
             out.push_str(field);
             out.push_str(": ");
         }

@@ -404,18 +404,7 @@ pub fn krm_result(d: &Diagnostic) -> Value {
 /// A KRM result's message: the refusal it is one finding of, the message
 /// and the hint. The object and the field are the result's own keys.
 pub fn krm_message(d: &Diagnostic) -> String {
-    let mut message = String::new();
-    if let Some(context) = &d.context {
-        message.push_str(context);
-        message.push_str(": ");
-    }
-    message.push_str(&d.message);
-    if let Some(hint) = &d.hint {
-        message.push_str(" (");
-        message.push_str(hint);
-        message.push(')');
-    }
-    message
+    d.statement(false)
 }
 
 /// `--message-format github`: a workflow command, as GitHub's "Workflow
@@ -578,11 +567,8 @@ impl<I: Iterator<Item = Value>> serde::Serialize for JsonSeq<I> {
 
 /// One finding as a SARIF result; `index` is its rule's in the log's table.
 fn sarif_result(d: &Diagnostic, index: usize, log: &SarifLog) -> Value {
-    let level = match d.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Note => "note",
-    };
+    // SARIF's levels are routerctl's severity words.
+    let level = d.severity.as_str();
     let mut result = Map::new();
     result.insert("ruleId".into(), json!(d.rule.id));
     result.insert("ruleIndex".into(), json!(index));

@@ -126,14 +126,6 @@ fn render_planes(
     Ok(out)
 }
 
-fn severity(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Note => "note",
-    }
-}
-
 /// The JSON contract (docs/verify.md: `verify -o json`).
 fn json_report(reports: &[RouterReport]) -> Value {
     let routers: Vec<Value> = reports
@@ -146,7 +138,7 @@ fn json_report(reports: &[RouterReport]) -> Value {
                 "notes": r.notes,
                 "classes": r.classes.iter().map(|c| json!({"request": request_json(&c.request), "decision": decision_json(&c.decision)})).collect::<Vec<_>>(),
                 "unreachableRules": r.unreachable,
-                "findings": r.findings.iter().map(|f| json!({"rule": f.rule.id, "severity": severity(f.severity), "message": f.message, "case": case_json(&f.case)})).collect::<Vec<_>>(),
+                "findings": r.findings.iter().map(|f| json!({"rule": f.rule.id, "severity": f.severity.as_str(), "message": f.message, "case": case_json(&f.case)})).collect::<Vec<_>>(),
                 "invariants": r.invariants.iter().map(|i| {
                     let mut v = json!({"name": i.name, "at": i.at.to_string(), "holds": i.holds});
                     if let Some((why, case)) = &i.failure {
@@ -178,7 +170,7 @@ fn text_report(reports: &[RouterReport]) -> String {
             let _ = writeln!(out, "  {} → {}", describe(&c.request), outcome(&c.decision));
         }
         for f in &r.findings {
-            let _ = writeln!(out, "  {} {}: {}", severity(f.severity), f.rule.id, f.message);
+            let _ = writeln!(out, "  {} {}: {}", f.severity.as_str(), f.rule.id, f.message);
             let _ = writeln!(out, "    case: {}", case_flow(&f.case));
         }
         for i in &r.invariants {
