@@ -19,6 +19,23 @@ pub const HEADER_ONLY: &str = "header-only";
 /// (upstream `SensitiveSet`).
 pub const DEFAULT_SENSITIVE: [&str; 2] = ["pii", "phi"];
 
+/// The classifications a router treats as sensitive: its own non-empty
+/// `sensitiveClassifications`, which replaces the defaults entirely, else
+/// [`DEFAULT_SENSITIVE`] (upstream `SensitiveSet`, which the controller's
+/// gate and the gateway reconciler read alike).
+pub fn sensitive_classifications(spec: &ModelRouterSpec) -> Vec<&str> {
+    match spec
+        .policy
+        .as_ref()
+        .and_then(|p| p.classification.as_ref())
+        .and_then(|c| c.sensitive_classifications.as_ref())
+        .filter(|listed| !listed.is_empty())
+    {
+        Some(listed) => listed.iter().map(String::as_str).collect(),
+        None => DEFAULT_SENSITIVE.to_vec(),
+    }
+}
+
 /// The classification mode, `header-only` when the router sets none.
 pub fn classification_mode(mr: &ModelRouter) -> &str {
     mr.spec

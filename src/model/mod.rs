@@ -13,8 +13,8 @@ mod router;
 mod serving;
 
 pub use defaults::{
-    apply_router_defaults, classification_header, classification_mode, DEFAULT_SENSITIVE, DEFAULT_SWAP_BUDGET,
-    HEADER_ONLY,
+    apply_router_defaults, classification_header, classification_mode, sensitive_classifications, DEFAULT_SENSITIVE,
+    DEFAULT_SWAP_BUDGET, HEADER_ONLY,
 };
 pub use object::{router_key, LocalRef, Metadata, GROUP, GROUP_VERSION};
 pub use router::*;

@@ -137,6 +137,16 @@ impl ProxyConfig {
     }
 
     /// `SensitiveSet()`: the policy's list replaces the defaults.
+    pub fn sensitive_set(&self) -> Vec<String> {
+        let listed = &self.policy.classification.sensitive;
+        if listed.is_empty() {
+            DEFAULT_SENSITIVE.iter().map(|s| s.to_string()).collect()
+        } else {
+            listed.clone()
+        }
+    }
+
+    /// Whether `class` is in [`ProxyConfig::sensitive_set`].
     pub fn is_sensitive(&self, class: &str) -> bool {
         if self.policy.classification.sensitive.is_empty() {
             DEFAULT_SENSITIVE.contains(&class)

@@ -15,7 +15,7 @@ use super::proxy::{self, ProxyConfig};
 use super::{Decision, Request};
 use crate::diagnostic::Place;
 use crate::kube::names::gateway_backend_name;
-use crate::model::{classification_header, DataPlane, ModelRouterSpec, DEFAULT_SENSITIVE};
+use crate::model::{classification_header, sensitive_classifications, DataPlane, ModelRouterSpec};
 use crate::render::gateway::rules::RuleOrigin;
 
 /// What the checks need to know of a backend.
@@ -80,12 +80,8 @@ fn spec_facts(spec: &ModelRouterSpec) -> (Vec<BackendFacts>, String, Vec<String>
             provider: b.external.as_ref().map(|e| e.provider.clone()),
         })
         .collect();
-    let classification = spec.policy.as_ref().and_then(|p| p.classification.as_ref());
     let header = classification_header(spec).to_ascii_lowercase();
-    let sensitive = match classification.and_then(|c| c.sensitive_classifications.as_ref()) {
-        Some(listed) if !listed.is_empty() => listed.clone(),
-        _ => DEFAULT_SENSITIVE.iter().map(|s| s.to_string()).collect(),
-    };
+    let sensitive = sensitive_classifications(spec).into_iter().map(str::to_string).collect();
     (backends, header, sensitive)
 }
 
@@ -119,11 +115,7 @@ impl Router {
             })
             .collect();
         let class_header = proxy::lower_value(&config.classification_header());
-        let sensitive = if config.policy.classification.sensitive.is_empty() {
-            DEFAULT_SENSITIVE.iter().map(|s| s.to_string()).collect()
-        } else {
-            config.policy.classification.sensitive.clone()
-        };
+        let sensitive = config.sensitive_set();
         Router {
             id,
             name,

@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::Finding;
 use crate::kube::goquote::go_quote;
-use crate::model::{classification_mode, ModelRouter, RuleMatch, DEFAULT_SENSITIVE, HEADER_ONLY};
+use crate::model::{classification_mode, sensitive_classifications, ModelRouter, RuleMatch, HEADER_ONLY};
 
 fn refusal(path: impl Into<String>, reason: &str, message: impl AsRef<str>) -> Finding {
     Finding::error(path, format!("{reason}: {}", message.as_ref()))
@@ -204,17 +204,7 @@ fn invalid_authorization(mr: &ModelRouter, findings: &mut Vec<Finding>) {
 }
 
 fn unsafe_sensitive_routes(mr: &ModelRouter, findings: &mut Vec<Finding>) {
-    let listed = mr
-        .spec
-        .policy
-        .as_ref()
-        .and_then(|p| p.classification.as_ref())
-        .and_then(|c| c.sensitive_classifications.as_ref())
-        .filter(|s| !s.is_empty());
-    let sensitive: HashSet<&str> = match listed {
-        Some(list) => list.iter().map(String::as_str).collect(),
-        None => DEFAULT_SENSITIVE.into_iter().collect(),
-    };
+    let sensitive: HashSet<&str> = sensitive_classifications(&mr.spec).into_iter().collect();
     // Later backends with a repeated name win, as in a Go map; an unset tier
     // is the CRD default, local.
     let tiers: HashMap<&str, &str> =

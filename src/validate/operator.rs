@@ -40,7 +40,7 @@ use std::collections::{HashMap, HashSet};
 use super::Finding;
 use crate::kube::goquote::go_quote;
 use crate::model::duration::{format_go_duration, parse_go_duration};
-use crate::model::{ModelRouter, ModelRouterSpec, RouterBackend, RouterRule};
+use crate::model::{sensitive_classifications, ModelRouter, ModelRouterSpec, RouterBackend, RouterRule};
 
 /// Shortest timeout the operator accepts, in nanoseconds (100ms).
 const MIN_TIMEOUT_NANOS: i64 = 100 * 1_000_000;
@@ -50,9 +50,6 @@ const MAX_TIMEOUT_NANOS: i64 = 30 * 60 * 1_000_000_000;
 /// The tier value the sensitive-data gate and the tier-consistency rule
 /// look for.
 const TIER_CLOUD: &str = "cloud";
-
-/// Classifications treated as sensitive when the router lists none itself.
-const DEFAULT_SENSITIVE: [&str; 2] = ["pii", "phi"];
 
 /// The operator's validateModelRouter, on a defaulted router: every violation, in the operator's order.
 pub fn validate_model_router(mr: &ModelRouter) -> Vec<Finding> {
@@ -123,7 +120,7 @@ fn check_rules<'a>(
     backends: &HashMap<&str, &RouterBackend>,
     findings: &mut Vec<Finding>,
 ) -> HashSet<&'a str> {
-    let sensitive = sensitive_classifications(spec);
+    let sensitive: HashSet<&str> = sensitive_classifications(spec).into_iter().collect();
     let mut names = HashSet::new();
 
     for (i, rule) in spec.rules.iter().flatten().enumerate() {
@@ -226,21 +223,6 @@ fn check_budgets(spec: &ModelRouterSpec, rule_names: &HashSet<&str>, findings: &
         if budget.max_tokens.is_none() && !usd_set {
             findings.push(Finding::error(at.as_str(), "must set at least one of maxTokens or maxUSD"));
         }
-    }
-}
-
-/// The classifications that trigger the gate: the router's own non-empty
-/// list replaces the default `pii`/`phi` entirely.
-fn sensitive_classifications(spec: &ModelRouterSpec) -> HashSet<&str> {
-    match spec
-        .policy
-        .as_ref()
-        .and_then(|p| p.classification.as_ref())
-        .and_then(|c| c.sensitive_classifications.as_ref())
-        .filter(|list| !list.is_empty())
-    {
-        Some(list) => list.iter().map(String::as_str).collect(),
-        None => DEFAULT_SENSITIVE.into_iter().collect(),
     }
 }
 
