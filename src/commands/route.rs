@@ -103,6 +103,10 @@ fn explain(out: &mut String, target: &Router, request: &Request, unhealthy: &[St
                 (_, strategy) => format!(" ({strategy})"),
             };
             let _ = writeln!(out, "  → backends in dispatch order{strategy}: {}", backends.join(", then "));
+            // A note on the dispatch (Envoy's panic threshold).
+            if let Some(reason) = &d.reason {
+                let _ = writeln!(out, "    ({reason})");
+            }
         }
     }
 }

@@ -2,7 +2,8 @@
 //! routerctl renders for a `dataPlane: Gateway` router.
 //!
 //! Envoy AI Gateway copies the body's `model` into the `x-ai-eg-model`
-//! header and turns each AIGatewayRoute rule into an HTTPRoute rule with
+//! header (`""` when the body has none), replacing any the client sent, and
+//! turns each AIGatewayRoute rule into an HTTPRoute rule with
 //! the same matches and backend references. Envoy Gateway then orders the
 //! route entries by Gateway API precedence (HTTPRouteRule: an exact path
 //! before a prefix, a longer prefix first, a method match, then the most
@@ -16,11 +17,14 @@
 //! are all down) and, at one priority, by `weight`; Envoy Gateway drops a
 //! reference of weight 0, and answers 500 when a rule has no other. The
 //! operator drops unhealthy backends from every rule at render time (a
-//! rule keeps them all when all are down: `eject_unhealthy`). A request
-//! whose remaining backends are all down still goes to them (Envoy's panic
-//! threshold, which the operator's traffic policy leaves at its default),
-//! and the client gets their failure, typically a 503; one that matches no
-//! rule gets the `route-not-found` rule's 404 that Envoy AI Gateway adds.
+//! rule keeps them all when all are down: `eject_unhealthy`). Envoy's
+//! healthy panic threshold, which the operator's traffic policy leaves at
+//! its default of 50%, decides the rest (`dispatch`): a priority level with
+//! under half its backends up, while the levels together are short of
+//! backends, spreads its traffic over all of them, down ones included; a
+//! request whose backends are all down still goes to them, and the client
+//! gets their failure, typically a 503. One that matches no rule gets the
+//! `route-not-found` rule's 404 that Envoy AI Gateway adds.
 //! (Envoy Gateway v1.8.1 `internal/gatewayapi/sort.go`; Envoy AI Gateway
 //! v0.7.0 `internal/controller/ai_gateway_route.go`.)
 
@@ -73,7 +77,7 @@ impl RouteRule {
 /// The headers Envoy matches on: the request's, a header sent twice
 /// joined with `,` into one value (as Envoy does before matching since the
 /// CVE-2020-25017 fix), and the model header the AI gateway sets from the
-/// body.
+/// body, in place of any the client sent.
 fn envoy_headers(request: &Request) -> HashMap<String, String> {
     let mut headers: HashMap<String, String> = HashMap::new();
     for (name, value) in &request.headers {
@@ -85,9 +89,14 @@ fn envoy_headers(request: &Request) -> HashMap<String, String> {
             })
             .or_insert_with(|| value.clone());
     }
-    if let Some(model) = &request.model {
-        headers.insert(MODEL_HEADER.to_string(), model.clone());
-    }
+    // The AI gateway's ext_proc parses the body and sets the model header
+    // to its `model`, `""` when it has none (`ParseBody` returns
+    // `req.Model`); a set header replaces every value the client sent under
+    // that name, and the route is chosen again on the result
+    // (`ClearRouteCache`). So the client's own header never selects a rule.
+    // (Envoy AI Gateway v0.7.0 `internal/extproc/processor_impl.go`,
+    // `routerProcessor.ProcessRequestBody`.)
+    headers.insert(MODEL_HEADER.to_string(), request.model.clone().unwrap_or_default());
     headers
 }
 
@@ -196,8 +205,6 @@ pub fn decide(rules: &[RouteRule], request: &Request, unhealthy: &[String]) -> D
             trials,
         };
     }
-    let mut candidates: Vec<&BackendRef> = weighted.into_iter().filter(|b| !unhealthy.contains(&b.name)).collect();
-    candidates.sort_by_key(|b| b.priority);
     let strategy = if rule.backends.iter().any(|b| b.weight.is_some()) {
         "weighted"
     } else if rule.backends.iter().any(|b| b.priority > 0) {
@@ -205,7 +212,8 @@ pub fn decide(rules: &[RouteRule], request: &Request, unhealthy: &[String]) -> D
     } else {
         ""
     };
-    let (status, reason) = if candidates.is_empty() {
+    let dispatch = dispatch(&weighted, unhealthy);
+    let (status, reason) = if dispatch.healthy == 0 {
         (
             Some(503),
             Some(
@@ -215,16 +223,121 @@ pub fn decide(rules: &[RouteRule], request: &Request, unhealthy: &[String]) -> D
             ),
         )
     } else {
-        (None, None)
+        (None, dispatch.panic_note())
     };
-    Decision {
-        matched,
-        strategy: strategy.to_string(),
-        candidates: candidates.into_iter().map(|b| (b.name.clone(), b.weight)).collect(),
-        status,
-        reason,
-        trials,
+    let candidates = if status.is_some() { Vec::new() } else { dispatch.candidates };
+    Decision { matched, strategy: strategy.to_string(), candidates, status, reason, trials }
+}
+
+/// Envoy's healthy panic threshold, in percent: its default, as the
+/// cluster Envoy Gateway writes for the route leaves
+/// `common_lb_config.healthy_panic_threshold` unset (it sets it only for a
+/// BackendTrafficPolicy `healthCheck.panicThreshold` other than 50, and the
+/// operator's sets none: v1.8.1 `internal/xds/translator/cluster.go`,
+/// `buildXdsCluster`).
+const PANIC_THRESHOLD_PERCENT: usize = 50;
+
+/// Envoy's default overprovisioning factor (1.4, in percent), which scales
+/// a priority level's health.
+const OVERPROVISIONING_PERCENT: usize = 140;
+
+/// Where a rule's traffic goes in one health state, level by level.
+struct Dispatch {
+    /// The backends in dispatch order, each with its weight where Envoy
+    /// uses it.
+    candidates: Vec<(String, Option<u32>)>,
+    /// How many of the rule's hosts are up.
+    healthy: usize,
+    /// The priority levels in panic that take traffic: (priority, healthy
+    /// hosts, hosts).
+    panicking: Vec<(i64, usize, usize)>,
+}
+
+impl Dispatch {
+    fn panic_note(&self) -> Option<String> {
+        if self.panicking.is_empty() {
+            return None;
+        }
+        let levels: Vec<String> = self
+            .panicking
+            .iter()
+            .map(|(priority, healthy, hosts)| format!("priority {priority} has {healthy} of {hosts} backends up"))
+            .collect();
+        Some(format!(
+            "{}, under Envoy's healthy panic threshold ({PANIC_THRESHOLD_PERCENT}%): a level in panic spreads its \
+             traffic evenly over all its backends, down ones included, whatever their weights",
+            levels.join(", ")
+        ))
     }
+}
+
+/// The dispatch order Envoy's load balancer gives a rule's backends (the
+/// weight-0 references left out) with the ones in `unhealthy` down.
+///
+/// What Envoy balances over: the AI gateway needs the route rule's backends
+/// in one cluster (`httproute/<ns>/<route>/rule/<i>`), where Envoy Gateway
+/// writes each reference as one locality of its own, weighted by the
+/// reference's weight (`buildXdsClusterLoadAssignment`,
+/// `buildWeightedLocalities`), and the AI gateway gives that locality the
+/// reference's `priority` (Envoy AI Gateway v0.7.0
+/// `internal/extensionserver/post_translate_modify.go`,
+/// `maybeModifyCluster`). The operator's Backend holds one endpoint, so a
+/// reference is one host: a host name that resolves to several addresses
+/// (a headless Service, a provider's name) would be several, of which
+/// routerctl cannot know, and a backend down is all of them down.
+///
+/// Envoy then (`source/extensions/load_balancing_policies/common/
+/// load_balancer_impl.cc`): a level's health is its healthy share times
+/// the overprovisioning factor, capped at 100 (`recalculatePerPriorityState`);
+/// while the levels' health sums to 100 or more no level is in panic,
+/// otherwise a level with under the panic threshold of its hosts healthy
+/// is (`recalculatePerPriorityPanic`, `isHostSetInPanic`: by host count,
+/// not weight). A level in panic sends to all its hosts, healthy or not
+/// (`hostSourceToUse`: `AllHosts`, before locality weights are read). A
+/// level with no healthy host takes traffic only when every level is in
+/// panic, and then each level takes its share of the hosts
+/// (`recalculateLoadInTotalPanic`). The levels are listed lowest priority
+/// first: the first takes the traffic, the next the retries and what the
+/// first cannot take.
+fn dispatch(refs: &[&BackendRef], unhealthy: &[String]) -> Dispatch {
+    let mut levels: std::collections::BTreeMap<i64, Vec<&BackendRef>> = std::collections::BTreeMap::new();
+    for r in refs {
+        levels.entry(r.priority).or_default().push(r);
+    }
+    let up = |b: &&BackendRef| !unhealthy.contains(&b.name);
+    // (priority, its references, healthy hosts, health in percent)
+    let levels: Vec<(i64, Vec<&BackendRef>, usize, usize)> = levels
+        .into_iter()
+        .map(|(priority, hosts)| {
+            let healthy = hosts.iter().filter(|b| up(b)).count();
+            let health = (OVERPROVISIONING_PERCENT * healthy / hosts.len()).min(100);
+            (priority, hosts, healthy, health)
+        })
+        .collect();
+    let total_availability = levels.iter().map(|l| l.3).sum::<usize>().min(100);
+    let in_panic =
+        |healthy: usize, hosts: usize| total_availability < 100 && 100 * healthy < PANIC_THRESHOLD_PERCENT * hosts;
+    let total_panic = levels.iter().all(|(_, hosts, healthy, _)| in_panic(*healthy, hosts.len()));
+    let all_hosts: usize = levels.iter().map(|l| l.1.len()).sum();
+    let mut out = Dispatch { candidates: Vec::new(), healthy: levels.iter().map(|l| l.2).sum(), panicking: Vec::new() };
+    for (i, (priority, hosts, healthy, health)) in levels.iter().enumerate() {
+        let takes_traffic = if total_panic {
+            // Each level's share of the hosts, the rounding left to the first.
+            i == 0 || 100 * hosts.len() / all_hosts > 0
+        } else {
+            *health > 0
+        };
+        if !takes_traffic {
+            continue;
+        }
+        if in_panic(*healthy, hosts.len()) {
+            out.panicking.push((*priority, *healthy, hosts.len()));
+            out.candidates.extend(hosts.iter().map(|b| (b.name.clone(), None)));
+        } else {
+            out.candidates.extend(hosts.iter().filter(|b| up(b)).map(|b| (b.name.clone(), b.weight)));
+        }
+    }
+    out
 }
 
 /// How a route rule is named in an explanation.
@@ -296,6 +409,25 @@ mod tests {
     }
 
     #[test]
+    fn the_model_header_comes_from_the_body_only() {
+        let r = route(json!([
+            {"matches": [{"headers": [exact("x-ai-eg-model", "gpt-4o")]}], "backendRefs": [{"name": "cloud"}]},
+            {"matches": [{}], "backendRefs": [{"name": "local"}]}
+        ]));
+        let rules =
+            route_rules(&r, &[RuleOrigin::Rule("gpt".into()), RuleOrigin::Default]).expect("one origin per rule");
+        // The client's own header is replaced by the body's model...
+        let forged = request("llama", &[("X-AI-EG-Model", "gpt-4o")]);
+        assert_eq!(decide(&rules, &forged, &[]).matched, Matched::Default);
+        // ...and by "" when the body names none.
+        let no_model = Request { model: None, headers: vec![("x-ai-eg-model".into(), "gpt-4o".into())] };
+        let d = decide(&rules, &no_model, &[]);
+        assert_eq!(d.matched, Matched::Default);
+        assert_eq!(d.trials[0].failed.as_deref(), Some("header x-ai-eg-model is not \"gpt-4o\""));
+        assert!(RouteRule::takes(&rules[0], &request("gpt-4o", &[("x-ai-eg-model", "llama")])));
+    }
+
+    #[test]
     fn a_route_whose_rules_were_not_all_recorded_is_refused() {
         let r = route(json!([{"matches": [{}], "backendRefs": [{"name": "a"}]}]));
         let err = route_rules(&r, &[]).expect_err("refused");
@@ -329,5 +461,66 @@ mod tests {
                 .status,
             Some(404)
         );
+    }
+
+    /// (backends in dispatch order with their weights, status) of a
+    /// one-rule route with `refs` and `down` down.
+    fn dispatched(refs: Value, down: &[&str]) -> (Vec<(String, Option<u32>)>, Option<u16>, bool) {
+        let r = route(json!([{"matches": [{}], "backendRefs": refs}]));
+        let rules = route_rules(&r, &[RuleOrigin::Rule("r".into())]).expect("one origin per rule");
+        let down: Vec<String> = down.iter().map(|d| d.to_string()).collect();
+        let d = decide(&rules, &request("m", &[]), &down);
+        let panic = d.reason.as_deref().is_some_and(|r| r.contains("panic threshold (50%)"));
+        (d.candidates, d.status, panic)
+    }
+
+    fn names(list: &[&str], weight: Option<u32>) -> Vec<(String, Option<u32>)> {
+        list.iter().map(|n| (n.to_string(), weight)).collect()
+    }
+
+    #[test]
+    fn under_half_of_a_level_up_spreads_over_all_of_it() {
+        let three = json!([{"name": "a", "weight": 1}, {"name": "b", "weight": 1}, {"name": "c", "weight": 1}]);
+        // One of three down: 67% up, no panic; the healthy two keep their weights.
+        assert_eq!(dispatched(three.clone(), &["a"]), (names(&["b", "c"], Some(1)), None, false));
+        // Two of three down: 33% < 50%, the level is in panic and Envoy
+        // sends to every backend of it, the down ones too, weights aside.
+        assert_eq!(dispatched(three.clone(), &["a", "b"]), (names(&["a", "b", "c"], None), None, true));
+        // All down: the client gets their failure.
+        assert_eq!(dispatched(three, &["a", "b", "c"]), (vec![], Some(503), false));
+        // Exactly half up is not under the threshold.
+        let two = json!([{"name": "a", "weight": 3}, {"name": "b", "weight": 1}]);
+        assert_eq!(dispatched(two, &["a"]), (vec![("b".into(), Some(1))], None, false));
+        let four = json!([{"name": "a"}, {"name": "b"}, {"name": "c"}, {"name": "d"}]);
+        assert_eq!(dispatched(four.clone(), &["a", "b"]), (names(&["c", "d"], None), None, false));
+        assert_eq!(dispatched(four, &["a", "b", "c"]), (names(&["a", "b", "c", "d"], None), None, true));
+        // A weight-0 reference is no host: one of two is up.
+        let zero = json!([{"name": "a", "weight": 1}, {"name": "z", "weight": 0}, {"name": "c", "weight": 1}]);
+        assert_eq!(dispatched(zero, &["a"]), (vec![("c".into(), Some(1))], None, false));
+    }
+
+    #[test]
+    fn panic_goes_by_priority_level() {
+        let level = |p: i64, names: &[&str]| -> Vec<Value> {
+            names.iter().map(|n| json!({"name": n, "priority": p})).collect()
+        };
+        let refs = |a: Vec<Value>, b: Vec<Value>| Value::Array(a.into_iter().chain(b).collect());
+        // P0 at 1 of 3 (health 46%) and P1 whole (100%): the levels' health
+        // sums to 100, so no level is in panic.
+        let p0_p1 = refs(level(0, &["a", "b", "c"]), level(1, &["d"]));
+        assert_eq!(dispatched(p0_p1, &["a", "b"]), (names(&["c", "d"], None), None, false));
+        // Both at 1 of 3: 46% + 46% < 100, every level is in panic, and
+        // each takes its share of the hosts, down ones included.
+        let both = refs(level(0, &["a", "b", "c"]), level(1, &["d", "e", "f"]));
+        assert_eq!(dispatched(both, &["a", "b", "d", "e"]), (names(&["a", "b", "c", "d", "e", "f"], None), None, true));
+        // P0 all down (in panic, health 0) and P1 at 1 of 2 (70%, not in
+        // panic): P0 takes nothing, P1 sends to its healthy backend.
+        let spill = refs(level(0, &["a", "b", "c"]), level(1, &["d", "e"]));
+        assert_eq!(dispatched(spill, &["a", "b", "c", "d"]), (names(&["e"], None), None, false));
+        // One backend per level, as primary-fallback renders: never in panic
+        // while one is up.
+        let failover =
+            json!([{"name": "a", "priority": 0}, {"name": "b", "priority": 1}, {"name": "c", "priority": 2}]);
+        assert_eq!(dispatched(failover, &["a", "b"]), (names(&["c"], None), None, false));
     }
 }

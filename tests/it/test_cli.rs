@@ -23,6 +23,7 @@ const SUITES: &[&[&str]] = &[
     &["-f", "testdata/gateway/local.yaml", "-t", "testdata/tests/gateway-local.yaml", "--data-plane", "both"],
     &["-f", "testdata/gateway/external.yaml", "-t", "testdata/tests/gateway-external.yaml", "--data-plane", "both"],
     &["-f", "testdata/gateway/ejection.yaml", "-t", "testdata/tests/gateway-ejection.yaml", "--data-plane", "both"],
+    &["-f", "testdata/gateway/spread.yaml", "-t", "testdata/tests/gateway-spread.yaml", "--data-plane", "both"],
     &[
         "-f",
         "testdata/gateway/budgets-auth.yaml",
