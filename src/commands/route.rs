@@ -13,6 +13,7 @@ use super::test::decision_json;
 use crate::cli::{ReportFormat, RouteArgs};
 use crate::input::inputs::Inputs;
 use crate::output::spool::Spool;
+use crate::output::yaml::{double_quoted, inline_text};
 use crate::report::Reporter;
 use crate::routing::router::{Plane, Router};
 use crate::routing::suite;
@@ -59,9 +60,8 @@ pub(super) fn run(args: &RouteArgs, inputs: &mut Inputs, reporter: &mut Reporter
 
 fn explain(out: &mut String, target: &Router, request: &Request, unhealthy: &[String], d: &Decision) {
     let _ = writeln!(out, "{} ({} plane)", target.id, target.data_plane().label());
-    let mut asked =
-        vec![format!("model {}", request.model.as_deref().map_or("(none)".to_string(), |m| format!("{m:?}")))];
-    asked.extend(request.headers.iter().map(|(k, v)| format!("{k}: {v}")));
+    let mut asked = vec![format!("model {}", request.model.as_deref().map_or("(none)".to_string(), double_quoted))];
+    asked.extend(request.headers.iter().map(|(k, v)| format!("{}: {}", inline_text(k), inline_text(v))));
     let _ = writeln!(out, "  request: {}", asked.join(", "));
     if !unhealthy.is_empty() {
         let _ = writeln!(out, "  down: {}", unhealthy.join(", "));

@@ -14,6 +14,7 @@ use crate::cli::{ReportFormat, TestArgs};
 use crate::diagnostic::{rules, Diagnostic};
 use crate::input::inputs::Inputs;
 use crate::output::spool::Spool;
+use crate::output::yaml::double_quoted;
 use crate::report::{JsonSeq, MessageFormat, Reporter};
 use crate::routing::router::Router;
 use crate::routing::space::Limits;
@@ -46,7 +47,7 @@ pub(super) fn run(args: &TestArgs, inputs: &mut Inputs, reporter: &mut Reporter)
             reporter.warn(
                 Diagnostic::warning(
                     rules::TEST,
-                    format!("case {:?} has no expect: it passes whatever the router does", case.name),
+                    format!("case {} has no expect: it passes whatever the router does", double_quoted(&case.name)),
                 )
                 .at(case.at.clone()),
             );
@@ -96,8 +97,8 @@ pub(super) fn run(args: &TestArgs, inputs: &mut Inputs, reporter: &mut Reporter)
     if reporter.format() != MessageFormat::Human {
         for r in run.ran.iter().filter(|r| r.failed()) {
             let message = format!(
-                "case {:?} fails for {} ({}): {}; the router does {}",
-                r.case.name,
+                "case {} fails for {} ({}): {}; the router does {}",
+                double_quoted(&r.case.name),
                 r.router.id,
                 r.router.data_plane().label(),
                 r.mismatches.join("; "),
@@ -152,9 +153,9 @@ fn text_report(run: &SuiteRun, show_coverage: bool) -> String {
         for r in failed {
             let _ = writeln!(
                 out,
-                "  FAIL {} {:?}: {}; the router does {}",
+                "  FAIL {} {}: {}; the router does {}",
                 r.case.at,
-                r.case.name,
+                double_quoted(&r.case.name),
                 r.mismatches.join("; "),
                 outcome(&r.decision)
             );
@@ -162,9 +163,9 @@ fn text_report(run: &SuiteRun, show_coverage: bool) -> String {
         for s in skipped {
             let _ = writeln!(
                 out,
-                "  SKIP {} {:?}: judged on the {} data plane, which this run did not render (--data-plane {})",
+                "  SKIP {} {}: judged on the {} data plane, which this run did not render (--data-plane {})",
                 s.case.at,
-                s.case.name,
+                double_quoted(&s.case.name),
                 s.plane.label(),
                 s.plane.label().to_ascii_lowercase()
             );
@@ -174,9 +175,9 @@ fn text_report(run: &SuiteRun, show_coverage: bool) -> String {
         let (p, g) = (&run.ran[p], &run.ran[g]);
         let _ = writeln!(
             out,
-            "  DIFFER {} {:?}: Proxy {}, Gateway {}",
+            "  DIFFER {} {}: Proxy {}, Gateway {}",
             p.case.at,
-            p.case.name,
+            double_quoted(&p.case.name),
             outcome(&p.decision),
             outcome(&g.decision)
         );

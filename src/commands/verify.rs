@@ -15,6 +15,7 @@ use crate::diagnostic::{rules, Diagnostic, Severity};
 use crate::input;
 use crate::model::DataPlane;
 use crate::output::spool::Spool;
+use crate::output::yaml::double_quoted;
 use crate::report::{MessageFormat, Reporter};
 use crate::routing::router::Router;
 use crate::routing::space::Limits;
@@ -176,10 +177,10 @@ fn text_report(reports: &[RouterReport]) -> String {
         for i in &r.invariants {
             match &i.failure {
                 None => {
-                    let _ = writeln!(out, "  invariant {:?} holds", i.name);
+                    let _ = writeln!(out, "  invariant {} holds", double_quoted(&i.name));
                 }
                 Some((why, case)) => {
-                    let _ = writeln!(out, "  invariant {:?} FAILS ({}): {why}", i.name, i.at);
+                    let _ = writeln!(out, "  invariant {} FAILS ({}): {why}", double_quoted(&i.name), i.at);
                     let _ = writeln!(out, "    case: {}", case_flow(case));
                 }
             }

@@ -202,12 +202,44 @@ fn printable(s: &str, in_block: bool) -> bool {
         return true;
     }
     let allowed: &[char] = if in_block { &['\n', '\t'] } else { &[] };
-    s.chars().all(|c| (!c.is_control() && c != '\u{feff}' && !is_line_break_like(c)) || allowed.contains(&c))
+    s.chars().all(|c| !must_escape(c) || allowed.contains(&c))
 }
 
 /// Characters YAML 1.1 treats as line breaks inside a scalar.
 fn is_line_break_like(c: char) -> bool {
     matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// Characters a YAML reader does not keep as they are written: control
+/// characters (C0, DEL, C1, NEL among them), the line and paragraph
+/// separators, a byte-order mark, and U+FFFE and U+FFFF (outside libyaml's
+/// printable set, which its reader refuses).
+fn must_escape(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{feff}' | '\u{fffe}' | '\u{ffff}') || is_line_break_like(c)
+}
+
+/// `s` as a double-quoted YAML scalar that every YAML reader (routerctl's,
+/// kubectl's) reads back as exactly `s`, whatever it holds: on one line,
+/// each character [`must_escape`] names escaped.
+pub fn double_quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    write_double_quoted(&mut out, s);
+    out
+}
+
+/// `s` as people read it in a line of text: as it is, unless it is empty,
+/// has blanks around it, holds a character [`must_escape`] names or one
+/// that would blur the line (`"`, `\\`, `,`); then [`double_quoted`].
+pub fn inline_text(s: &str) -> String {
+    let plain = !s.is_empty()
+        && !s.starts_with([' ', '\t'])
+        && !s.ends_with([' ', '\t'])
+        && !s.chars().any(|c| must_escape(c) || matches!(c, '"' | '\\' | ','));
+    if plain {
+        s.to_string()
+    } else {
+        double_quoted(s)
+    }
 }
 
 fn write_string(out: &mut String, s: &str, depth: usize) {
@@ -258,7 +290,7 @@ fn write_double_quoted(out: &mut String, s: &str) {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if c.is_control() || c == '\u{feff}' || is_line_break_like(c) => {
+            c if must_escape(c) => {
                 let _ = write!(out, "\\u{:04X}", c as u32);
             }
             c => out.push(c),
@@ -374,6 +406,16 @@ spec:
     #[test]
     fn control_characters_are_escaped() {
         assert_eq!(to_yaml(&json!("a\u{7}b")), "\"a\\u0007b\"\n");
+        assert_eq!(to_yaml(&json!("a\u{fffe}b\u{ffff}")), "\"a\\uFFFEb\\uFFFF\"\n");
+        assert_eq!(
+            double_quoted("\u{7f}\u{85}\u{9f}\u{2028}\u{2029}\u{feff}é\t\""),
+            "\"\\u007F\\u0085\\u009F\\u2028\\u2029\\uFEFFé\\t\\\"\""
+        );
+        assert_eq!(inline_text("pii"), "pii");
+        assert_eq!(inline_text("a b:c"), "a b:c");
+        for quoted in ["", " a", "a\t", "a,b", "a\u{85}", "say \"hi\""] {
+            assert_eq!(inline_text(quoted), double_quoted(quoted), "{quoted:?}");
+        }
         assert_eq!(to_yaml(&json!(" x\ny")), "\" x\\ny\"\n");
         assert_eq!(to_yaml(&json!("it's")), "'it''s'\n");
     }

@@ -5,7 +5,11 @@
 //! `matchHeaders`, `satisfiesRequiredCapabilities`, `backendByPublishedID`
 //! (match.go), `enforceFailClosed` and the candidate loop of
 //! `dispatchWithFallback` with its status codes (proxy.go), and
-//! `SensitiveSet` / `ClassificationHeader` (config.go).
+//! `SensitiveSet` / `ClassificationHeader` (config.go). Before any of it,
+//! what Go's HTTP server does with the request: a header name that is no
+//! token or a value with a control character is answered 400
+//! (`conn.readRequest`), and values reach the handler without the spaces
+//! and tabs around them (`textproto`).
 //!
 //! It reads the `config.json` routerctl compiles, byte for byte what the
 //! proxy reads. What the proxy decides at run time only (a 5xx reply, a
@@ -168,6 +172,9 @@ pub struct Features {
     pub model: String,
     pub classification: String,
     pub task_complexity: String,
+    /// Go's server answers the request 400 itself ([`refused_by_server`]):
+    /// no rule sees it.
+    pub refused: bool,
 }
 
 /// Headers a request carries that Go's HTTP server does not leave in
@@ -180,8 +187,46 @@ pub fn lower_value(value: &str) -> String {
     to_lower(value)
 }
 
+/// Whether `name` is an HTTP token, the only header names Go's server
+/// takes (`httpguts.ValidHeaderFieldName`).
+pub fn is_token(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// Whether Go's server takes a header value: no control character but a
+/// tab (`httpguts.ValidHeaderFieldValue`: DEL and every byte under 0x20
+/// but tab are refused; bytes of 0x80 and above are taken).
+pub fn is_valid_value(value: &str) -> bool {
+    value.bytes().all(|b| b == b'\t' || (b >= 0x20 && b != 0x7f))
+}
+
+/// A header value as Go's server hands it on: without the spaces and tabs
+/// around it (`textproto.Reader.ReadMIMEHeader` trims them, as RFC 9110's
+/// optional whitespace).
+pub fn received_value(value: &str) -> &str {
+    value.trim_matches([' ', '\t'])
+}
+
+/// Why Go's server answers a request 400 before the proxy's handler sees
+/// it (net/http `conn.readRequest`: "invalid header name", "invalid header
+/// value"), if it does.
+pub fn refused_by_server(request: &Request) -> Option<String> {
+    request.headers.iter().find_map(|(name, value)| {
+        if !is_token(name) {
+            Some(format!("Go's HTTP server refuses the request (400): header name {name:?} is no HTTP token"))
+        } else if !is_valid_value(value) {
+            Some(format!(
+                "Go's HTTP server refuses the request (400): header {name} has a control character in its value"
+            ))
+        } else {
+            None
+        }
+    })
+}
+
 /// `extractFeatures`: names lower-cased (first value kept), the
-/// classification and complexity headers' values lower-cased.
+/// classification and complexity headers' values lower-cased; values as
+/// Go's server hands them on ([`received_value`]).
 pub fn features(config: &ProxyConfig, request: &Request) -> Features {
     let mut headers = HashMap::new();
     for (name, value) in &request.headers {
@@ -191,18 +236,25 @@ pub fn features(config: &ProxyConfig, request: &Request) -> Features {
         if UNSEEN_HEADERS.contains(&name.as_str()) {
             continue;
         }
-        headers.entry(name).or_insert_with(|| value.clone());
+        headers.entry(name).or_insert_with(|| received_value(value).to_string());
     }
     // Names from the config are lower-cased as Go does; request names are
     // ASCII already (Go's server refuses any other).
     let class_header = to_lower(&config.classification_header());
     let classification = headers.get(&class_header).map(|v| lower_value(v)).unwrap_or_default();
     let task_complexity = headers.get(TASK_COMPLEXITY_HEADER).map(|v| lower_value(v)).unwrap_or_default();
-    Features { model: request.model.clone().unwrap_or_default(), headers, classification, task_complexity }
+    Features {
+        model: request.model.clone().unwrap_or_default(),
+        headers,
+        classification,
+        task_complexity,
+        refused: refused_by_server(request).is_some(),
+    }
 }
 
 /// The first condition of a rule that a request fails.
 enum Failure<'a> {
+    Refused,
     Classification,
     Complexity,
     Models,
@@ -215,6 +267,9 @@ enum Failure<'a> {
 /// upstream's order; the first that fails, or `None`.
 fn first_failure<'a>(config: &ProxyConfig, rule: &'a Rule, f: &'a Features) -> Option<Failure<'a>> {
     let m = &rule.match_;
+    if f.refused {
+        return Some(Failure::Refused);
+    }
     if !m.data_classification.is_empty() && !m.data_classification.contains(&f.classification) {
         return Some(Failure::Classification);
     }
@@ -253,6 +308,7 @@ pub fn rule_matches(config: &ProxyConfig, rule: &Rule, f: &Features) -> bool {
 pub fn rule_mismatch(config: &ProxyConfig, rule: &Rule, f: &Features) -> Option<String> {
     let m = &rule.match_;
     Some(match first_failure(config, rule, f)? {
+        Failure::Refused => "Go's HTTP server answers the request 400 before the proxy sees it".to_string(),
         Failure::Classification => {
             format!("classification {:?} is not one of {:?}", f.classification, m.data_classification)
         }
@@ -290,6 +346,9 @@ pub fn decide_quietly(config: &ProxyConfig, request: &Request, unhealthy: &[Stri
 }
 
 fn decide_as(config: &ProxyConfig, request: &Request, unhealthy: &[String], explain: bool) -> Decision {
+    if let Some(why) = refused_by_server(request) {
+        return Decision::unrouted(400, &why, Vec::new());
+    }
     let f = features(config, request);
     let mut trials = Vec::new();
     let mut chosen = None;
@@ -415,6 +474,36 @@ mod tests {
 
     fn class(c: &str) -> Vec<(&str, &str)> {
         vec![("x-llmkube-classification", c)]
+    }
+
+    /// What Go's server does before the proxy's handler, as a Go 1.19
+    /// server answered these requests: values trimmed of the spaces and
+    /// tabs around them, 400 for a control character (tab aside) or a
+    /// name that is no token; bytes of 0x80 and above pass.
+    #[test]
+    fn requests_as_go_receives_them() {
+        let cfg = config(json!({
+            "backends": [{"name": "l", "tier": "local"}],
+            "rules": [{"name": "team", "match": {"headers": {"x-team": "a b"}}, "route": {"backends": ["l"]}},
+                      {"name": "pii", "match": {"dataClassification": ["pii"]}, "route": {"backends": ["l"]}}],
+        }));
+        let routed = |headers: &[(&str, &str)]| {
+            let d = decide(&cfg, &request("", headers), &[]);
+            (d.matched.label().to_string(), d.status)
+        };
+        assert_eq!(routed(&[("x-team", " \ta b\t ")]), ("team".into(), None));
+        assert_eq!(routed(&[("x-team", "a\tb")]), ("none".into(), Some(503)));
+        assert_eq!(routed(&[("x-llmkube-classification", "  PII ")]), ("pii".into(), None));
+        for refused in [("x-team", "a\u{1}b"), ("x-team", "a\u{7f}b"), ("x-team", "a\nb"), ("x team", "a b"), ("", "a")]
+        {
+            let d = decide(&cfg, &request("", &[refused]), &[]);
+            assert_eq!((d.matched.label(), d.status), ("none", Some(400)), "{refused:?}");
+            assert!(d.reason.as_deref().is_some_and(|r| r.starts_with("Go's HTTP server refuses")), "{d:?}");
+        }
+        assert_eq!(routed(&[("x-team", "a b\u{85}")]), ("none".into(), Some(503)), "C1 bytes pass Go's check");
+        assert!(is_valid_value("caf\u{e9}\u{85}\t"));
+        assert_eq!(received_value(" \t x \t"), "x");
+        assert!(features(&cfg, &request("", &[("x-team", "a\u{0}")])).refused);
     }
 
     /// match_test.go, case by case (features given there as headers here).

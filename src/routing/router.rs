@@ -209,14 +209,15 @@ impl Router {
     }
 
     /// The classification the proxy reads from a request (the header's
-    /// first value, lower-cased as Go's `strings.ToLower` does), whatever
+    /// first value as Go's server hands it on, lower-cased as Go's
+    /// `strings.ToLower` does), whatever
     /// the plane: what the request *is* does not depend on who routes it.
     pub fn classification(&self, request: &Request) -> String {
         request
             .headers
             .iter()
             .find(|(name, _)| name.eq_ignore_ascii_case(&self.class_header))
-            .map(|(_, value)| proxy::lower_value(value))
+            .map(|(_, value)| proxy::lower_value(proxy::received_value(value)))
             .unwrap_or_default()
     }
 

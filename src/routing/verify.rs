@@ -22,6 +22,7 @@ use super::{Decision, Matched, Request};
 use crate::diagnostic::{rules, Rule, Severity};
 use crate::kube::names::TASK_COMPLEXITY_HEADER;
 use crate::model::DataPlane;
+use crate::output::yaml::{double_quoted, inline_text};
 
 /// A RouterTest case that shows an answer: `routerctl test` passes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -231,13 +232,15 @@ pub fn request_json(r: &Request) -> serde_json::Value {
     serde_json::Value::Object(out)
 }
 
-/// `model "m", h: v`, for names and messages.
+/// `model "m", h: v`, for names and messages: the model double-quoted as
+/// a case writes it, a header name or value as it is unless it needs the
+/// same quoting to read unambiguously (`output::yaml::inline_text`).
 pub fn describe(request: &Request) -> String {
     let mut parts = vec![match &request.model {
-        Some(m) => format!("model {m:?}"),
+        Some(m) => format!("model {}", double_quoted(m)),
         None => "no model".to_string(),
     }];
-    parts.extend(request.headers.iter().map(|(k, v)| format!("{k}: {v}")));
+    parts.extend(request.headers.iter().map(|(k, v)| format!("{}: {}", inline_text(k), inline_text(v))));
     parts.join(", ")
 }
 
@@ -293,15 +296,40 @@ fn sensitive_egress(router: &Router, space: &Space, decisions: &[Decision], find
     }
 }
 
-/// A header name Go's server would refuse or keep out of `r.Header`.
+/// Why no request the proxy handles carries a header named `name`, if
+/// none does: Go's server moves it out of `r.Header`, or answers 400 for a
+/// name that is no token (net/http `conn.readRequest`).
 fn unseen_header(name: &str) -> Option<String> {
     let lower = name.to_ascii_lowercase();
     if UNSEEN_HEADERS.contains(&lower.as_str()) {
         return Some(format!("Go's HTTP server moves {name} out of the request's headers"));
     }
-    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
-    if name.is_empty() || !name.chars().all(token) {
-        return Some(format!("{name:?} is no HTTP header name (a token)"));
+    if !proxy::is_token(name) {
+        return Some(format!(
+            "{} is no HTTP header name (a token): Go's HTTP server answers a request with it 400",
+            double_quoted(name)
+        ));
+    }
+    None
+}
+
+/// Why the proxy never reads `value` from a header, if it never does: Go's
+/// server answers a request with a control character in a header value 400
+/// (`httpguts.ValidHeaderFieldValue`), and hands every other value on
+/// without the spaces and tabs around it (`textproto`).
+fn unseen_value(value: &str) -> Option<String> {
+    if !proxy::is_valid_value(value) {
+        return Some(
+            "it holds a control character, and Go's HTTP server answers a request whose header value has one 400"
+                .to_string(),
+        );
+    }
+    let received = proxy::received_value(value);
+    if received != value {
+        return Some(format!(
+            "Go's HTTP server trims the spaces and tabs around a header value, so the proxy reads {}",
+            double_quoted(received)
+        ));
     }
     None
 }
@@ -317,33 +345,30 @@ fn unmatchable(router: &Router, findings: &mut Vec<Finding>) {
             case: case_for(router, &request, &[], name),
         });
     };
+    // Why a value the proxy compares lower-cased never matches: it is never
+    // received, or it is not lower-case.
+    let lowered = |value: &str, header: &str| -> Option<String> {
+        unseen_value(value).or_else(|| {
+            (lower_value(value) != value).then(|| {
+                format!("the proxy lower-cases the {header} header (write {})", double_quoted(&lower_value(value)))
+            })
+        })
+    };
     for r in &config.rules {
         let m = &r.match_;
         for value in &m.data_classification {
-            if lower_value(value) != *value {
+            if let Some(why) = lowered(value, &router.class_header) {
                 push(
                     &r.name,
-                    format!(
-                        "rule {}: dataClassification {value:?} can never match: the proxy lower-cases the {} header \
-                         (write {:?})",
-                        r.name,
-                        router.class_header,
-                        lower_value(value)
-                    ),
+                    format!("rule {}: dataClassification {} can never match: {why}", r.name, double_quoted(value)),
                     Request { model: None, headers: vec![(router.class_header.clone(), value.clone())] },
                 );
             }
         }
-        if lower_value(&m.task_complexity) != m.task_complexity {
+        if let Some(why) = lowered(&m.task_complexity, TASK_COMPLEXITY_HEADER) {
             push(
                 &r.name,
-                format!(
-                    "rule {}: taskComplexity {:?} can never match: the proxy lower-cases the {TASK_COMPLEXITY_HEADER} \
-                     header (write {:?})",
-                    r.name,
-                    m.task_complexity,
-                    lower_value(&m.task_complexity)
-                ),
+                format!("rule {}: taskComplexity {} can never match: {why}", r.name, double_quoted(&m.task_complexity)),
                 Request { model: None, headers: vec![(TASK_COMPLEXITY_HEADER.to_string(), m.task_complexity.clone())] },
             );
         }
@@ -351,16 +376,26 @@ fn unmatchable(router: &Router, findings: &mut Vec<Finding>) {
             if path_match(glob, glob).is_none() || path_match(glob, "").is_none() {
                 push(
                     &r.name,
-                    format!("rule {}: model glob {glob:?} is malformed (Go's path.Match: ErrBadPattern), so it matches no model", r.name),
+                    format!(
+                        "rule {}: model glob {} is malformed (Go's path.Match: ErrBadPattern), so it matches no model",
+                        r.name,
+                        double_quoted(glob)
+                    ),
                     Request { model: Some(glob.clone()), headers: Vec::new() },
                 );
             }
         }
         for (name, value) in &m.headers {
-            if let Some(why) = unseen_header(name) {
+            let why = unseen_header(name)
+                .map(|why| format!("header {} can never match: {why}", double_quoted(name)))
+                .or_else(|| {
+                    unseen_value(value)
+                        .map(|why| format!("header {name} value {} can never match: {why}", double_quoted(value)))
+                });
+            if let Some(why) = why {
                 push(
                     &r.name,
-                    format!("rule {}: header {name} can never match: {why}", r.name),
+                    format!("rule {}: {why}", r.name),
                     Request { model: None, headers: vec![(name.clone(), value.clone())] },
                 );
             }
@@ -448,7 +483,10 @@ fn unreachable_rules(
 }
 
 fn unrouted(router: &Router, space: &Space, decisions: &[Decision], findings: &mut Vec<Finding>) {
-    let lost: Vec<usize> = (0..decisions.len()).filter(|&i| decisions[i].matched == Matched::Nothing).collect();
+    // A 400 is Go's server refusing the request, not a missing route.
+    let lost: Vec<usize> = (0..decisions.len())
+        .filter(|&i| decisions[i].matched == Matched::Nothing && decisions[i].status != Some(400))
+        .collect();
     let Some(&first) = lost.first() else { return };
     let cell = &space.cells[first];
     let status = decisions[first].status.map_or(String::new(), |s| format!(" {s}"));

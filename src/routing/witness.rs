@@ -2,7 +2,8 @@
 //! `verify -o json` contract), as one line of YAML flow ready to paste under
 //! `tests:`, and as a RouterTest document per router with a case for each
 //! class of requests (`verify --emit-tests`). `routerctl test` reads every
-//! one of them back (`suite`).
+//! one of them back (`suite`), as kubectl reads them: every string is
+//! double-quoted YAML with what a YAML reader would not keep escaped.
 
 use std::fmt::Write as _;
 
@@ -11,6 +12,7 @@ use serde_json::{json, Value};
 use super::suite;
 use super::verify::{self, describe, request_json, RouterReport, WitnessCase};
 use super::{Decision, Matched};
+use crate::output::yaml::double_quoted;
 
 /// A case as a RouterTest file writes it.
 pub fn case_json(c: &WitnessCase) -> Value {
@@ -42,9 +44,12 @@ pub fn outcome(d: &Decision) -> String {
     format!("{route} → {}", verify::outcome(d))
 }
 
-/// Text that YAML reads back as exactly `s` (a JSON string is YAML).
+/// Text that every YAML reader reads back as exactly `s`: control
+/// characters, NEL, the line separators and a byte-order mark escaped, as
+/// a JSON string would leave some of them raw, for a YAML reader to refuse
+/// or to fold into a space.
 fn quoted(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
+    double_quoted(s)
 }
 
 fn quoted_list(items: &[String]) -> String {

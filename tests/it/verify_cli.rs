@@ -10,6 +10,7 @@ use serde_json::Value;
 
 const SAFE: &str = "testdata/render/sample.yaml";
 const LEAKY: &str = "testdata/verify/leaky.yaml";
+const UNRECEIVED: &str = "testdata/verify/unreceived.yaml";
 
 fn verify(args: &[&str]) -> common::Run {
     let mut all = vec!["verify", "-q"];
@@ -92,6 +93,60 @@ fn every_check_trips_on_the_leaky_router() {
     assert_eq!((code, findings(&safe)), (0, vec![]));
 }
 
+/// Rule values Go's HTTP server never hands the proxy: trimmed blanks, a
+/// control character, a name that is no token. Each is unmatchable, with
+/// a case that shows where a request carrying it goes instead.
+#[test]
+fn values_no_request_carries_are_unmatchable() {
+    let (code, report) = json(&["-f", UNRECEIVED]);
+    assert_eq!(code, 1);
+    let unmatchable: Vec<(String, Value)> = report["routers"][0]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["rule"] == "unmatchable-value")
+        .map(|f| (f["message"].as_str().unwrap_or("").to_string(), f["case"]["expect"].clone()))
+        .collect();
+    use serde_json::json;
+    let default = json!({"rule": "default", "backends": ["local-llama"]});
+    let refused = json!({"rule": "none", "backends": [], "status": 400});
+    assert_eq!(
+        unmatchable,
+        [
+            (
+                "rule padded-class: dataClassification \" pii\" can never match: Go's HTTP server trims the spaces \
+                 and tabs around a header value, so the proxy reads \"pii\""
+                    .to_string(),
+                default.clone()
+            ),
+            (
+                "rule tabbed-class: dataClassification \"internal\\t\" can never match: Go's HTTP server trims the \
+                 spaces and tabs around a header value, so the proxy reads \"internal\""
+                    .to_string(),
+                default.clone()
+            ),
+            (
+                "rule padded-header: header x-team value \"platform \" can never match: Go's HTTP server trims the \
+                 spaces and tabs around a header value, so the proxy reads \"platform\""
+                    .to_string(),
+                default
+            ),
+            (
+                "rule control-header: header x-team value \"a\\u0001b\" can never match: it holds a control \
+                 character, and Go's HTTP server answers a request whose header value has one 400"
+                    .to_string(),
+                refused.clone()
+            ),
+            (
+                "rule spaced-name: header \"x team\" can never match: \"x team\" is no HTTP header name (a token): \
+                 Go's HTTP server answers a request with it 400"
+                    .to_string(),
+                refused
+            ),
+        ]
+    );
+}
+
 #[test]
 fn a_router_that_routes_nothing_is_told() {
     // multi.yaml's routers have no default route and rules for some
@@ -157,6 +212,7 @@ fn every_case_handed_out_passes_test() {
         (LEAKY, "ml/leaky", "auto"),
         (SAFE, "ml/coding-router", "auto"),
         ("testdata/gateway/local.yaml", "ml/coding.router", "both"),
+        (UNRECEIVED, "ml/unreceived", "auto"),
     ] {
         let (_, report) = json(&["-f", router_file, "--data-plane", plane]);
         let cases: Vec<&Value> = report["routers"]
