@@ -52,6 +52,18 @@ fn quoted(s: &str) -> String {
     double_quoted(s)
 }
 
+/// `"key": "value"` in a flow mapping; a key longer than libyaml's
+/// 1,024-character limit on an implicit key (which kubectl's reader
+/// enforces) written as an explicit `? "key" : "value"`.
+fn flow_entry(key: &str, value: &str) -> String {
+    let key = quoted(key);
+    if key.chars().count() > 1000 {
+        format!("? {key} : {}", quoted(value))
+    } else {
+        format!("{key}: {}", quoted(value))
+    }
+}
+
 fn quoted_list(items: &[String]) -> String {
     format!("[{}]", items.iter().map(|i| quoted(i)).collect::<Vec<_>>().join(", "))
 }
@@ -63,7 +75,7 @@ pub fn case_flow(c: &WitnessCase) -> String {
     if let Some(model) = &c.request.model {
         request.push(format!("model: {}", quoted(model)));
     }
-    let headers: Vec<String> = c.request.headers.iter().map(|(k, v)| format!("{}: {}", quoted(k), quoted(v))).collect();
+    let headers: Vec<String> = c.request.headers.iter().map(|(k, v)| flow_entry(k, v)).collect();
     request.push(format!("headers: {{{}}}", headers.join(", ")));
     let mut expect = Vec::new();
     if let Some(rule) = &c.expect.rule {

@@ -5,6 +5,7 @@
 
 mod common;
 
+mod case_roundtrip;
 mod cluster_cli;
 mod config_json;
 mod conventions_cli;
