@@ -9,9 +9,9 @@
 //!
 //! Health needs no search: both planes dispatch to the first candidate
 //! that is up, so the request reaches candidate `i` exactly when the
-//! candidates before it are down, and reaches none when all are.
-
-use std::collections::BTreeMap;
+//! candidates before it are down, and reaches none when all are (a
+//! Gateway priority level in Envoy's panic sends to its down backends too,
+//! which are on that list already).
 
 use super::glob::path_match;
 use super::proxy::{self, lower_value, UNSEEN_HEADERS};
@@ -663,41 +663,79 @@ fn decided(
     (space, decisions)
 }
 
-/// Where the cells' decisions differ between `old` and `new`, grouped by
-/// (route before, route after).
+/// Where the cells' decisions differ between `old` and `new`, in every
+/// health state either router's dispatch meets: all up, each prefix of
+/// either's candidate list down (the request then goes to the next one),
+/// and both lists down. All up, a change of route is a change too; with
+/// backends down, where the request goes is: the candidates in order and
+/// the status. Grouped by the routes, what each does and the backends down.
 fn changes(old: &Router, new: &Router, space: &Space, decisions: &[Decision]) -> Vec<Change> {
-    let mut groups: BTreeMap<(String, String), usize> = BTreeMap::new();
+    type Key = (String, String, String, String, Vec<String>);
+    let mut groups: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
     let mut out: Vec<Change> = Vec::new();
-    for (cell, after) in space.cells.iter().zip(decisions) {
-        let before = old.decide_quietly(cell, &[]);
-        if before.same_outcome(after) {
-            continue;
+    for (cell, after_up) in space.cells.iter().zip(decisions) {
+        let before_up = old.decide_quietly(cell, &[]);
+        for unhealthy in health_states(&before_up, after_up) {
+            let (before, after) = if unhealthy.is_empty() {
+                (before_up.clone(), after_up.clone())
+            } else {
+                (old.decide_quietly(cell, &unhealthy), new.decide_quietly(cell, &unhealthy))
+            };
+            let moved = if unhealthy.is_empty() {
+                !before.same_outcome(&after)
+            } else {
+                before.backends() != after.backends() || before.status != after.status
+            };
+            if !moved {
+                continue;
+            }
+            let (from, to) = (before.matched.label().to_string(), after.matched.label().to_string());
+            let key = (from, to, outcome(&before), outcome(&after), unhealthy);
+            if let Some(&i) = groups.get(&key) {
+                out[i].cells += 1;
+                continue;
+            }
+            let down = if key.4.is_empty() { String::new() } else { format!(" with {} down", key.4.join(", ")) };
+            let name = format!("{} → {}: {}{down}", key.0, key.1, describe(cell));
+            let unhealthy = key.4.clone();
+            groups.insert(key, out.len());
+            out.push(Change {
+                request: cell.clone(),
+                before: old.decide(cell, &unhealthy),
+                after: new.decide(cell, &unhealthy),
+                case: case_for(new, cell, &unhealthy, name),
+                unhealthy,
+                cells: 1,
+            });
         }
-        let key = (before.matched.label().to_string(), after.matched.label().to_string());
-        if let Some(&i) = groups.get(&key) {
-            out[i].cells += 1;
-            continue;
-        }
-        // The health state that shows it: the backends both lists share
-        // at their head are down, so the first difference is dispatched.
-        let (b, a) = (before.backends(), after.backends());
-        let shared = b.iter().zip(&a).take_while(|(x, y)| x == y).count();
-        let shared = if shared == b.len().min(a.len()) && shared > 0 && before.matched == after.matched {
-            shared - 1
-        } else {
-            shared
-        };
-        let unhealthy: Vec<String> = a[..shared].iter().map(|s| s.to_string()).collect();
-        let name = format!("{} → {}: {}", key.0, key.1, describe(cell));
-        groups.insert(key, out.len());
-        out.push(Change {
-            request: cell.clone(),
-            before: old.decide(cell, &unhealthy),
-            after: new.decide(cell, &unhealthy),
-            case: case_for(new, cell, &unhealthy, name),
-            unhealthy,
-            cells: 1,
-        });
     }
+    out
+}
+
+/// The health states two decisions of one request are compared in: all
+/// up, each prefix of `a`'s candidates down, then of `b`'s, then both
+/// lists down; each set of backends once.
+fn health_states(a: &Decision, b: &Decision) -> Vec<Vec<String>> {
+    let (a, b) = (a.backends(), b.backends());
+    let mut out: Vec<Vec<String>> = Vec::new();
+    let mut push = |state: Vec<String>| {
+        let mut key = state.clone();
+        key.sort();
+        if !out.iter().any(|s| {
+            let mut s = s.clone();
+            s.sort();
+            s == key
+        }) {
+            out.push(state);
+        }
+    };
+    for list in [&a, &b] {
+        for i in 0..=list.len() {
+            push(list[..i].iter().map(|s| s.to_string()).collect());
+        }
+    }
+    let mut both: Vec<String> = a.iter().map(|s| s.to_string()).collect();
+    both.extend(b.iter().filter(|n| !a.contains(n)).map(|s| s.to_string()));
+    push(both);
     out
 }

@@ -5,7 +5,7 @@
 
 use proptest::prelude::*;
 use routerctl::routing::proxy::{decide, ProxyConfig};
-use routerctl::routing::{Matched, Request};
+use routerctl::routing::{Decision, Matched, Request};
 use serde_json::{json, Value};
 
 const BACKENDS: [(&str, &str); 4] = [("l1", "local"), ("l2", "local"), ("c1", "cloud"), ("c2", "cloud")];
@@ -303,6 +303,70 @@ proptest! {
             if !before.same_outcome(&after) {
                 let key = (before.matched.label().to_string(), after.matched.label().to_string());
                 prop_assert!(moved.contains(&key), "{:?} moves {:?} but verify lists {:?}", request, key, moved);
+            }
+        }
+    }
+}
+
+/// The health states a test compares two routers' decisions of a request
+/// in, worked out here apart from verify's own: all up, every prefix of
+/// either router's candidate list (all up) down, and both lists down.
+fn states_of(before: &Decision, after: &Decision) -> Vec<Vec<String>> {
+    let mut out = vec![Vec::new()];
+    let mut both: Vec<String> = Vec::new();
+    for d in [before, after] {
+        let names: Vec<String> = d.backends().iter().map(|b| b.to_string()).collect();
+        for i in 1..=names.len() {
+            out.push(names[..i].to_vec());
+        }
+        both.extend(names.into_iter().filter(|n| !both.contains(n)).collect::<Vec<_>>());
+    }
+    out.push(both);
+    out
+}
+
+proptest! {
+    /// `--against` misses no change in any health state: wherever a random
+    /// request goes elsewhere (another route all up; other candidates or
+    /// another status with backends down), verify lists a change with
+    /// those routes and that set of backends down.
+    #[test]
+    fn every_change_in_every_health_state_is_listed(
+        old_rules in prop::collection::vec(glob_rule_strategy(), 0..4),
+        new_rules in prop::collection::vec(glob_rule_strategy(), 0..4),
+        old_default in prop::sample::select(vec!["l1", "c1", ""]),
+        requests in prop::collection::vec(noisy_request_strategy(), 1..10),
+    ) {
+        use routerctl::routing::router::Router;
+        use routerctl::routing::space::Limits;
+        use routerctl::routing::verify::{verify, Inputs};
+        let old = vec![vec![Router::from_config("ns/r".into(), "r".into(), config(&old_rules, old_default))]];
+        let new = vec![vec![Router::from_config("ns/r".into(), "r".into(), config(&new_rules, "l1"))]];
+        let reports = verify(&Inputs { planes: &new, against: Some(&old), invariants: &[], limits: Limits::default() });
+        prop_assert!(reports[0].complete, "{:?}", reports[0].notes);
+        let set = |names: &[String]| {
+            let mut s = names.to_vec();
+            s.sort();
+            s
+        };
+        let listed: Vec<(String, String, Vec<String>)> = reports[0]
+            .changes
+            .iter()
+            .map(|c| (c.before.matched.label().to_string(), c.after.matched.label().to_string(), set(&c.unhealthy)))
+            .collect();
+        for request in &requests {
+            let (before, after) = (old[0][0].decide(request, &[]), new[0][0].decide(request, &[]));
+            for down in states_of(&before, &after) {
+                let (b, a) = (old[0][0].decide(request, &down), new[0][0].decide(request, &down));
+                let moved = if down.is_empty() {
+                    !b.same_outcome(&a)
+                } else {
+                    b.backends() != a.backends() || b.status != a.status
+                };
+                if moved {
+                    let key = (b.matched.label().to_string(), a.matched.label().to_string(), set(&down));
+                    prop_assert!(listed.contains(&key), "{:?} moves {:?} but verify lists {:?}", request, key, listed);
+                }
             }
         }
     }

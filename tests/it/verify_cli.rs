@@ -320,26 +320,73 @@ fn against_lists_what_a_change_moves() {
         .map(|c| (c["request"].to_string(), c["unhealthy"].clone(), c["before"].clone(), c["after"].clone()))
         .collect();
     use serde_json::json;
+    let decision = |rule: &str, backends: &[&str], status: Option<u16>| -> Value {
+        json!({"rule": rule, "backends": backends, "status": status})
+    };
+    let gpt = json!({"model": "gpt-x", "headers": {}}).to_string();
+    let complex = json!({"model": "gpt-x", "headers": {"x-llmkube-task-complexity": "complex"}}).to_string();
+    let phi = json!({"model": "gpt-x", "headers": {"x-llmkube-classification": "phi"}}).to_string();
+    // Each class in every health state: all up, each prefix of either
+    // candidate list down, both lists down; listed where the rule changes
+    // (all up) or where the request goes (backends down).
     assert_eq!(
         changes,
         [
             (
-                json!({"model": "gpt-x", "headers": {}}).to_string(),
+                gpt.clone(),
                 json!([]),
-                json!({"rule": "default", "backends": ["local-qwen"], "status": null}),
-                json!({"rule": "gpt-to-cloud", "backends": ["cloud-opus"], "status": null})
+                decision("default", &["local-qwen"], None),
+                decision("gpt-to-cloud", &["cloud-opus"], None)
             ),
             (
-                json!({"model": "gpt-x", "headers": {"x-llmkube-task-complexity": "complex"}}).to_string(),
+                gpt.clone(),
+                json!(["local-qwen"]),
+                decision("default", &[], Some(502)),
+                decision("gpt-to-cloud", &["cloud-opus"], None)
+            ),
+            (
+                gpt,
                 json!(["cloud-opus"]),
-                json!({"rule": "complex-to-cloud", "backends": ["local-qwen"], "status": null}),
-                json!({"rule": "gpt-to-cloud", "backends": [], "status": 502})
+                decision("default", &["local-qwen"], None),
+                decision("gpt-to-cloud", &[], Some(502))
             ),
             (
-                json!({"model": "gpt-x", "headers": {"x-llmkube-classification": "phi"}}).to_string(),
+                complex.clone(),
                 json!([]),
-                json!({"rule": "pii-stays-local", "backends": ["local-qwen"], "status": null}),
-                json!({"rule": "gpt-to-cloud", "backends": ["cloud-opus"], "status": null})
+                decision("complex-to-cloud", &["cloud-opus", "local-qwen"], None),
+                decision("gpt-to-cloud", &["cloud-opus"], None)
+            ),
+            (
+                complex,
+                json!(["cloud-opus"]),
+                decision("complex-to-cloud", &["local-qwen"], None),
+                decision("gpt-to-cloud", &[], Some(502))
+            ),
+            (
+                phi.clone(),
+                json!([]),
+                decision("pii-stays-local", &["local-qwen"], None),
+                decision("gpt-to-cloud", &["cloud-opus"], None)
+            ),
+            // Fail-closed: pii-stays-local refuses with 503 when its local
+            // backend is down; gpt-to-cloud sends phi to the cloud.
+            (
+                phi.clone(),
+                json!(["local-qwen"]),
+                decision("pii-stays-local", &[], Some(503)),
+                decision("gpt-to-cloud", &["cloud-opus"], None)
+            ),
+            (
+                phi.clone(),
+                json!(["cloud-opus"]),
+                decision("pii-stays-local", &["local-qwen"], None),
+                decision("gpt-to-cloud", &[], Some(502))
+            ),
+            (
+                phi,
+                json!(["local-qwen", "cloud-opus"]),
+                decision("pii-stays-local", &[], Some(503)),
+                decision("gpt-to-cloud", &[], Some(502))
             ),
         ]
     );
@@ -399,6 +446,50 @@ fn bad_input_exits_two_with_nothing_on_stdout() {
     assert_eq!((run.code, run.stdout.as_str()), (2, ""));
 }
 
+/// Turning `failClosed` on moves no request while its backends are up,
+/// and answers 503 for the 502 of before when they are down: `--against`
+/// and `diff`'s plan list it, with the backends down.
+#[test]
+fn turning_on_fail_closed_is_a_change() {
+    use serde_json::json;
+    let (open, closed) = ("testdata/verify/internal-open.yaml", "testdata/verify/internal-closed.yaml");
+    let want = json!({
+        "request": {"headers": {"x-llmkube-classification": "internal"}},
+        "unhealthy": ["local-qwen"],
+        "before": {"rule": "internal-local", "backends": [], "status": 502},
+        "after": {"rule": "internal-local", "backends": [], "status": 503},
+    });
+    let (code, report) = json(&["-f", closed, "--against", open]);
+    assert_eq!(code, 0, "{report:#}");
+    let changes = report["routers"][0]["changes"].as_array().expect("changes");
+    assert_eq!(changes.len(), 1, "{changes:#?}");
+    let mut change = changes[0].clone();
+    let case = change.as_object_mut().and_then(|c| c.remove("case")).expect("a case");
+    assert_eq!(change, want);
+    assert_eq!(case["expect"], json!({"rule": "internal-local", "backends": [], "status": 503}));
+    let human = verify(&["-f", closed, "--against", open]);
+    assert!(
+        human.stdout.contains(
+            "  moved: no model, x-llmkube-classification: internal with local-qwen down: internal-local → 502 \
+             before, internal-local → 503 after"
+        ),
+        "{}",
+        human.stdout
+    );
+    // diff's plan, the live ConfigMap rendered from the router before.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let live = dir.path().join("live.yaml");
+    let image = ["--router-proxy-image", "example.com/router-proxy:1"];
+    let rendered = routerctl(&["render", "-q", image[0], image[1], "-f", open], None);
+    assert_eq!(rendered.code, 0, "{}", rendered.stderr);
+    std::fs::write(&live, &rendered.stdout).expect("write");
+    let live = live.to_str().expect("utf-8 path");
+    let run = routerctl(&["diff", "-q", image[0], image[1], "-f", closed, "--live", live, "-o", "json"], None);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let plan: Value = serde_json::from_str(&run.stdout).expect("json");
+    assert_eq!(plan["routers"][0]["routingChanges"], json!([want]));
+}
+
 /// `diff` puts what the new config.json moves next to the object diff:
 /// the live ConfigMap's config against the one rendered.
 #[test]
@@ -425,7 +516,8 @@ fn diff_plan_says_which_requests_move() {
             "after": {"rule": "gpt-to-cloud", "backends": ["cloud-opus"], "status": null},
         })
     );
-    assert_eq!(moved.as_array().map(Vec::len), Some(3));
+    // Three classes move, each in three or four health states (as --against lists them).
+    assert_eq!(moved.as_array().map(Vec::len), Some(9));
     // The same config live: no routing changes, and the key is left out.
     let same = diff(SAFE);
     let plan: Value = serde_json::from_str(&same.stdout).expect("json");
