@@ -70,6 +70,7 @@ fn router(result: RouterResult) -> Result<Router> {
         }
     }?;
     router.origin = Some(result.origin.clone());
+    router.document = result.document;
     Ok(router)
 }
 

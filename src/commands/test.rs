@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use super::outcome::{fenced, Outcome};
 use super::routers::{planes, routers, test_files};
 use crate::cli::{ReportFormat, TestArgs};
-use crate::diagnostic::{rules, Diagnostic};
+use crate::diagnostic::{rules, Diagnostic, Severity};
 use crate::input::inputs::Inputs;
 use crate::output::spool::Spool;
 use crate::output::yaml::double_quoted;
@@ -61,15 +61,13 @@ pub(super) fn run(args: &TestArgs, inputs: &mut Inputs, reporter: &mut Reporter)
         verify::verify(&verify::Inputs { planes: &rendered, against: None, invariants: &[], limits: Limits::default() })
     {
         for finding in report.findings {
-            reporter.warn(Diagnostic::warning(
-                finding.rule,
-                format!(
-                    "{} ({}): {} (routerctl verify tells more)",
-                    report.router,
-                    report.plane.label(),
-                    finding.message
-                ),
-            ));
+            // A warning here (the cases decide the run), at the field it is
+            // about.
+            let mut d = finding.diagnostic;
+            d.severity = Severity::Warning;
+            d.context = Some(format!("{} ({})", report.router, report.plane.label()));
+            d.hint = Some("routerctl verify tells more".to_string());
+            reporter.warn(d);
         }
     }
     let failed = run.failed();

@@ -55,19 +55,13 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporte
         ));
     }
     // People read the findings in the report; CI reads them as findings at
-    // their router's document, to annotate it (as `test` does its cases).
+    // the field each is about, to annotate it (as `test` does its cases).
     if reporter.format() != MessageFormat::Human {
         for report in &reports {
             for f in &report.findings {
-                let message = format!("{} ({}): {}", report.router, report.plane.label(), f.message);
-                let mut d = match f.severity {
-                    Severity::Error => Diagnostic::error(f.rule, message),
-                    _ => Diagnostic::warning(f.rule, message),
-                };
-                if let Some(place) = &report.origin {
-                    d = d.at(place.clone());
-                }
-                if f.severity == Severity::Error {
+                let mut d = f.diagnostic.clone();
+                d.context = Some(format!("{} ({})", report.router, report.plane.label()));
+                if d.severity == Severity::Error {
                     reporter.error(d);
                 } else {
                     reporter.warn(d);
@@ -139,7 +133,11 @@ fn json_report(reports: &[RouterReport]) -> Value {
                 "notes": r.notes,
                 "classes": r.classes.iter().map(|c| json!({"request": request_json(&c.request), "decision": decision_json(&c.decision)})).collect::<Vec<_>>(),
                 "unreachableRules": r.unreachable,
-                "findings": r.findings.iter().map(|f| json!({"rule": f.rule.id, "severity": f.severity.as_str(), "message": f.message, "case": case_json(&f.case)})).collect::<Vec<_>>(),
+                "findings": r.findings.iter().map(|f| {
+                    let d = &f.diagnostic;
+                    json!({"rule": d.rule.id, "severity": d.severity.as_str(), "message": d.message,
+                        "field": d.field, "at": d.place.as_ref().map(ToString::to_string), "case": case_json(&f.case)})
+                }).collect::<Vec<_>>(),
                 "invariants": r.invariants.iter().map(|i| {
                     let mut v = json!({"name": i.name, "at": i.at.to_string(), "holds": i.holds});
                     if let Some((why, case)) = &i.failure {
@@ -171,7 +169,17 @@ fn text_report(reports: &[RouterReport]) -> String {
             let _ = writeln!(out, "  {} → {}", describe(&c.request), outcome(&c.decision));
         }
         for f in &r.findings {
-            let _ = writeln!(out, "  {} {}: {}", f.severity.as_str(), f.rule.id, f.message);
+            let d = &f.diagnostic;
+            let _ = writeln!(out, "  {} {}: {}", d.severity.as_str(), d.rule.id, d.message);
+            match (&d.place, &d.field) {
+                (Some(place), Some(field)) => {
+                    let _ = writeln!(out, "    at: {place} ({field})");
+                }
+                (Some(place), None) => {
+                    let _ = writeln!(out, "    at: {place}");
+                }
+                _ => {}
+            }
             let _ = writeln!(out, "    case: {}", case_flow(&f.case));
         }
         for i in &r.invariants {

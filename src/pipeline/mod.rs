@@ -58,6 +58,10 @@ pub struct RouterResult {
     /// What the live objects hold where the operator never repairs them
     /// (also said as warnings).
     pub drift: Vec<Diagnostic>,
+    /// The ModelRouter's document, which places a finding at one of its
+    /// fields (`Document::place`; its value is not kept, its positions are
+    /// read when first asked for).
+    pub document: Option<Document>,
 }
 
 /// The whole pipeline on sources already in memory, collected: parse,
@@ -281,10 +285,11 @@ impl<T> Pass2<'_, T> {
                 &mut warnings,
             );
             steps.push(Step::Notes(namespace));
-            let result = result?;
+            let mut result = result?;
             // A router the API server would refuse ends the run; its
             // warnings would only bury the error.
             steps.extend(warnings.into_iter().map(|w| Step::Warning(placed(w, &locator, &key))));
+            result.document = Some(locator);
             let objects = result.items.len();
             steps.push(Step::Done { router: label, objects, kept: (self.finish)(result)? });
             Ok(())
@@ -437,6 +442,7 @@ fn reconcile_one(
             items: outcome.items,
             orphans,
             drift: Vec::new(),
+            document: None,
         });
     }
     // Every live object this router can own, read (and parsed) once.
@@ -473,6 +479,7 @@ fn reconcile_one(
         items,
         orphans,
         drift,
+        document: None,
     })
 }
 

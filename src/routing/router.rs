@@ -12,8 +12,9 @@ use serde_json::Value;
 
 use super::gateway::{self, RouteRule};
 use super::proxy::{self, ProxyConfig};
-use super::{Decision, Request};
+use super::{Decision, Matched, Request};
 use crate::diagnostic::Place;
+use crate::input::Document;
 use crate::kube::names::gateway_backend_name;
 use crate::model::{classification_header, sensitive_classifications, DataPlane, ModelRouterSpec};
 use crate::render::gateway::rules::RuleOrigin;
@@ -67,6 +68,19 @@ pub struct Router {
     pub sensitive: Vec<String>,
     /// Where the ModelRouter was read, when it was.
     pub origin: Option<Place>,
+    /// The ModelRouter's document, when it was read from one: it places a
+    /// finding at the field it is about.
+    pub document: Option<Document>,
+    /// `spec.rules` as written, in order (empty for a router known only by
+    /// its compiled config): where a finding about a rule is placed.
+    pub spec_rules: Vec<SpecRule>,
+}
+
+/// A rule of `spec.rules` as written: its name and its route's backends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecRule {
+    pub name: String,
+    pub backends: Vec<String>,
 }
 
 /// Facts read off a (defaulted) ModelRouter spec.
@@ -85,6 +99,11 @@ fn spec_facts(spec: &ModelRouterSpec) -> (Vec<BackendFacts>, String, Vec<String>
     (backends, header, sensitive)
 }
 
+/// `spec.rules`, in order.
+fn rule_names(spec: &ModelRouterSpec) -> Vec<SpecRule> {
+    spec.rules.iter().flatten().map(|r| SpecRule { name: r.name.clone(), backends: r.route.backends.clone() }).collect()
+}
+
 impl Router {
     /// A Proxy-plane router from its compiled `config.json` and its spec.
     pub fn proxy(id: String, name: String, config_json: &str, spec: &ModelRouterSpec) -> Result<Router> {
@@ -92,6 +111,7 @@ impl Router {
         let (backends, _, _) = spec_facts(spec);
         let mut router = Router::from_config(id, name, config);
         router.backends = backends;
+        router.spec_rules = rule_names(spec);
         Ok(router)
     }
 
@@ -125,6 +145,8 @@ impl Router {
             class_header,
             sensitive,
             origin: None,
+            document: None,
+            spec_rules: Vec::new(),
         }
     }
 
@@ -160,6 +182,8 @@ impl Router {
             class_header,
             sensitive,
             origin: None,
+            document: None,
+            spec_rules: rule_names(spec),
         })
     }
 
@@ -223,5 +247,46 @@ impl Router {
 
     pub fn is_sensitive(&self, class: &str) -> bool {
         self.sensitive.iter().any(|s| s == class)
+    }
+
+    /// The field path of the rule named `rule` in the ModelRouter
+    /// (`spec.rules[2]`), when its spec is known.
+    pub fn rule_field(&self, rule: &str) -> Option<String> {
+        self.spec_rules.iter().position(|r| r.name == rule).map(|i| format!("spec.rules[{i}]"))
+    }
+
+    /// The field that sends a request taken by `matched` to `backend`: the
+    /// rule's reference to it (`spec.rules[2].route.backends[1]`), the
+    /// default route, or `defaultRouteStrategy` for a backend found by name.
+    pub fn dispatch_field(&self, matched: &Matched, backend: &str) -> Option<String> {
+        if let Matched::Rule(rule) = matched {
+            let i = self.spec_rules.iter().position(|r| &r.name == rule)?;
+            return match self.spec_rules[i].backends.iter().position(|b| b == backend) {
+                Some(k) => Some(format!("spec.rules[{i}].route.backends[{k}]")),
+                None => Some(format!("spec.rules[{i}]")),
+            };
+        }
+        self.route_field(matched)
+    }
+
+    /// The field that sends a request where `matched` says: the rule, the
+    /// default route, or `defaultRouteStrategy` for a backend found by name.
+    pub fn route_field(&self, matched: &Matched) -> Option<String> {
+        match matched {
+            Matched::Rule(rule) => self.rule_field(rule),
+            Matched::NameMatch(_) => Some("spec.defaultRouteStrategy".to_string()),
+            Matched::Default => Some("spec.defaultRoute".to_string()),
+            Matched::Nothing => None,
+        }
+    }
+
+    /// Where the field at `path` of the ModelRouter is written: its
+    /// `file:line:col` (or the document's first line when the path is not
+    /// written there), when the router was read from a document.
+    pub fn place(&self, path: &str) -> Option<Place> {
+        match &self.document {
+            Some(document) => Some(document.place(path)),
+            None => self.origin.clone(),
+        }
     }
 }

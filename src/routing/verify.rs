@@ -19,7 +19,8 @@ use super::router::{Plane, Router};
 use super::space::{partition, Limits, Literals, Space};
 use super::suite::{Backends, Expect, Health, PlacedInvariant, When};
 use super::{Decision, Matched, Request};
-use crate::diagnostic::{rules, Rule, Severity};
+use crate::diagnostic::{rules, Diagnostic, Rule, Severity};
+use crate::input::child_path;
 use crate::kube::names::TASK_COMPLEXITY_HEADER;
 use crate::model::DataPlane;
 use crate::output::yaml::{double_quoted, inline_text};
@@ -34,13 +35,31 @@ pub struct WitnessCase {
     pub data_plane: DataPlane,
 }
 
-/// One check that fails (or warns) for some request.
+/// One check that fails (or warns) for some request: a `Diagnostic` (its
+/// rule, severity and message, the ModelRouter field it is about and the
+/// place that field is written) and the case that shows it.
 #[derive(Debug, Clone)]
 pub struct Finding {
-    pub rule: &'static Rule,
-    pub severity: Severity,
-    pub message: String,
+    pub diagnostic: Diagnostic,
     pub case: WitnessCase,
+}
+
+impl Finding {
+    /// A finding of `router` about its field `field`, placed where the
+    /// field is written (else where the router is).
+    pub fn of(
+        router: &Router,
+        rule: &'static Rule,
+        severity: Severity,
+        message: String,
+        field: Option<String>,
+        case: WitnessCase,
+    ) -> Finding {
+        let mut diagnostic = Diagnostic::new(severity, rule, message);
+        diagnostic.place = field.as_deref().and_then(|f| router.place(f)).or_else(|| router.origin.clone());
+        diagnostic.field = field;
+        Finding { diagnostic, case }
+    }
 }
 
 /// Requests that decide alike, with the first of them.
@@ -97,7 +116,8 @@ impl RouterReport {
     /// Whether anything fails: an error finding or an invariant that does
     /// not hold.
     pub fn failed(&self) -> bool {
-        self.findings.iter().any(|f| f.severity == Severity::Error) || self.invariants.iter().any(|i| !i.holds)
+        self.findings.iter().any(|f| f.diagnostic.severity == Severity::Error)
+            || self.invariants.iter().any(|i| !i.holds)
     }
 }
 
@@ -156,7 +176,7 @@ fn verify_one(
     unrouted(router, &space, &decisions, &mut findings);
     // The planes are compared once, from the Proxy plane's side.
     if let (Some(other), DataPlane::Proxy) = (other, router.data_plane()) {
-        disagreements(other, &space, &decisions, &mut findings);
+        disagreements(router, other, &space, &decisions, &mut findings);
     }
     let invariants = invariants.iter().map(|inv| check_invariant(router, &space, &decisions, inv)).collect();
     let changes = old.map(|old| changes(old, router, &space, &decisions)).unwrap_or_default();
@@ -286,12 +306,11 @@ fn sensitive_egress(router: &Router, space: &Space, decisions: &[Decision], find
                 by(&decision.matched)
             );
             let name = format!("{class} leaves the cluster via {}", backend.name);
-            findings.push(Finding {
-                rule: rules::SENSITIVE_EGRESS,
-                severity: Severity::Error,
-                message,
-                case: case_for(router, cell, &down, name),
-            });
+            // Placed at what sends it out: the rule's reference to the
+            // backend, the default route, or BackendNameMatch.
+            let field = router.dispatch_field(&decision.matched, &backend.name);
+            let case = case_for(router, cell, &down, name);
+            findings.push(Finding::of(router, rules::SENSITIVE_EGRESS, Severity::Error, message, field, case));
         }
     }
 }
@@ -336,14 +355,12 @@ fn unseen_value(value: &str) -> Option<String> {
 
 fn unmatchable(router: &Router, findings: &mut Vec<Finding>) {
     let Plane::Proxy(config) = &router.plane else { return };
-    let mut push = |rule: &str, message: String, request: Request| {
+    // Placed at the value: `field` under the rule's `match`.
+    let mut push = |rule: &str, field: String, message: String, request: Request| {
         let name = format!("{rule}: {}", describe(&request));
-        findings.push(Finding {
-            rule: rules::UNMATCHABLE,
-            severity: Severity::Error,
-            message,
-            case: case_for(router, &request, &[], name),
-        });
+        let field = router.rule_field(rule).map(|r| format!("{r}.match.{field}"));
+        let case = case_for(router, &request, &[], name);
+        findings.push(Finding::of(router, rules::UNMATCHABLE, Severity::Error, message, field, case));
     };
     // Why a value the proxy compares lower-cased never matches: it is never
     // received, or it is not lower-case.
@@ -356,10 +373,11 @@ fn unmatchable(router: &Router, findings: &mut Vec<Finding>) {
     };
     for r in &config.rules {
         let m = &r.match_;
-        for value in &m.data_classification {
+        for (j, value) in m.data_classification.iter().enumerate() {
             if let Some(why) = lowered(value, &router.class_header) {
                 push(
                     &r.name,
+                    format!("dataClassification[{j}]"),
                     format!("rule {}: dataClassification {} can never match: {why}", r.name, double_quoted(value)),
                     Request { model: None, headers: vec![(router.class_header.clone(), value.clone())] },
                 );
@@ -368,14 +386,16 @@ fn unmatchable(router: &Router, findings: &mut Vec<Finding>) {
         if let Some(why) = lowered(&m.task_complexity, TASK_COMPLEXITY_HEADER) {
             push(
                 &r.name,
+                "taskComplexity".to_string(),
                 format!("rule {}: taskComplexity {} can never match: {why}", r.name, double_quoted(&m.task_complexity)),
                 Request { model: None, headers: vec![(TASK_COMPLEXITY_HEADER.to_string(), m.task_complexity.clone())] },
             );
         }
-        for glob in &m.models {
+        for (j, glob) in m.models.iter().enumerate() {
             if path_match(glob, glob).is_none() || path_match(glob, "").is_none() {
                 push(
                     &r.name,
+                    format!("models[{j}]"),
                     format!(
                         "rule {}: model glob {} is malformed (Go's path.Match: ErrBadPattern), so it matches no model",
                         r.name,
@@ -395,6 +415,7 @@ fn unmatchable(router: &Router, findings: &mut Vec<Finding>) {
             if let Some(why) = why {
                 push(
                     &r.name,
+                    child_path("headers", name),
                     format!("rule {}: {why}", r.name),
                     Request { model: None, headers: vec![(name.clone(), value.clone())] },
                 );
@@ -471,12 +492,9 @@ fn unreachable_rules(
             ),
             None => (format!("rule {name} is reached by no request: its conditions match none"), Request::default()),
         };
-        findings.push(Finding {
-            rule: rules::UNREACHABLE_RULE,
-            severity: Severity::Warning,
-            message,
-            case: case_for(router, &request, &[], format!("{name} is shadowed")),
-        });
+        let case = case_for(router, &request, &[], format!("{name} is shadowed"));
+        let field = router.rule_field(&name);
+        findings.push(Finding::of(router, rules::UNREACHABLE_RULE, Severity::Warning, message, field, case));
         out.push(name);
     }
     out
@@ -490,20 +508,24 @@ fn unrouted(router: &Router, space: &Space, decisions: &[Decision], findings: &m
     let Some(&first) = lost.first() else { return };
     let cell = &space.cells[first];
     let status = decisions[first].status.map_or(String::new(), |s| format!(" {s}"));
-    findings.push(Finding {
-        rule: rules::UNROUTED,
-        severity: Severity::Warning,
-        message: format!(
-            "{} of {} cells of the request space match no rule and there is no default route: answered{status} ({})",
-            lost.len(),
-            decisions.len(),
-            describe(cell)
-        ),
-        case: case_for(router, cell, &[], "no route".to_string()),
-    });
+    let message = format!(
+        "{} of {} cells of the request space match no rule and there is no default route: answered{status} ({})",
+        lost.len(),
+        decisions.len(),
+        describe(cell)
+    );
+    let case = case_for(router, cell, &[], "no route".to_string());
+    // What is missing is a default route: placed at the spec that has none.
+    findings.push(Finding::of(router, rules::UNROUTED, Severity::Warning, message, Some("spec".into()), case));
 }
 
-fn disagreements(gateway: &Router, space: &Space, decisions: &[Decision], findings: &mut Vec<Finding>) {
+fn disagreements(
+    router: &Router,
+    gateway: &Router,
+    space: &Space,
+    decisions: &[Decision],
+    findings: &mut Vec<Finding>,
+) {
     let mut seen: Vec<(String, String)> = Vec::new();
     for (cell, decision) in space.cells.iter().zip(decisions) {
         let other = gateway.decide_quietly(cell, &[]);
@@ -515,19 +537,18 @@ fn disagreements(gateway: &Router, space: &Space, decisions: &[Decision], findin
             continue;
         }
         seen.push(key);
-        findings.push(Finding {
-            rule: rules::PLANE_DISAGREEMENT,
-            severity: Severity::Error,
-            message: format!(
-                "{}: the Proxy plane sends it by {} to {}, the Gateway plane by {} to {}",
-                describe(cell),
-                decision.matched.label(),
-                outcome(decision),
-                other.matched.label(),
-                outcome(&other)
-            ),
-            case: case_for(gateway, cell, &[], format!("planes part: {}", describe(cell))),
-        });
+        let message = format!(
+            "{}: the Proxy plane sends it by {} to {}, the Gateway plane by {} to {}",
+            describe(cell),
+            decision.matched.label(),
+            outcome(decision),
+            other.matched.label(),
+            outcome(&other)
+        );
+        let case = case_for(gateway, cell, &[], format!("planes part: {}", describe(cell)));
+        // Placed at the route the Proxy plane takes (else the Gateway's).
+        let field = router.route_field(&decision.matched).or_else(|| router.route_field(&other.matched));
+        findings.push(Finding::of(router, rules::PLANE_DISAGREEMENT, Severity::Error, message, field, case));
     }
 }
 

@@ -524,11 +524,11 @@ fn diff_plan_says_which_requests_move() {
     assert!(plan["routers"][0].get("routingChanges").is_none(), "{plan:#}");
 }
 
-/// In CI formats each finding is also a diagnostic at its router's
-/// document (and a failed invariant at the invariant), so a pull request
-/// is annotated where the router is written; stdout is the same report.
+/// In CI formats each finding is also a diagnostic at the field it is
+/// about (a failed invariant at the invariant), so a pull request is
+/// annotated on the line that says it; stdout is the same report.
 #[test]
-fn findings_are_annotated_at_their_router_in_ci() {
+fn findings_are_annotated_at_their_field_in_ci() {
     let human = verify(&["-f", LEAKY]);
     // Without -q, so the warnings are written too.
     let github = routerctl(&["verify", "--message-format", "github", "-f", LEAKY], None);
@@ -538,19 +538,33 @@ fn findings_are_annotated_at_their_router_in_ci() {
     assert_eq!(fenced.last().copied(), Some(format!("::{token}::").as_str()));
     let body: String = fenced[1..fenced.len() - 1].iter().map(|l| format!("{l}\n")).collect();
     assert_eq!((github.code, body.as_str()), (1, human.stdout.as_str()));
+    // Each at what it names in leaky.yaml: the backend reference that sends
+    // pii out (`claude` in `backends: [local-llama, claude]`, line 41), the
+    // cloud default route (line 54), the upper-case value (`SECRET`, line
+    // 45), the rule no request reaches (line 49).
+    for start in [
+        "::error file=testdata/verify/leaky.yaml,line=41,col=33,title=routerctl sensitive-egress::ml/leaky (Proxy): \
+         spec.rules[1].route.backends[1]: pii requests",
+        "::error file=testdata/verify/leaky.yaml,line=54,col=3,title=routerctl sensitive-egress::ml/leaky (Proxy): \
+         spec.defaultRoute: phi requests",
+        "::error file=testdata/verify/leaky.yaml,line=45,col=30,title=routerctl unmatchable-value::ml/leaky (Proxy): \
+         spec.rules[2].match.dataClassification[0]: rule secret-shouting: dataClassification \"SECRET\"",
+        "::warning file=testdata/verify/leaky.yaml,line=49,col=7,title=routerctl unreachable-rule::ml/leaky (Proxy): \
+         spec.rules[3]: rule shadowed",
+    ] {
+        assert!(github.stderr.lines().any(|l| l.starts_with(start)), "{start}\n{}", github.stderr);
+    }
+    // The JSON report says the same: the field and its place.
+    let (_, report) = json(&["-f", LEAKY]);
+    let placed: Vec<(&str, &str)> = report["routers"][0]["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| (f["field"].as_str().unwrap_or(""), f["at"].as_str().unwrap_or("")))
+        .collect();
     assert!(
-        github.stderr.lines().any(|l| l.starts_with(
-            "::error file=testdata/verify/leaky.yaml,line=11,title=routerctl sensitive-egress::ml/leaky (Proxy): pii requests"
-        )),
-        "{}",
-        github.stderr
-    );
-    assert!(
-        github.stderr.lines().any(|l| l.starts_with(
-            "::warning file=testdata/verify/leaky.yaml,line=11,title=routerctl unreachable-rule::ml/leaky (Proxy): rule shadowed"
-        )),
-        "{}",
-        github.stderr
+        placed.contains(&("spec.rules[2].match.dataClassification[0]", "testdata/verify/leaky.yaml:45:30")),
+        "{placed:?}"
     );
     let dir = tempfile::tempdir().expect("tempdir");
     let broken = dir.path().join("broken.yaml");
