@@ -463,9 +463,12 @@ mod tests {
         );
     }
 
-    /// (backends in dispatch order with their weights, status) of a
-    /// one-rule route with `refs` and `down` down.
-    fn dispatched(refs: Value, down: &[&str]) -> (Vec<(String, Option<u32>)>, Option<u16>, bool) {
+    /// The candidates (names and weights) of a decision.
+    type Candidates = Vec<(String, Option<u32>)>;
+
+    /// (backends in dispatch order with their weights, status, in panic)
+    /// of a one-rule route with `refs` and `down` down.
+    fn dispatched(refs: Value, down: &[&str]) -> (Candidates, Option<u16>, bool) {
         let r = route(json!([{"matches": [{}], "backendRefs": refs}]));
         let rules = route_rules(&r, &[RuleOrigin::Rule("r".into())]).expect("one origin per rule");
         let down: Vec<String> = down.iter().map(|d| d.to_string()).collect();
@@ -474,7 +477,7 @@ mod tests {
         (d.candidates, d.status, panic)
     }
 
-    fn names(list: &[&str], weight: Option<u32>) -> Vec<(String, Option<u32>)> {
+    fn names(list: &[&str], weight: Option<u32>) -> Candidates {
         list.iter().map(|n| (n.to_string(), weight)).collect()
     }
 
