@@ -41,17 +41,25 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporte
         let choice = if args.data_plane == PlaneChoice::Auto { PlaneChoice::Auto } else { args.data_plane };
         Some(render_planes(&old, choice, inputs, reporter).context("--against")?)
     };
+    let b = args.budgets;
+    let limits =
+        Limits { model_states: b.max_states, model_steps: b.max_steps, cells: b.max_cells, decisions: b.max_decisions };
     let reports = verify::verify(&Inputs {
         planes: &rendered,
         against: against.as_deref(),
         invariants: &invariants,
-        limits: Limits::default(),
+        limits,
     });
+    // An unfinished search proves nothing: it fails the run unless asked
+    // not to, and is reported in every format, `-q` or not.
+    let incomplete_severity = if args.allow_incomplete { Severity::Warning } else { Severity::Error };
     for report in reports.iter().filter(|r| !r.complete) {
-        reporter.warn(Diagnostic::warning(
-            rules::ROUTING_INCOMPLETE,
-            format!("{} ({}): {}", report.router, report.plane.label(), report.notes.join("; ")),
-        ));
+        let message = format!("{} ({}): {}", report.router, report.plane.label(), incomplete_message(report));
+        if args.allow_incomplete {
+            reporter.warn(Diagnostic::warning(rules::ROUTING_INCOMPLETE, message));
+        } else {
+            reporter.error(Diagnostic::error(rules::ROUTING_INCOMPLETE, message));
+        }
     }
     // People read the findings in the report; CI reads them as findings at
     // their router's document, to annotate it (as `test` does its cases).
@@ -86,12 +94,16 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporte
             .with_context(|| format!("--emit-tests {}: cannot write the file", path.display()))?;
     }
     let body = match args.output {
-        ReportFormat::Text => fenced(text_report(&reports), reporter.format()),
-        ReportFormat::Json => serde_json::to_string_pretty(&json_report(&reports)).unwrap_or_default() + "\n",
+        ReportFormat::Text => fenced(text_report(&reports, incomplete_severity), reporter.format()),
+        ReportFormat::Json => {
+            serde_json::to_string_pretty(&json_report(&reports, incomplete_severity)).unwrap_or_default() + "\n"
+        }
     };
     let mut out = Spool::new();
     std::io::Write::write_all(&mut out, body.as_bytes()).context("cannot spool output")?;
-    let code = i32::from(reports.iter().any(RouterReport::failed));
+    let code = i32::from(
+        reports.iter().any(|r| r.failed() || (!r.complete && incomplete_severity == Severity::Error)),
+    );
     Ok(Outcome { stdout: out, code, notes: String::new() })
 }
 
@@ -126,8 +138,17 @@ fn render_planes(
     Ok(out)
 }
 
+/// Why a report is not complete, and what to do about it.
+fn incomplete_message(report: &RouterReport) -> String {
+    format!(
+        "the search did not finish, so nothing is proved of the requests it did not reach: {}; raise the budget \
+         named (see `routerctl verify --help`), or pass --allow-incomplete to accept a partial answer",
+        report.notes.join("; ")
+    )
+}
+
 /// The JSON contract (docs/verify.md: `verify -o json`).
-fn json_report(reports: &[RouterReport]) -> Value {
+fn json_report(reports: &[RouterReport], incomplete: Severity) -> Value {
     let routers: Vec<Value> = reports
         .iter()
         .map(|r| {
@@ -138,7 +159,11 @@ fn json_report(reports: &[RouterReport]) -> Value {
                 "notes": r.notes,
                 "classes": r.classes.iter().map(|c| json!({"request": request_json(&c.request), "decision": decision_json(&c.decision)})).collect::<Vec<_>>(),
                 "unreachableRules": r.unreachable,
-                "findings": r.findings.iter().map(|f| json!({"rule": f.rule.id, "severity": f.severity.as_str(), "message": f.message, "case": case_json(&f.case)})).collect::<Vec<_>>(),
+                "findings": (!r.complete)
+                    .then(|| json!({"rule": rules::ROUTING_INCOMPLETE.id, "severity": incomplete.as_str(), "message": incomplete_message(r)}))
+                    .into_iter()
+                    .chain(r.findings.iter().map(|f| json!({"rule": f.rule.id, "severity": f.severity.as_str(), "message": f.message, "case": case_json(&f.case)})))
+                    .collect::<Vec<_>>(),
                 "invariants": r.invariants.iter().map(|i| {
                     let mut v = json!({"name": i.name, "at": i.at.to_string(), "holds": i.holds});
                     if let Some((why, case)) = &i.failure {
@@ -160,7 +185,7 @@ fn json_report(reports: &[RouterReport]) -> Value {
     json!({ "routers": routers })
 }
 
-fn text_report(reports: &[RouterReport]) -> String {
+fn text_report(reports: &[RouterReport], incomplete: Severity) -> String {
     let mut out = String::new();
     for r in reports {
         let complete = if r.complete { "complete" } else { "INCOMPLETE" };
@@ -168,6 +193,10 @@ fn text_report(reports: &[RouterReport]) -> String {
             writeln!(out, "{} ({}): {} classes of requests, {complete}", r.router, r.plane.label(), r.classes.len());
         for c in &r.classes {
             let _ = writeln!(out, "  {} → {}", describe(&c.request), outcome(&c.decision));
+        }
+        if !r.complete {
+            let _ =
+                writeln!(out, "  {} {}: {}", incomplete.as_str(), rules::ROUTING_INCOMPLETE.id, incomplete_message(r));
         }
         for f in &r.findings {
             let _ = writeln!(out, "  {} {}: {}", f.severity.as_str(), f.rule.id, f.message);
