@@ -33,10 +33,15 @@ Sub-commands:
       classification, a task complexity or an x-team header value, over six
       backends, local and cloud.
 
+  gen.py shaped KIND OUT.yaml
+      One ModelRouter of a shape verify's budgets are measured on:
+      words50, rules200x3, globs100h8 or headers11 (shaped_router_yaml).
+
 Live files are split per namespace (at most 1,000 routers, about 8.5 MB each),
 as `kubectl get -n NAMESPACE ... -o yaml` would write them.
 """
 
+import random
 import hashlib
 import json
 import os
@@ -400,7 +405,66 @@ def wide_router_yaml(rules):
     return "\n".join(lines) + "\n"
 
 
+def shaped_router_yaml(kind):
+    """The routers verify's budgets are measured on (bench/verify.sh):
+    words50: 50 rules, each a `*word*` glob (words that share letters);
+    rules200x3: 200 rules of three globs each (prefix, suffix, infix);
+    globs100h8: 100 glob rules behind 8 header rules;
+    headers11: eleven rules, each a header of its own and a model glob."""
+    rng = random.Random(7)
+    syllables = ["ka", "lo", "mi", "ra", "to", "ne", "qu", "si", "ve", "zo", "la", "ma"]
+
+    def word():
+        return "".join(rng.choice(syllables) for _ in range(rng.randint(2, 3)))
+
+    rules = []
+    if kind == "words50":
+        for i in range(50):
+            rules.append((f"w{i:02d}", [f"*{word()}*"], {}))
+    elif kind == "rules200x3":
+        for i in range(200):
+            w = word()
+            rules.append((f"r{i:03d}", [f"{w}-{i}-*", f"*-{w}{i}", f"org{i % 7}/*{w}*"], {}))
+    elif kind == "globs100h8":
+        for i in range(8):
+            rules.append((f"h{i}", [f"*{word()}*"], {"x-team": f"team-{i}"}))
+        for i in range(100):
+            rules.append((f"g{i:03d}", [f"{word()}-*" if i % 2 else f"*-{word()}"], {}))
+    elif kind == "headers11":
+        for i in range(11):
+            rules.append((f"h{i:02d}", [f"*{word()}*"], {f"x-h{i}": "on"}))
+    else:
+        raise SystemExit(f"gen.py shaped: unknown kind {kind}")
+    lines = [
+        "apiVersion: inference.llmkube.dev/v1alpha1",
+        "kind: InferenceService",
+        "metadata: {name: llama, namespace: ml}",
+        "spec: {modelRef: llama}",
+        "---",
+        "apiVersion: inference.llmkube.dev/v1alpha1",
+        "kind: ModelRouter",
+        f"metadata: {{name: {kind.lower()}, namespace: ml}}",
+        "spec:",
+        "  backends:",
+        "  - {name: local-a, tier: local, inferenceServiceRef: {name: llama}}",
+        "  - {name: cloud-a, tier: cloud, external: {provider: openai, model: gpt-4o}}",
+        "  rules:",
+    ]
+    for n, (name, globs, headers) in enumerate(rules):
+        match = ["models: [" + ", ".join(f'"{g}"' for g in globs) + "]"]
+        if headers:
+            match.append("headers: {" + ", ".join(f"{k}: {v}" for k, v in headers.items()) + "}")
+        backend = "local-a" if n % 2 else "cloud-a"
+        lines.append(f"  - {{name: {name}, match: {{{', '.join(match)}}}, route: {{backends: [{backend}]}}}}")
+    lines.append("  defaultRoute: local-a")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == "shaped":
+        with open(argv[3], "w") as f:
+            f.write(shaped_router_yaml(argv[2]))
+        return
     if len(argv) == 4 and argv[1] == "wide":
         with open(argv[3], "w") as f:
             f.write(wide_router_yaml(int(argv[2])))

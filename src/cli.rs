@@ -341,6 +341,36 @@ pub struct VerifyArgs {
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
     pub output: ReportFormat,
+
+    /// A search that spends a budget is a warning, not a failure: the
+    /// report says what it covered, and the run may still pass.
+    #[arg(long)]
+    pub allow_incomplete: bool,
+
+    #[command(flatten)]
+    pub budgets: Budgets,
+}
+
+/// The budgets of `verify`'s search; a search that spends one is not
+/// complete. Lower them to bound the time a run may take.
+#[derive(Debug, Clone, Copy, Args)]
+#[command(next_help_heading = "Search budgets")]
+pub struct Budgets {
+    /// States of the model automata's products the search may visit.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    pub max_states: usize,
+
+    /// Automaton steps the model search may take.
+    #[arg(long, value_name = "N", default_value_t = 400_000_000)]
+    pub max_steps: u64,
+
+    /// Cells (header classes × model classes) the request space may have.
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    pub max_cells: usize,
+
+    /// Rule evaluations (cells × rules) the cells may take to decide.
+    #[arg(long, value_name = "N", default_value_t = 20_000_000)]
+    pub max_decisions: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -42,17 +42,27 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporte
         let choice = if args.data_plane == PlaneChoice::Auto { PlaneChoice::Auto } else { args.data_plane };
         Some(render_planes(&old, choice, inputs, reporter).context("--against")?)
     };
+    let b = args.budgets;
+    let limits =
+        Limits { model_states: b.max_states, model_steps: b.max_steps, cells: b.max_cells, decisions: b.max_decisions };
     let reports = verify::verify(&Inputs {
         planes: &rendered,
         against: against.as_deref(),
         invariants: &invariants,
-        limits: Limits::default(),
+        limits,
     });
+    // An unfinished search proves nothing: it fails the run unless asked
+    // not to, and is reported in every format, `-q` or not.
+    let incomplete_severity = if args.allow_incomplete { Severity::Warning } else { Severity::Error };
     for report in reports.iter().filter(|r| !r.complete) {
-        reporter.warn(Diagnostic::warning(
-            rules::ROUTING_INCOMPLETE,
-            format!("{} ({}): {}", report.router, report.plane.label(), report.notes.join("; ")),
-        ));
+        let message = format!("{} ({}): {}", report.router, report.plane.label(), incomplete_message(report));
+        let mut d = Diagnostic::new(incomplete_severity, rules::ROUTING_INCOMPLETE, message);
+        d.place = report.origin.clone();
+        if args.allow_incomplete {
+            reporter.warn(d);
+        } else {
+            reporter.error(d);
+        }
     }
     // People read the findings in the report; CI reads them as findings at
     // the field each is about, to annotate it (as `test` does its cases).
@@ -81,12 +91,16 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporte
             .with_context(|| format!("--emit-tests {}: cannot write the file", path.display()))?;
     }
     let body = match args.output {
-        ReportFormat::Text => fenced(text_report(&reports), reporter.format()),
-        ReportFormat::Json => serde_json::to_string_pretty(&json_report(&reports)).unwrap_or_default() + "\n",
+        ReportFormat::Text => fenced(text_report(&reports, incomplete_severity), reporter.format()),
+        ReportFormat::Json => {
+            serde_json::to_string_pretty(&json_report(&reports, incomplete_severity)).unwrap_or_default() + "\n"
+        }
     };
     let mut out = Spool::new();
     std::io::Write::write_all(&mut out, body.as_bytes()).context("cannot spool output")?;
-    let code = i32::from(reports.iter().any(RouterReport::failed));
+    let code = i32::from(
+        reports.iter().any(|r| r.failed() || (!r.complete && incomplete_severity == Severity::Error)),
+    );
     Ok(Outcome { stdout: out, code, notes: String::new() })
 }
 
@@ -121,8 +135,17 @@ fn render_planes(
     Ok(out)
 }
 
+/// Why a report is not complete, and what to do about it.
+fn incomplete_message(report: &RouterReport) -> String {
+    format!(
+        "the search did not finish, so nothing is proved of the requests it did not reach: {}; raise the budget \
+         named (see `routerctl verify --help`), or pass --allow-incomplete to accept a partial answer",
+        report.notes.join("; ")
+    )
+}
+
 /// The JSON contract (docs/verify.md: `verify -o json`).
-fn json_report(reports: &[RouterReport]) -> Value {
+fn json_report(reports: &[RouterReport], incomplete: Severity) -> Value {
     let routers: Vec<Value> = reports
         .iter()
         .map(|r| {
@@ -133,11 +156,16 @@ fn json_report(reports: &[RouterReport]) -> Value {
                 "notes": r.notes,
                 "classes": r.classes.iter().map(|c| json!({"request": request_json(&c.request), "decision": decision_json(&c.decision)})).collect::<Vec<_>>(),
                 "unreachableRules": r.unreachable,
-                "findings": r.findings.iter().map(|f| {
-                    let d = &f.diagnostic;
-                    json!({"rule": d.rule.id, "severity": d.severity.as_str(), "message": d.message,
-                        "field": d.field, "at": d.place.as_ref().map(ToString::to_string), "case": case_json(&f.case)})
-                }).collect::<Vec<_>>(),
+                "findings": (!r.complete)
+                    .then(|| json!({"rule": rules::ROUTING_INCOMPLETE.id, "severity": incomplete.as_str(),
+                        "message": incomplete_message(r), "at": r.origin.as_ref().map(ToString::to_string)}))
+                    .into_iter()
+                    .chain(r.findings.iter().map(|f| {
+                        let d = &f.diagnostic;
+                        json!({"rule": d.rule.id, "severity": d.severity.as_str(), "message": d.message,
+                            "field": d.field, "at": d.place.as_ref().map(ToString::to_string), "case": case_json(&f.case)})
+                    }))
+                    .collect::<Vec<_>>(),
                 "invariants": r.invariants.iter().map(|i| {
                     let mut v = json!({"name": i.name, "at": i.at.to_string(), "holds": i.holds});
                     if let Some((why, case)) = &i.failure {
@@ -159,7 +187,7 @@ fn json_report(reports: &[RouterReport]) -> Value {
     json!({ "routers": routers })
 }
 
-fn text_report(reports: &[RouterReport]) -> String {
+fn text_report(reports: &[RouterReport], incomplete: Severity) -> String {
     let mut out = String::new();
     for r in reports {
         let complete = if r.complete { "complete" } else { "INCOMPLETE" };
@@ -167,6 +195,10 @@ fn text_report(reports: &[RouterReport]) -> String {
             writeln!(out, "{} ({}): {} classes of requests, {complete}", r.router, r.plane.label(), r.classes.len());
         for c in &r.classes {
             let _ = writeln!(out, "  {} → {}", describe(&c.request), outcome(&c.decision));
+        }
+        if !r.complete {
+            let _ =
+                writeln!(out, "  {} {}: {}", incomplete.as_str(), rules::ROUTING_INCOMPLETE.id, incomplete_message(r));
         }
         for f in &r.findings {
             let d = &f.diagnostic;

@@ -41,6 +41,18 @@ fn lower_char(c: char) -> char {
     }
 }
 
+/// Every char Go's `unicode.ToLower` maps to `c`: `c` itself when it is
+/// its own lower case, and each char whose row in [`TABLE`] leads to it
+/// (`K` and the Kelvin sign to `k`). Empty when `c` is no lower case.
+pub fn preimages(c: char) -> Vec<char> {
+    let mut out: Vec<char> = Vec::new();
+    if lower_char(c) == c {
+        out.push(c);
+    }
+    out.extend(TABLE.iter().filter(|&&(_, to)| to == c).map(|&(from, _)| from));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,6 +84,16 @@ mod tests {
         assert_eq!(to_lower("\u{2126}"), "\u{3C9}", "Ohm sign to omega");
         assert_eq!(to_lower("ǅ"), "ǆ");
         assert_eq!(to_lower("ÀÉÎ Straße"), "àéî straße");
+    }
+
+    #[test]
+    fn preimages_are_every_char_that_lowers_to_it() {
+        assert_eq!(preimages('k'), ['k', 'K', '\u{212A}']);
+        assert_eq!(preimages('1'), ['1']);
+        assert!(preimages('K').is_empty(), "no char lowers to a capital");
+        for c in preimages('\u{3C9}') {
+            assert_eq!(lower_char(c), '\u{3C9}');
+        }
     }
 
     #[test]

@@ -66,6 +66,12 @@ impl RouteRule {
         self.matches.iter().flat_map(|m| m.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())))
     }
 
+    /// Each of its matches: the (lower-cased name, value) pairs it
+    /// compares, all of which must hold.
+    pub fn matches(&self) -> impl Iterator<Item = Vec<(&str, &str)>> {
+        self.matches.iter().map(|m| m.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect())
+    }
+
     /// Whether one of its matches takes `request` (whatever the other
     /// rules would do with it).
     pub fn takes(&self, request: &Request) -> bool {

@@ -19,6 +19,14 @@
 //! - A malformed pattern is `None` (ErrBadPattern) whatever the name: Go
 //!   checks the rest of the pattern before it answers false, and cannot
 //!   answer true before it has read all of it.
+//!
+//! The same algorithm also runs a byte at a time (`Glob::start`,
+//! `Glob::step`, `Glob::accepts`), for `verify`'s search over every model:
+//! a `Progress` holds the segment being placed and the bytes from the first
+//! place it may still start, and each byte settles as much as Go's loop
+//! can decide without the bytes after it. So it is Go's algorithm, not a
+//! regular expression read off the pattern: leftmost placement, no
+//! backtracking, the last segment anchored at the end.
 
 /// Whether `name` matches `pattern` as Go's `path.Match` says; `None` when
 /// the pattern is malformed (ErrBadPattern, which the proxy reads as no
@@ -36,12 +44,14 @@ fn match_bytes(pattern: &[u8], name: &[u8]) -> Option<bool> {
 
 /// The pattern between two runs of `*`: its terms, and whether a `*` comes
 /// before them.
+#[derive(Debug)]
 struct Segment {
     after_star: bool,
     terms: Vec<Term>,
 }
 
 /// What one term takes from the name.
+#[derive(Debug)]
 enum Term {
     /// This byte (a rune of several bytes is as many terms).
     Byte(u8),
@@ -165,59 +175,259 @@ fn rune_at(bytes: &[u8]) -> Option<(u32, usize)> {
     Some((u32::from(c), c.len_utf8()))
 }
 
-/// The rune at the start of a non-empty `name`, as Go reads it.
-fn name_rune(name: &[u8]) -> (u32, usize) {
-    rune_at(name).unwrap_or((u32::from(char::REPLACEMENT_CHARACTER), 1))
+/// The rune `bytes` starts with, as Go's `utf8.DecodeRune` reads it: a
+/// byte that starts no valid sequence is U+FFFD, one byte wide. `None`
+/// when that depends on bytes not read yet (a valid start of a sequence
+/// cut short, and more may follow).
+fn decode(bytes: &[u8], at_end: bool) -> Option<(u32, usize)> {
+    const INVALID: (u32, usize) = (0xFFFD, 1);
+    let lead = *bytes.first()?;
+    if lead < 0x80 {
+        return Some((u32::from(lead), 1));
+    }
+    // The sequence's length and the range of its second byte (Go's
+    // `first` and `acceptRanges` tables).
+    let (len, lo, hi) = match lead {
+        0xC2..=0xDF => (2, 0x80, 0xBF),
+        0xE0 => (3, 0xA0, 0xBF),
+        0xE1..=0xEC | 0xEE..=0xEF => (3, 0x80, 0xBF),
+        0xED => (3, 0x80, 0x9F),
+        0xF0 => (4, 0x90, 0xBF),
+        0xF1..=0xF3 => (4, 0x80, 0xBF),
+        0xF4 => (4, 0x80, 0x8F),
+        _ => return Some(INVALID),
+    };
+    for i in 1..len {
+        let Some(&b) = bytes.get(i) else {
+            return if at_end { Some(INVALID) } else { None };
+        };
+        let (lo, hi) = if i == 1 { (lo, hi) } else { (0x80, 0xBF) };
+        if !(lo..=hi).contains(&b) {
+            return Some(INVALID);
+        }
+    }
+    let c = std::str::from_utf8(&bytes[..len]).ok()?.chars().next()?;
+    Some((u32::from(c), len))
+}
+
+/// How a segment's terms fit at the start of some bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fit {
+    /// They take this many bytes.
+    Len(usize),
+    /// They do not match here.
+    No,
+    /// Not known before more bytes are read.
+    More,
 }
 
 impl Segment {
-    /// How many bytes at the start of `name` the terms take, if they match
-    /// there.
-    fn prefix_len(&self, name: &[u8]) -> Option<usize> {
+    /// How the terms fit at the start of `name`; with `at_end`, `name` is
+    /// all there is, so the answer is never `More`.
+    fn fit(&self, name: &[u8], at_end: bool) -> Fit {
         let mut at = 0;
         for term in &self.terms {
             let rest = &name[at..];
-            let first = *rest.first()?;
+            let Some(&first) = rest.first() else {
+                return if at_end { Fit::No } else { Fit::More };
+            };
             at += match term {
-                Term::Byte(b) => (first == *b).then_some(1)?,
-                Term::AnyRune => (first != b'/').then(|| name_rune(rest).1)?,
-                Term::Class { negated, ranges } => {
-                    let (rune, width) = name_rune(rest);
-                    let inside = ranges.iter().any(|&(lo, hi)| lo <= rune && rune <= hi);
-                    (inside != *negated).then_some(width)?
-                }
+                Term::Byte(b) if first == *b => 1,
+                Term::Byte(_) => return Fit::No,
+                Term::AnyRune if first == b'/' => return Fit::No,
+                Term::AnyRune => match decode(rest, at_end) {
+                    Some((_, width)) => width,
+                    None => return Fit::More,
+                },
+                Term::Class { negated, ranges } => match decode(rest, at_end) {
+                    Some((rune, width)) => {
+                        let inside = ranges.iter().any(|&(lo, hi)| lo <= rune && rune <= hi);
+                        if inside == *negated {
+                            return Fit::No;
+                        }
+                        width
+                    }
+                    None => return Fit::More,
+                },
             };
         }
-        Some(at)
+        Fit::Len(at)
     }
 }
 
-fn matches(segments: &[Segment], mut name: &[u8]) -> bool {
-    for (k, segment) in segments.iter().enumerate() {
+fn matches(segments: &[Segment], name: &[u8]) -> bool {
+    settle(segments, 0, name, true) == Err(true)
+}
+
+/// Go's loop over the segments from `segment` on, as far as `bytes` (the
+/// name from where that segment may first start) decide it: `Err` with the
+/// answer once it is known, else where the loop stands. With `at_end` the
+/// answer is always known.
+fn settle(segments: &[Segment], mut segment: usize, bytes: &[u8], at_end: bool) -> Result<Progress, bool> {
+    let mut name = bytes;
+    'segments: loop {
+        let Some(current) = segments.get(segment) else {
+            // The whole pattern is placed: the name must end here.
+            return match (name.is_empty(), at_end) {
+                (false, _) => Err(false),
+                (true, true) => Err(true),
+                (true, false) => Ok(Progress::Placing { segment, pending: Vec::new() }),
+            };
+        };
         // Only a trailing `*` has no terms: it takes the rest, if no `/`.
-        if segment.terms.is_empty() {
-            return !name.contains(&b'/');
+        if current.terms.is_empty() {
+            return match (name.contains(&b'/'), at_end) {
+                (true, _) => Err(false),
+                (false, true) => Err(true),
+                (false, false) => Ok(Progress::Tail),
+            };
         }
-        let last = k + 1 == segments.len();
+        let last = segment + 1 == segments.len();
         let mut start = 0;
-        name = loop {
-            if let Some(len) = segment.prefix_len(&name[start..]) {
-                let rest = &name[start + len..];
+        loop {
+            match current.fit(&name[start..], at_end) {
+                // An earlier start is undecided: nothing later may be taken.
+                Fit::More => return Ok(Progress::Placing { segment, pending: name[start..].to_vec() }),
                 // The first fit is kept for good, unless it is the last
                 // segment and leaves part of the name over.
-                if !last || rest.is_empty() {
-                    break rest;
+                Fit::Len(len) if !last => {
+                    name = &name[start + len..];
+                    segment += 1;
+                    continue 'segments;
                 }
+                Fit::Len(len) if start + len == name.len() => {
+                    return if at_end {
+                        Err(true)
+                    } else {
+                        Ok(Progress::Placing { segment, pending: name[start..].to_vec() })
+                    };
+                }
+                Fit::Len(_) | Fit::No => {}
             }
             // The `*` before lets the segment start one byte later, past
             // anything but `/`.
-            if !segment.after_star || start == name.len() || name[start] == b'/' {
-                return false;
+            if !current.after_star || start == name.len() || name[start] == b'/' {
+                return Err(false);
             }
             start += 1;
-        };
+        }
     }
-    name.is_empty()
+}
+
+/// Where Go's algorithm stands after some bytes of a name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Progress {
+    /// No name that starts so matches.
+    Dead,
+    /// In the trailing `*`: the name matches unless a `/` follows.
+    Tail,
+    /// Placing segment `segment`: `pending` are the bytes read from the
+    /// first place where it may still start (the places before it are
+    /// ruled out). Past the last segment, the name must end here.
+    Placing { segment: usize, pending: Vec<u8> },
+}
+
+/// A pattern that parses, run a byte at a time.
+#[derive(Debug)]
+pub struct Glob {
+    segments: Vec<Segment>,
+}
+
+impl Glob {
+    /// `None` when Go says ErrBadPattern.
+    pub fn parse(pattern: &str) -> Option<Glob> {
+        Some(Glob { segments: parse(pattern.as_bytes())? })
+    }
+
+    /// The glob that matches exactly `bytes` (an exact model id).
+    pub fn exactly(bytes: &[u8]) -> Glob {
+        let terms = bytes.iter().map(|&b| Term::Byte(b)).collect();
+        Glob { segments: vec![Segment { after_star: false, terms }] }
+    }
+
+    /// Where it stands before any byte.
+    pub fn start(&self) -> Progress {
+        settle(&self.segments, 0, &[], false).unwrap_or(Progress::Dead)
+    }
+
+    /// Where it stands after one more byte.
+    pub fn step(&self, at: &Progress, byte: u8) -> Progress {
+        match at {
+            Progress::Dead => Progress::Dead,
+            Progress::Tail if byte == b'/' => Progress::Dead,
+            Progress::Tail => Progress::Tail,
+            Progress::Placing { segment, pending } => {
+                let mut bytes = Vec::with_capacity(pending.len() + 1);
+                bytes.extend_from_slice(pending);
+                bytes.push(byte);
+                // Without the end, the answer known is only ever "no".
+                settle(&self.segments, *segment, &bytes, false).unwrap_or(Progress::Dead)
+            }
+        }
+    }
+
+    /// Whether the name matches if it ends here.
+    pub fn accepts(&self, at: &Progress) -> bool {
+        match at {
+            Progress::Dead => false,
+            Progress::Tail => true,
+            Progress::Placing { segment, pending } => settle(&self.segments, *segment, pending, true) == Err(true),
+        }
+    }
+
+    /// The bytes a term tells apart from their neighbours: each literal
+    /// byte, and every byte of the UTF-8 form of a class's range ends (a
+    /// rune is compared with a range end byte by byte, as UTF-8 orders).
+    pub fn distinguished_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        for term in self.segments.iter().flat_map(|s| &s.terms) {
+            match term {
+                Term::Byte(b) => out.push(*b),
+                Term::AnyRune => {}
+                Term::Class { ranges, .. } => {
+                    for &(lo, hi) in ranges {
+                        for end in [lo, hi] {
+                            if let Some(c) = char::from_u32(end) {
+                                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// A few names it matches, for witnesses that read well: each `*` as
+    /// `star`, `?` as `x`, a class as its first member that is one
+    /// (`None` where none is simple to find).
+    pub fn instance(&self, star: &str) -> Option<String> {
+        let mut out = String::new();
+        for (k, segment) in self.segments.iter().enumerate() {
+            if segment.after_star || (k > 0 && segment.terms.is_empty()) {
+                out.push_str(star);
+            }
+            let mut bytes = Vec::new();
+            for term in &segment.terms {
+                match term {
+                    Term::Byte(b) => bytes.push(*b),
+                    Term::AnyRune => bytes.push(b'x'),
+                    Term::Class { negated: false, ranges } => {
+                        let c = char::from_u32(ranges.first()?.0)?;
+                        bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                    }
+                    Term::Class { negated: true, ranges } => {
+                        let c = ('a'..='z')
+                            .chain('0'..='9')
+                            .find(|c| !ranges.iter().any(|&(lo, hi)| lo <= u32::from(*c) && u32::from(*c) <= hi))?;
+                        bytes.push(c as u8);
+                    }
+                }
+            }
+            out.push_str(std::str::from_utf8(&bytes).ok()?);
+        }
+        Some(out)
+    }
 }
 
 #[cfg(test)]
@@ -305,6 +515,64 @@ mod tests {
         assert_eq!(path_match("?", "é"), Some(true));
         assert_eq!(path_match("??", "é"), Some(false));
         assert_eq!(path_match("*[\u{FFFD}]", "é"), Some(true));
+    }
+
+    /// What the automaton says of `name`, a byte at a time.
+    fn automaton(pattern: &[u8], name: &[u8]) -> Option<bool> {
+        let glob = Glob { segments: parse(pattern)? };
+        let end = name.iter().fold(glob.start(), |at, &b| glob.step(&at, b));
+        Some(glob.accepts(&end))
+    }
+
+    /// Patterns where Go's placement is easy to get wrong: a `*` that
+    /// lands inside a rune, no backtracking, `/` in classes, ranges,
+    /// escapes, and malformed ones.
+    const HARD: &[&str] = &[
+        "*??", "??*", "*?", "?", "*[^b]*", "*[/a]*/b", "a*b*c", "*a*", "*/*", "[/]", "*[\u{FFFD}]", "*[\u{FFFD}]?",
+        "\u{20AC}*", "*\u{20AC}", "*?\u{E9}", "[\u{E0}-\u{FF}]*", "*[^\u{E9}]", "\\*a", "a\\", "[", "*[", "[a-]",
+        "[]a]", "[^]", "*x[^/]?", "**", "", "*", "a?/*", "*[a-c][^x]*", "[\u{1D11E}]*", "*\\[*",
+    ];
+
+    /// (b) Every name of up to four bytes from an alphabet of the
+    /// pattern's own bytes, `/`, the bytes of 2-, 3- and 4-byte runes,
+    /// 0x80 and 0xFF: the automaton answers as `path.Match` does.
+    #[test]
+    fn the_automaton_is_path_match_on_every_short_name() {
+        let mut checked = 0usize;
+        for pattern in HARD {
+            let mut alphabet: Vec<u8> = pattern.bytes().collect();
+            alphabet.extend(b"/ab");
+            alphabet.extend("\u{E9}\u{20AC}".bytes());
+            alphabet.extend([0xF0, 0x9D, 0x80, 0xFF]);
+            alphabet.sort_unstable();
+            alphabet.dedup();
+            let mut names: Vec<Vec<u8>> = vec![Vec::new()];
+            let mut all = names.clone();
+            for _ in 0..4 {
+                names = names.iter().flat_map(|n| alphabet.iter().map(move |&b| [n.as_slice(), &[b]].concat())).collect();
+                all.extend(names.iter().cloned());
+            }
+            for name in &all {
+                let want = match_bytes(pattern.as_bytes(), name);
+                assert_eq!(automaton(pattern.as_bytes(), name), want, "{pattern:?} on {name:x?}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 1_000_000, "{checked} names");
+    }
+
+    proptest::proptest! {
+        /// (a) Random patterns and names, valid UTF-8 or not: the
+        /// automaton answers as `path.Match` does.
+        #[test]
+        fn the_automaton_is_path_match(
+            pattern in proptest::collection::vec(proptest::sample::select(
+                b"*?[]^-\\/ab\xC3\xA9\xE2\x82\xAC\x80\xFF".to_vec()), 0..8),
+            name in proptest::collection::vec(proptest::sample::select(
+                b"/ab-\xC3\xA9\xE2\x82\xAC\xF0\x9D\x84\x9E\x80\xFF*?[".to_vec()), 0..12),
+        ) {
+            proptest::prop_assert_eq!(automaton(&pattern, &name), match_bytes(&pattern, &name));
+        }
     }
 
     /// `*a*b`-style patterns against a long name are decided by Go's

@@ -9,6 +9,7 @@
 
 pub mod gateway;
 pub mod glob;
+pub mod models;
 pub mod proxy;
 pub mod router;
 pub mod space;

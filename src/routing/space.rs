@@ -1,40 +1,56 @@
 //! The request space of one or more routers, cut into cells that every one
 //! of them decides alike, each cell with one concrete request (its
 //! witness). `verify` decides the witnesses with the same code `test`
-//! uses; a property test holds random requests to the cell they fall in.
+//! uses; property tests hold random requests to the decisions the cells
+//! show.
 //!
 //! What a data plane reads of a request is the model and the headers its
-//! rules name, each compared with literals: the model against globs (the
-//! proxy's `path.Match`) and exact ids (published backend ids, the
-//! Gateway's model header), each header against exact values (the
-//! classification and complexity headers lower-cased first, by the proxy
-//! only). So the header values to try are, per header, absent, each
-//! literal, its case variants where the proxy lower-cases, and one value
-//! that is none of them. The models are harder: which globs a model
-//! matches is found by walking the product of the globs' automata, one
-//! representative character per run of characters that no glob tells
-//! apart; each reachable set of matches is a class of models, with the
-//! shortest model that reaches it (or a nicer one, an instance of a glob,
-//! when it falls in the same class). Every model witness is then matched
-//! again with the proxy's own `path.Match`, and a class whose witness
-//! disagrees marks the space incomplete instead of being trusted.
+//! rules name, each compared with literals. The routers are read as lists
+//! of conditions, the first that holds deciding (a proxy router's rules,
+//! then name-match and the default route), and single conditions that
+//! must hold alike over a cell (a Gateway route's matches, whose order
+//! Envoy decides; an invariant's `when`; "the classification is
+//! sensitive"). So the cells follow the decisions, not every combination
+//! of literals:
+//! - **Headers by a decision tree.** The headers are fixed one at a time,
+//!   in the order the rules name them; after each, a condition it fails is
+//!   dropped, and a list ends at a condition that now takes every request.
+//!   A header no condition left names is not sent. Each header is tried
+//!   with one value per class of the values its tests tell apart: absent,
+//!   each literal, for a lower-cased test a value that lower-cases to each
+//!   literal without being one (Go's `strings.ToLower`, run backwards over
+//!   its table), and one value none of them is. Values Go's HTTP server
+//!   never hands over (leading or trailing space or tab, control
+//!   characters) are never tried: no request carries them.
+//! - **Models by the first rule that takes them** (`models`): per leaf of
+//!   the tree, the models are cut by which condition of each list takes
+//!   them first, from Go's `path.Match` run a byte at a time.
+//!
+//! Every model witness is matched again with the proxy's own `path.Match`
+//! and compared with the decisions its class stands for; one that differs
+//! makes the space incomplete instead of being trusted. A search that
+//! spends a budget is incomplete too, and says which.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 
-use super::glob::path_match;
+use super::glob::{path_match, Glob};
+use super::models::{Atom, Budget, ModelRules, Models, Spent};
+use super::proxy::{lower_value, UNSEEN_HEADERS};
 use super::router::{Plane, Router};
 use super::Request;
+use crate::kube::golower::preimages;
 use crate::kube::names::{MODEL_HEADER, TASK_COMPLEXITY_HEADER};
 
-/// How far the search goes before it says it did not finish.
+/// How far the search goes before it says it did not finish. Each is a
+/// `verify` flag (`--max-states`, `--max-steps`, `--max-cells`,
+/// `--max-decisions`).
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// States of the glob product automaton.
+    /// States of the model automata's products, over all the searches.
     pub model_states: usize,
-    /// Steps of the glob automata while the product is searched (states ×
-    /// characters tried × automata): the search's time.
+    /// Automaton steps while the models are searched: the search's time.
     pub model_steps: u64,
-    /// Cells of the request space (model classes × header values).
+    /// Cells of the request space (header classes × model classes).
     pub cells: usize,
     /// Rule evaluations for all cells (cells × the routers' rules): the
     /// time the cells take to decide.
@@ -43,79 +59,177 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { model_states: 20_000, model_steps: 100_000_000, cells: 200_000, decisions: 10_000_000 }
+        Limits { model_states: 1_000_000, model_steps: 400_000_000, cells: 200_000, decisions: 20_000_000 }
     }
 }
 
-/// Every literal the routers compare a request with.
+/// One test of a header.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum HeaderTest {
+    /// Sent with exactly this value (`name` lower-cased; names match in
+    /// any case).
+    Is { name: String, value: String },
+    /// Its value lower-cased as Go's `strings.ToLower` does (absent: "")
+    /// is one of these: the proxy's classification and task complexity.
+    LowerIn { name: String, values: Vec<String> },
+}
+
+impl HeaderTest {
+    fn name(&self) -> &str {
+        match self {
+            HeaderTest::Is { name, .. } | HeaderTest::LowerIn { name, .. } => name,
+        }
+    }
+
+    fn holds(&self, value: Option<&str>) -> bool {
+        match self {
+            HeaderTest::Is { value: want, .. } => value == Some(want.as_str()),
+            HeaderTest::LowerIn { values, .. } => values.contains(&lower_value(value.unwrap_or_default())),
+        }
+    }
+}
+
+/// What a condition asks of the model: one of the globs (Go's
+/// `path.Match`; a model that is absent or empty only the glob `*`, as
+/// the proxy's `matchModels`) or one of the exact ids.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct ModelTest {
+    pub globs: Vec<String>,
+    pub ids: Vec<String>,
+}
+
+impl ModelTest {
+    /// Whether a (non-empty) model passes, by the proxy's own matcher.
+    fn holds(&self, model: &str) -> bool {
+        self.globs.iter().any(|g| path_match(g, model) == Some(true)) || self.ids.iter().any(|id| id == model)
+    }
+}
+
+/// A conjunction: every header test holds and, when given, the model test.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Condition {
+    pub headers: Vec<HeaderTest>,
+    pub models: Option<ModelTest>,
+}
+
+/// Every comparison the routers (and what is checked of them) make with a
+/// request.
 #[derive(Debug, Clone, Default)]
 pub struct Literals {
-    /// Model globs (the proxy's `models`).
-    pub globs: BTreeSet<String>,
-    /// Exact model ids (published backend ids, the Gateway's model header
-    /// values; the globs themselves, which the Gateway compares exactly).
-    pub models: BTreeSet<String>,
-    /// Lower-cased header name → the raw values compared with it.
-    pub headers: BTreeMap<String, BTreeSet<String>>,
-    /// Header names whose value the proxy lower-cases before comparing.
-    pub lowered: BTreeSet<String>,
+    /// Lists of conditions, the first that holds deciding.
+    lists: Vec<Vec<Condition>>,
     /// The rules of the routers added: what deciding one cell costs.
     pub rules: usize,
+}
+
+/// Whether Go's HTTP server hands a header value to the handler as it
+/// was sent: textproto trims leading and trailing spaces and tabs, and
+/// `httpguts.ValidHeaderFieldValue` refuses control bytes but tab.
+pub fn receivable_value(value: &str) -> bool {
+    let edge = |c: char| c == ' ' || c == '\t';
+    !value.starts_with(edge) && !value.ends_with(edge) && !value.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7F)
+}
+
+/// Whether a header of this (lower-cased) name can reach the proxy's
+/// `r.Header`: an HTTP token, and not one Go's server moves out of it.
+fn receivable_name(name: &str) -> bool {
+    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    !name.is_empty() && name.chars().all(token) && !UNSEEN_HEADERS.contains(&name)
 }
 
 impl Literals {
     /// Adds what `router` compares requests with.
     pub fn add_router(&mut self, router: &Router) {
         let class = router.class_header.clone();
-        self.lowered.insert(class.clone());
-        self.lowered.insert(TASK_COMPLEXITY_HEADER.to_string());
-        for s in &router.sensitive {
-            self.header(&class, s);
-        }
+        // Whether a request's classification is sensitive, apart from any rule.
+        self.add_condition(Condition {
+            headers: vec![HeaderTest::LowerIn { name: class.clone(), values: router.sensitive.clone() }],
+            models: None,
+        });
         match &router.plane {
             Plane::Proxy(config) => {
                 self.rules += config.rules.len() + 1;
+                let mut list = Vec::new();
                 for rule in &config.rules {
                     let m = &rule.match_;
-                    for glob in &m.models {
-                        self.globs.insert(glob.clone());
-                        self.models.insert(glob.clone());
+                    // A rule no backend of whose route has the capabilities
+                    // matches nothing (`satisfiesRequiredCapabilities`).
+                    if !m.required_capabilities.is_empty()
+                        && !rule.route.backends.iter().any(|b| {
+                            config.backends.iter().any(|cb| {
+                                cb.name == *b && m.required_capabilities.iter().all(|c| cb.capabilities.contains(c))
+                            })
+                        })
+                    {
+                        continue;
                     }
-                    for value in &m.data_classification {
-                        self.header(&class, value);
+                    let mut headers = Vec::new();
+                    if !m.data_classification.is_empty() {
+                        headers
+                            .push(HeaderTest::LowerIn { name: class.clone(), values: m.data_classification.clone() });
                     }
                     if !m.task_complexity.is_empty() {
-                        self.header(TASK_COMPLEXITY_HEADER, &m.task_complexity);
+                        headers.push(HeaderTest::LowerIn {
+                            name: TASK_COMPLEXITY_HEADER.to_string(),
+                            values: vec![m.task_complexity.clone()],
+                        });
                     }
+                    let mut never = false;
                     for (name, value) in &m.headers {
-                        self.header(name, value);
+                        let name = lower_value(name);
+                        never |= !receivable_name(&name);
+                        headers.push(HeaderTest::Is { name, value: value.clone() });
                     }
+                    if never {
+                        continue;
+                    }
+                    let models = (!m.models.is_empty()).then(|| ModelTest { globs: m.models.clone(), ids: Vec::new() });
+                    list.push(Condition { headers, models });
                 }
                 if config.default_route_strategy == "BackendNameMatch" {
-                    for b in &config.backends {
-                        let id = if b.display_name.is_empty() { &b.name } else { &b.display_name };
-                        self.models.insert(id.clone());
-                    }
+                    let ids = config
+                        .backends
+                        .iter()
+                        .map(|b| if b.display_name.is_empty() { b.name.clone() } else { b.display_name.clone() })
+                        .collect();
+                    list.push(Condition { headers: Vec::new(), models: Some(ModelTest { globs: Vec::new(), ids }) });
                 }
+                if !config.default_route.is_empty() {
+                    list.push(Condition::default());
+                }
+                self.lists.push(list);
             }
             Plane::Gateway { rules, .. } => {
                 self.rules += rules.len() + 1;
+                // Envoy orders the matches itself: each is cut on alone.
                 for rule in rules {
-                    for (name, value) in rule.header_matches() {
-                        if name == MODEL_HEADER {
-                            self.models.insert(value.to_string());
-                        } else {
-                            self.header(name, value);
+                    for m in rule.matches() {
+                        let mut headers = Vec::new();
+                        let mut ids: Vec<String> = Vec::new();
+                        for (name, value) in m {
+                            if name == MODEL_HEADER {
+                                ids.push(value.to_string());
+                            } else {
+                                headers.push(HeaderTest::Is { name: name.to_string(), value: value.to_string() });
+                            }
                         }
+                        ids.dedup();
+                        // Two model values in one match: nothing matches it.
+                        if ids.len() > 1 {
+                            continue;
+                        }
+                        let models = (!ids.is_empty()).then_some(ModelTest { globs: Vec::new(), ids });
+                        self.add_condition(Condition { headers, models });
                     }
                 }
             }
         }
     }
 
-    /// Adds a header literal (an invariant's `when`, say).
-    pub fn header(&mut self, name: &str, value: &str) {
-        self.headers.entry(name.to_ascii_lowercase()).or_default().insert(value.to_string());
+    /// Adds a condition the cells must not cut across (an invariant's
+    /// `when`, say).
+    pub fn add_condition(&mut self, condition: Condition) {
+        self.lists.push(vec![condition]);
     }
 }
 
@@ -125,497 +239,382 @@ pub struct Space {
     /// One witness request per cell: the model (`None`: absent) and the
     /// headers present.
     pub cells: Vec<Request>,
-    /// Whether every cell is here: false when a limit was reached or a
+    /// Whether every cell is here: false when a budget was spent or a
     /// model witness did not match as its class says.
     pub complete: bool,
     /// Why it is not complete.
     pub notes: Vec<String>,
 }
 
+/// A condition on its way down the header tree: the header tests not
+/// decided yet.
+#[derive(Clone)]
+struct Pending<'a> {
+    headers: Vec<&'a HeaderTest>,
+    models: Option<&'a ModelTest>,
+}
+
+/// A leaf of the header tree: the headers sent, and each list's
+/// conditions left (every header test decided).
+struct Leaf<'a> {
+    headers: Vec<(String, String)>,
+    lists: Vec<Vec<Option<&'a ModelTest>>>,
+}
+
 /// Cuts the request space of `literals` into cells.
 pub fn partition(literals: &Literals, limits: Limits) -> Space {
     let mut notes = Vec::new();
-    let models = model_classes(literals, limits, &mut notes);
-    let mut dims: Vec<(String, Vec<Option<String>>)> = Vec::new();
-    for (name, values) in &literals.headers {
-        dims.push((name.clone(), header_values(values, literals.lowered.contains(name))));
-    }
-    let total = dims.iter().fold(models.len() as u128, |n, (_, v)| n.saturating_mul(v.len() as u128));
-    // As many cells as the decision budget allows for these rules.
+    let values = header_values(literals);
+    let lists: Vec<Vec<Pending>> = literals
+        .lists
+        .iter()
+        .map(|list| list.iter().map(|c| Pending { headers: c.headers.iter().collect(), models: c.models.as_ref() }).collect())
+        .collect();
     let most = limits.cells.min(usize::try_from(limits.decisions / literals.rules.max(1) as u64).unwrap_or(usize::MAX));
-    if total > most as u128 {
+    let mut leaves = Vec::new();
+    let mut cut = false;
+    grow(lists, Vec::new(), &values, &mut leaves, most, &mut cut);
+    if cut {
         notes.push(format!(
-            "the request space has {total} cells (model classes × header values); the first {most} were decided"
+            "the headers alone make more than {most} cells (--max-cells {}, --max-decisions {}): the cells past them \
+             were not decided",
+            limits.cells, limits.decisions
         ));
     }
+
+    // The model automata, over every glob and id any condition names.
+    let mut atoms: Vec<Atom> = Vec::new();
+    for test in literals.lists.iter().flatten().filter_map(|c| c.models.as_ref()) {
+        atoms.extend(test.globs.iter().map(|g| Atom::Glob(g.clone())));
+        atoms.extend(test.ids.iter().map(|i| Atom::Id(i.clone())));
+    }
+    let mut models = Models::new(atoms);
+    let candidates = nice_models(&models);
+    let mut budget = Budget { states: limits.model_states, steps: limits.model_steps };
+    let mut known: HashMap<Vec<ModelRules>, Vec<(String, Vec<u16>)>> = HashMap::new();
     let mut cells = Vec::new();
-    'models: for model in &models {
-        // An odometer over the header values, the last header fastest.
-        let mut at = vec![0usize; dims.len()];
-        loop {
-            if cells.len() >= most {
-                break 'models;
+    'leaves: for leaf in &leaves {
+        let problem: Vec<ModelRules> = leaf
+            .lists
+            .iter()
+            .map(|list| list.iter().map(|m| m.map(|t| model_atoms(&models, t))).collect())
+            .collect();
+        // Lists that read no model tell no model apart.
+        let problem: Vec<ModelRules> = problem.into_iter().filter(|l| l.iter().any(Option::is_some)).collect();
+        if problem.is_empty() {
+            known.entry(problem.clone()).or_default();
+        } else if !known.contains_key(&problem) {
+            match models.classes(&problem, &candidates, &mut budget) {
+                Ok(found) => {
+                    known.insert(problem.clone(), found);
+                }
+                Err(spent) => {
+                    notes.push(match spent {
+                        Spent::States => format!(
+                            "the model search visited its {} states (--max-states) before every class of models was \
+                             found",
+                            limits.model_states
+                        ),
+                        Spent::Steps => format!(
+                            "the model search took its {} automaton steps (--max-steps) before every class of models \
+                             was found",
+                            limits.model_steps
+                        ),
+                    });
+                    break 'leaves;
+                }
             }
-            let headers = dims
+        }
+        let found = &known[&problem];
+        for model in std::iter::once(None).chain(found.iter().map(|(m, _)| Some(m.clone()))) {
+            if cells.len() >= most {
+                if !cut {
+                    notes.push(format!(
+                        "the request space has more than {most} cells (--max-cells {}, --max-decisions {}): the \
+                         first {most} were decided",
+                        limits.cells, limits.decisions
+                    ));
+                }
+                break 'leaves;
+            }
+            cells.push(Request { model, headers: leaf.headers.clone() });
+        }
+        // Each model witness, matched again by the proxy's own matcher.
+        for (model, decided) in found {
+            let lists: Vec<Vec<Option<&ModelTest>>> =
+                leaf.lists.iter().filter(|l| l.iter().any(Option::is_some)).cloned().collect();
+            let again: Vec<u16> = lists
                 .iter()
-                .zip(&at)
-                .filter_map(|((name, values), &i)| values[i].as_ref().map(|v| (name.clone(), v.clone())))
+                .map(|list| {
+                    list.iter().position(|t| t.is_none_or(|t| t.holds(model))).map_or(u16::MAX, |i| i as u16)
+                })
                 .collect();
-            cells.push(Request { model: model.clone(), headers });
-            let mut k = dims.len();
-            loop {
-                if k == 0 {
-                    continue 'models;
-                }
-                k -= 1;
-                at[k] += 1;
-                if at[k] < dims[k].1.len() {
-                    break;
-                }
-                at[k] = 0;
+            if again != *decided {
+                notes.push(format!(
+                    "model {model:?} is not decided as its class says (path.Match disagrees with the search); its \
+                     class is unproven"
+                ));
             }
         }
     }
     Space { cells, complete: notes.is_empty(), notes }
 }
 
-/// The values worth sending for one header: absent, each literal, where
-/// the proxy lower-cases the value its lower-case form and an upper-case
-/// variant that lower-cases to it, and one value that is none of these.
-fn header_values(literals: &BTreeSet<String>, lowered: bool) -> Vec<Option<String>> {
-    let mut values: Vec<String> = literals.iter().cloned().collect();
-    if lowered {
-        for v in literals {
-            let lower = go_lower(v);
-            let upper = v.to_uppercase();
-            for variant in [lower.clone(), upper] {
-                if go_lower(&variant) == lower && !values.contains(&variant) {
-                    values.push(variant);
-                }
-            }
-        }
-    }
-    // Values the proxy reads as they are come first: they make the
-    // witnesses of their cells.
-    if lowered {
-        values.sort_by_key(|v| go_lower(v) != *v);
-    }
-    let taken =
-        |candidate: &str| values.iter().any(|v| v == candidate || (lowered && go_lower(v) == go_lower(candidate)));
-    let other = (1..)
-        .map(|n| if n == 1 { "other".to_string() } else { format!("other-{n}") })
-        .find(|c| !taken(c))
-        .unwrap_or_default();
-    values.push(other);
-    std::iter::once(None).chain(values.into_iter().map(Some)).collect()
+/// The atoms of a model test, as `models` numbers them.
+fn model_atoms(models: &Models, test: &ModelTest) -> Vec<usize> {
+    let globs = test.globs.iter().filter_map(|g| models.atom(&Atom::Glob(g.clone())));
+    let ids = test.ids.iter().filter_map(|i| models.atom(&Atom::Id(i.clone())));
+    globs.chain(ids).collect()
 }
 
-/// The lower-casing the proxy applies to the classification and
-/// complexity values.
-fn go_lower(s: &str) -> String {
-    crate::routing::proxy::lower_value(s)
-}
-
-/// One step of a glob.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Token {
-    Literal(char),
-    /// `?`: any one character but `/`.
-    Any,
-    /// `[...]`: one character in (or, negated, outside) the ranges; `/`
-    /// included, as Go's classes do not exclude it.
-    Class {
-        negated: bool,
-        ranges: Vec<(char, char)>,
-    },
-    /// `*`: any run of characters without `/`.
-    Star,
-}
-
-impl Token {
-    fn accepts(&self, c: char) -> bool {
-        match self {
-            Token::Literal(l) => *l == c,
-            Token::Any => c != '/',
-            Token::Class { negated, ranges } => ranges.iter().any(|(lo, hi)| *lo <= c && c <= *hi) != *negated,
-            Token::Star => c != '/',
-        }
-    }
-}
-
-/// A glob read as `path.Match` reads its syntax; `None` when malformed.
-fn tokens(pattern: &str) -> Option<Vec<Token>> {
+/// Models that read well, tried before the search's shortest ones: the
+/// ids and the globs that are plain names, instances of the other globs,
+/// a model no literal names, and last the globs' own text (the Gateway
+/// compares it as a plain id).
+fn nice_models(models: &Models) -> Vec<String> {
+    let wild = |text: &str| text.contains(['*', '?', '[', '\\']);
     let mut out = Vec::new();
-    let mut chars = pattern.chars().peekable();
-    while let Some(c) = chars.next() {
-        out.push(match c {
-            '*' => Token::Star,
-            '?' => Token::Any,
-            '\\' => Token::Literal(chars.next()?),
-            '[' => {
-                let negated = chars.peek() == Some(&'^');
-                if negated {
-                    chars.next();
+    let mut instances = Vec::new();
+    let mut texts = Vec::new();
+    for atom in models.atoms() {
+        match atom {
+            Atom::Id(id) | Atom::Glob(id) if !wild(id) => out.push(id.clone()),
+            Atom::Id(id) => texts.push(id.clone()),
+            Atom::Glob(g) => {
+                if let Some(glob) = Glob::parse(g) {
+                    instances.extend(glob.instance("x"));
+                    instances.extend(glob.instance(""));
                 }
-                let mut ranges = Vec::new();
-                loop {
-                    if chars.peek() == Some(&']') && !ranges.is_empty() {
-                        chars.next();
-                        break;
-                    }
-                    let lo = class_char(&mut chars)?;
-                    let hi = if chars.peek() == Some(&'-') {
-                        chars.next();
-                        class_char(&mut chars)?
-                    } else {
-                        lo
-                    };
-                    ranges.push((lo, hi));
-                }
-                Token::Class { negated, ranges }
-            }
-            other => Token::Literal(other),
-        });
-    }
-    Some(out)
-}
-
-/// One end of a class range: an escaped character, or any but `-`, `]`.
-fn class_char(chars: &mut std::iter::Peekable<std::str::Chars>) -> Option<char> {
-    match chars.next()? {
-        '\\' => chars.next(),
-        '-' | ']' => None,
-        c => Some(c),
-    }
-}
-
-/// The product of the automata of every glob and exact id: a state is
-/// the set of positions each automaton may be at, one bit per position,
-/// all automata in one flat vector of words (so a step allocates once).
-struct Product {
-    automata: Vec<Vec<Token>>,
-    /// Where each automaton's words start, and how many it has.
-    spans: Vec<(usize, usize)>,
-    words: usize,
-}
-
-impl Product {
-    fn new(automata: Vec<Vec<Token>>) -> Product {
-        let mut spans = Vec::with_capacity(automata.len());
-        let mut words = 0;
-        for tokens in &automata {
-            // Positions 0..=len: one past the last token is "matched".
-            let n = (tokens.len() + 1).div_ceil(64);
-            spans.push((words, n));
-            words += n;
-        }
-        Product { automata, spans, words }
-    }
-
-    fn has(state: &[u64], at: usize, p: usize) -> bool {
-        state[at + p / 64] & (1 << (p % 64)) != 0
-    }
-
-    fn set(state: &mut [u64], at: usize, p: usize) {
-        state[at + p / 64] |= 1 << (p % 64);
-    }
-
-    /// Adds the positions reachable without reading: past each `*`
-    /// (ascending, so a run of stars closes in one pass).
-    fn close(&self, k: usize, state: &mut [u64]) {
-        let (at, _) = self.spans[k];
-        let tokens = &self.automata[k];
-        for (p, token) in tokens.iter().enumerate() {
-            if *token == Token::Star && Self::has(state, at, p) {
-                Self::set(state, at, p + 1);
             }
         }
     }
+    out.extend(instances);
+    out.push("some-model".to_string());
+    out.extend(texts);
+    out.retain(|m| !m.is_empty());
+    out.dedup();
+    out
+}
 
-    fn start(&self) -> Vec<u64> {
-        let mut state = vec![0; self.words];
-        for k in 0..self.automata.len() {
-            Self::set(&mut state, self.spans[k].0, 0);
-            self.close(k, &mut state);
+/// The header tree, depth first: each header in the order the lists name
+/// it, one branch per class of its values.
+fn grow<'a>(
+    mut lists: Vec<Vec<Pending<'a>>>,
+    sent: Vec<(String, String)>,
+    values: &BTreeMap<String, Vec<Option<String>>>,
+    leaves: &mut Vec<Leaf<'a>>,
+    most: usize,
+    cut: &mut bool,
+) {
+    // A list ends at a condition that takes every request.
+    for list in &mut lists {
+        if let Some(end) = list.iter().position(|p| p.headers.is_empty() && p.models.is_none()) {
+            list.truncate(end + 1);
         }
-        state
     }
+    let next = lists.iter().flatten().flat_map(|p| &p.headers).map(|t| t.name()).next().map(str::to_string);
+    let Some(name) = next else {
+        let lists = lists.into_iter().map(|l| l.into_iter().map(|p| p.models).collect()).collect();
+        leaves.push(Leaf { headers: sent, lists });
+        return;
+    };
+    for value in values.get(&name).into_iter().flatten() {
+        if leaves.len() >= most {
+            *cut = true;
+            return;
+        }
+        let value = value.as_deref();
+        let narrowed: Vec<Vec<Pending>> = lists
+            .iter()
+            .map(|list| {
+                list.iter()
+                    .filter(|p| p.headers.iter().filter(|t| t.name() == name).all(|t| t.holds(value)))
+                    .map(|p| Pending {
+                        headers: p.headers.iter().copied().filter(|t| t.name() != name).collect(),
+                        models: p.models,
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut sent = sent.clone();
+        if let Some(v) = value {
+            sent.push((name.clone(), v.to_string()));
+        }
+        grow(narrowed, sent, values, leaves, most, cut);
+    }
+}
 
-    fn step(&self, from: &[u64], c: char) -> Vec<u64> {
-        let mut next = vec![0; self.words];
-        for (k, tokens) in self.automata.iter().enumerate() {
-            let (at, n) = self.spans[k];
-            if from[at..at + n].iter().all(|w| *w == 0) {
+/// The values worth sending for each header: one per class of the values
+/// its tests tell apart, absent first, then the literals as written, then
+/// a value that lower-cases to a literal without being one, then one that
+/// is none of them.
+fn header_values(literals: &Literals) -> BTreeMap<String, Vec<Option<String>>> {
+    let mut tests: BTreeMap<String, Vec<&HeaderTest>> = BTreeMap::new();
+    for test in literals.lists.iter().flatten().flat_map(|c| &c.headers) {
+        tests.entry(test.name().to_string()).or_default().push(test);
+    }
+    let mut out = BTreeMap::new();
+    for (name, tests) in tests {
+        let raw: Vec<&String> = tests
+            .iter()
+            .filter_map(|t| match t {
+                HeaderTest::Is { value, .. } => Some(value),
+                HeaderTest::LowerIn { .. } => None,
+            })
+            .collect();
+        let lowered: Vec<&String> = tests
+            .iter()
+            .flat_map(|t| match t {
+                HeaderTest::LowerIn { values, .. } => values.iter().collect(),
+                HeaderTest::Is { .. } => Vec::new(),
+            })
+            .collect();
+        let mut candidates: Vec<Option<String>> = vec![None];
+        candidates.extend(raw.iter().map(|v| Some(v.to_string())));
+        for l in &lowered {
+            candidates.extend(lowering_to(l, &raw).map(Some));
+        }
+        let taken = |c: &str| raw.iter().any(|v| *v == c) || lowered.iter().any(|l| **l == lower_value(c));
+        let other = (1..)
+            .map(|n| if n == 1 { "other".to_string() } else { format!("other-{n}") })
+            .find(|c| !taken(c))
+            .unwrap_or_default();
+        candidates.push(Some(other));
+        // One value per class: the first met of those every test answers alike.
+        let mut seen: Vec<Vec<bool>> = Vec::new();
+        let mut kept = Vec::new();
+        for c in candidates {
+            if c.as_deref().is_some_and(|v| !receivable_value(v)) {
                 continue;
             }
-            for (p, token) in tokens.iter().enumerate() {
-                if Self::has(from, at, p) && token.accepts(c) {
-                    Self::set(&mut next, at, if *token == Token::Star { p } else { p + 1 });
-                }
+            let answers: Vec<bool> = tests.iter().map(|t| t.holds(c.as_deref())).collect();
+            if !seen.contains(&answers) {
+                seen.push(answers);
+                kept.push(c);
             }
-            self.close(k, &mut next);
         }
-        next
+        out.insert(name, kept);
     }
-
-    /// Which automata accept in `state`.
-    fn accepting(&self, state: &[u64]) -> Vec<bool> {
-        self.automata.iter().zip(&self.spans).map(|(tokens, (at, _))| Self::has(state, *at, tokens.len())).collect()
-    }
-
-    fn run(&self, model: &str) -> Vec<u64> {
-        model.chars().fold(self.start(), |state, c| self.step(&state, c))
-    }
+    out
 }
 
-/// The classes of models: `None` (no model) and one witness per reachable
-/// set of matches over the globs and exact ids.
-fn model_classes(literals: &Literals, limits: Limits, notes: &mut Vec<String>) -> Vec<Option<String>> {
-    // The globs that parse (a malformed one matches nothing), then the ids.
-    let globs: Vec<&String> = literals.globs.iter().filter(|g| tokens(g).is_some()).collect();
-    let mut automata: Vec<Vec<Token>> = globs.iter().filter_map(|g| tokens(g)).collect();
-    let ids: Vec<&String> = literals.models.iter().collect();
-    automata.extend(ids.iter().map(|id| id.chars().map(Token::Literal).collect()));
-    let alphabet = alphabet(&automata);
-    let product = Product::new(automata);
-    // Every automaton step counts against the search's budget.
-    let token_count: u64 = product.automata.iter().map(|a| a.len() as u64 + 1).sum();
-    let mut steps: u64 = 0;
-    // Nicer witnesses first: the ids, instances of the globs, a model no
-    // literal names.
-    let mut witnesses: BTreeMap<Vec<bool>, String> = BTreeMap::new();
-    let mut order: Vec<Vec<bool>> = Vec::new();
-    let is_glob = |id: &str| literals.globs.contains(id) && id.contains(['*', '?', '[', '\\']);
-    let mut candidates: Vec<String> = ids.iter().filter(|id| !is_glob(id)).map(|s| s.to_string()).collect();
-    for glob in &globs {
-        if let Some(tokens) = tokens(glob) {
-            candidates.push(instance(&tokens, "x"));
-            candidates.push(instance(&tokens, ""));
-        }
+/// A value Go's `strings.ToLower` turns into `lower` that is none of
+/// `raw` (the literals compared as sent), if there is one: `lower` itself
+/// first, then its chars' other pre-images in turn.
+fn lowering_to(lower: &str, raw: &[&String]) -> Option<String> {
+    let options: Vec<Vec<char>> = lower.chars().map(preimages).collect();
+    if options.iter().any(Vec::is_empty) {
+        return None;
     }
-    candidates.push("some-model".to_string());
-    // A glob's own text, last: the Gateway compares it as a plain id.
-    candidates.extend(ids.iter().filter(|id| is_glob(id)).map(|s| s.to_string()));
-    for candidate in candidates.into_iter().filter(|c| !c.is_empty()) {
-        steps += token_count * candidate.chars().count() as u64;
-        if steps > limits.model_steps {
-            break;
+    // An odometer over the pre-images; `raw` holds finitely many values, so
+    // one more than it holds is enough to find one that is not among them.
+    let mut at = vec![0usize; options.len()];
+    for _ in 0..=raw.len() {
+        let value: String = options.iter().zip(&at).map(|(o, &i)| o[i]).collect();
+        if !raw.iter().any(|r| **r == value) {
+            return Some(value);
         }
-        let v = product.accepting(&product.run(&candidate));
-        if let std::collections::btree_map::Entry::Vacant(slot) = witnesses.entry(v.clone()) {
-            order.push(v);
-            slot.insert(candidate);
-        }
-    }
-    // Then every reachable state, breadth first: the shortest model for
-    // each class the candidates missed.
-    let start = product.start();
-    // foldhash: the states are long keys hashed once each.
-    let mut seen: foldhash::HashSet<Vec<u64>> = foldhash::HashSet::default();
-    let mut queue: VecDeque<(Vec<u64>, String)> = VecDeque::new();
-    seen.insert(start.clone());
-    queue.push_back((start, String::new()));
-    let mut finished = steps <= limits.model_steps;
-    let step_cost = alphabet.len() as u64 * token_count;
-    while let Some((states, text)) = queue.pop_front() {
-        if !finished {
-            break;
-        }
-        if !text.is_empty() {
-            let v = product.accepting(&states);
-            if let std::collections::btree_map::Entry::Vacant(slot) = witnesses.entry(v.clone()) {
-                order.push(v);
-                slot.insert(text.clone());
+        // The first char turns fastest: `Pii` before `piI`.
+        let mut k = 0;
+        loop {
+            if k == options.len() {
+                return None;
             }
-        }
-        // Nothing more to tell apart once every automaton is dead.
-        if states.iter().all(|w| *w == 0) {
-            continue;
-        }
-        steps += step_cost;
-        if steps > limits.model_steps {
-            finished = false;
-            break;
-        }
-        for &c in &alphabet {
-            let next = product.step(&states, c);
-            if seen.contains(&next) {
-                continue;
-            }
-            if seen.len() >= limits.model_states {
-                finished = false;
+            at[k] += 1;
+            if at[k] < options[k].len() {
                 break;
             }
-            seen.insert(next.clone());
-            let mut longer = text.clone();
-            longer.push(c);
-            queue.push_back((next, longer));
+            at[k] = 0;
+            k += 1;
         }
     }
-    if !finished {
-        notes.push(format!(
-            "the model globs have more combined states than the search may visit ({} states, {} steps); the model \
-             classes found are not all",
-            limits.model_states, limits.model_steps
-        ));
-    }
-    // Every witness matched again by the proxy's own path.Match.
-    for v in &order {
-        let model = &witnesses[v];
-        let actual: Vec<bool> = globs
-            .iter()
-            .map(|g| path_match(g, model).unwrap_or(false))
-            .chain(ids.iter().map(|id| *id == model))
-            .collect();
-        if actual != *v {
-            notes.push(format!("model {model:?} does not match the globs as its class says; its class is unproven"));
-        }
-    }
-    std::iter::once(None).chain(order.iter().map(|v| Some(witnesses[v].clone()))).collect()
-}
-
-/// A model the glob matches: each `*` as `star`, `?` as `x`, a class as
-/// its first member.
-fn instance(tokens: &[Token], star: &str) -> String {
-    let mut out = String::new();
-    for token in tokens {
-        match token {
-            Token::Literal(c) => out.push(*c),
-            Token::Any => out.push('x'),
-            Token::Star => out.push_str(star),
-            Token::Class { negated: false, ranges } => out.push(ranges[0].0),
-            Token::Class { negated: true, .. } => {
-                if let Some(c) = ('a'..='z').chain('0'..='9').find(|c| token.accepts(*c)) {
-                    out.push(c);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// One character per run of characters that no token tells apart,
-/// readable ones where the run holds any.
-fn alphabet(automata: &[Vec<Token>]) -> Vec<char> {
-    let mut cuts: BTreeSet<u32> = BTreeSet::from([0, '/' as u32, '/' as u32 + 1]);
-    for a in automata {
-        for token in a {
-            match token {
-                Token::Literal(c) => {
-                    cuts.insert(*c as u32);
-                    cuts.insert(*c as u32 + 1);
-                }
-                Token::Class { ranges, .. } => {
-                    for (lo, hi) in ranges {
-                        cuts.insert(*lo as u32);
-                        cuts.insert(*hi as u32 + 1);
-                    }
-                }
-                Token::Any | Token::Star => {}
-            }
-        }
-    }
-    let bounds: Vec<u32> = cuts.into_iter().chain(std::iter::once(0x11_0000)).collect();
-    let nice = ('a'..='z').chain('0'..='9').chain("-._/:@".chars()).chain('A'..='Z');
-    let nice: Vec<char> = nice.collect();
-    let mut out = Vec::new();
-    for pair in bounds.windows(2) {
-        let (lo, hi) = (pair[0], pair[1]);
-        if lo >= hi {
-            continue;
-        }
-        let pick = nice
-            .iter()
-            .copied()
-            .find(|c| (lo..hi).contains(&(*c as u32)))
-            .or_else(|| (lo.max(0x21)..hi).find_map(char::from_u32))
-            .or_else(|| (lo..hi).find_map(char::from_u32));
-        out.extend(pick);
-    }
-    // Readable characters first, so the shortest witnesses read well.
-    out.sort_by_key(|c| nice.iter().position(|n| n == c).unwrap_or(usize::MAX));
-    out
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn literals(globs: &[&str], models: &[&str]) -> Literals {
-        Literals {
-            globs: globs.iter().map(|s| s.to_string()).collect(),
-            models: models.iter().map(|s| s.to_string()).collect(),
-            ..Literals::default()
-        }
-    }
-
-    fn classes(l: &Literals) -> Vec<Option<String>> {
-        let mut notes = Vec::new();
-        let out = model_classes(l, Limits::default(), &mut notes);
-        assert!(notes.is_empty(), "{notes:?}");
-        out
-    }
-
-    #[test]
-    fn globs_split_models_into_the_sets_of_globs_they_match() {
-        // gpt-* and *-mini overlap: {neither, gpt only, mini only, both},
-        // and the absent model.
-        let out = classes(&literals(&["gpt-*", "*-mini"], &[]));
-        assert_eq!(out.len(), 5, "{out:?}");
-        let matched: BTreeSet<(bool, bool)> = out
-            .iter()
-            .flatten()
-            .map(|m| (path_match("gpt-*", m) == Some(true), path_match("*-mini", m) == Some(true)))
-            .collect();
-        assert_eq!(matched.len(), 4);
+    fn glob_list(globs: &[&str]) -> Literals {
+        let mut l = Literals::default();
+        l.lists.push(
+            globs
+                .iter()
+                .map(|g| Condition {
+                    headers: Vec::new(),
+                    models: Some(ModelTest { globs: vec![g.to_string()], ids: Vec::new() }),
+                })
+                .collect(),
+        );
+        l.rules = globs.len();
+        l
     }
 
     #[test]
-    fn a_slash_is_its_own_character() {
-        // `*` stops at `/`: `org/x` matches `org/*` and not `*`.
-        let out = classes(&literals(&["*", "org/*"], &[]));
-        let both =
-            out.iter().flatten().any(|m| path_match("*", m) == Some(true) && path_match("org/*", m) == Some(true));
-        assert!(!both, "no model matches both: {out:?}");
-        assert!(out.iter().flatten().any(|m| m.contains('/') && path_match("org/*", m) == Some(true)));
-        assert!(out
-            .iter()
-            .flatten()
-            .any(|m| path_match("*", m) == Some(false) && path_match("org/*", m) == Some(false)));
+    fn models_are_cut_by_the_first_rule_that_takes_them() {
+        let space = partition(&glob_list(&["gpt-*", "*-mini"]), Limits::default());
+        assert!(space.complete, "{:?}", space.notes);
+        // Absent, gpt-*, *-mini first, neither.
+        assert_eq!(space.cells.len(), 4, "{:?}", space.cells);
     }
 
     #[test]
-    fn malformed_globs_and_classes_read_as_go_reads_them() {
-        assert_eq!(tokens("[]a]"), None);
-        assert_eq!(tokens("[a-]"), None);
-        assert_eq!(tokens("[-a]"), None);
-        assert_eq!(tokens("a\\"), None);
-        assert_eq!(tokens("[^/]"), Some(vec![Token::Class { negated: true, ranges: vec![('/', '/')] }]));
-        assert_eq!(tokens("\\*"), Some(vec![Token::Literal('*')]));
-        // A malformed glob matches nothing: one class besides the absent model.
-        assert_eq!(classes(&literals(&["[]a]"], &[])).len(), 2);
+    fn header_values_cover_absent_each_literal_a_variant_and_another() {
+        let mut l = Literals::default();
+        l.add_condition(Condition {
+            headers: vec![HeaderTest::LowerIn { name: "x-c".into(), values: vec!["pii".into()] }],
+            models: None,
+        });
+        l.add_condition(Condition {
+            headers: vec![HeaderTest::Is { name: "x-c".into(), value: "pii".into() }],
+            models: None,
+        });
+        let values = header_values(&l);
+        // Absent; "pii" (both tests hold); a value that lower-cases to pii
+        // but is not it (only the first holds). Any other value fails both,
+        // as absent does: it is the same class.
+        assert_eq!(values["x-c"], [None, Some("pii".into()), Some("Pii".into())]);
     }
 
     #[test]
-    fn header_values_cover_absent_each_literal_its_case_and_another() {
-        let lits: BTreeSet<String> = ["pii".to_string()].into();
-        assert_eq!(header_values(&lits, true), [None, Some("pii".into()), Some("PII".into()), Some("other".into())]);
-        let taken: BTreeSet<String> = ["other".to_string()].into();
-        assert_eq!(header_values(&taken, false), [None, Some("other".into()), Some("other-2".into())]);
+    fn values_no_request_carries_are_not_tried() {
+        let mut l = Literals::default();
+        l.add_condition(Condition {
+            headers: vec![HeaderTest::Is { name: "x-team".into(), value: " a".into() }],
+            models: None,
+        });
+        assert_eq!(header_values(&l)["x-team"], [None]);
+        assert!(!receivable_value("a\t"));
+        assert!(!receivable_value("a\u{7F}"));
+        assert!(receivable_value("a\tb"));
+        assert!(receivable_value(""));
     }
 
     #[test]
-    fn the_cells_are_the_product_and_a_limit_is_said() {
-        let mut l = literals(&["gpt-*"], &[]);
-        l.header("x-team", "a");
-        l.header("x-tier", "gold");
+    fn headers_are_cut_by_a_decision_tree_not_a_product() {
+        // Eleven rules, each on a header of its own and no model: every
+        // rule that holds ends the list, so the tree has 12 leaves, not 2^11.
+        let mut l = Literals::default();
+        l.lists.push(
+            (0..11)
+                .map(|i| Condition {
+                    headers: vec![HeaderTest::Is { name: format!("x-h{i}"), value: "on".into() }],
+                    models: None,
+                })
+                .collect(),
+        );
+        l.rules = 11;
         let space = partition(&l, Limits::default());
-        // 3 model classes × 3 × 3 header values.
-        assert_eq!((space.cells.len(), space.complete), (27, true));
-        assert_eq!(space.cells[0], Request::default());
-        let small = partition(&l, Limits { cells: 10, ..Limits::default() });
-        // With no rules added, a cell costs one decision.
-        assert_eq!((small.cells.len(), small.complete), (10, false));
-        assert!(small.notes[0].contains("27 cells"), "{:?}", small.notes);
+        assert!(space.complete, "{:?}", space.notes);
+        assert_eq!(space.cells.len(), 12, "{:?}", space.cells.len());
+    }
+
+    #[test]
+    fn a_spent_budget_is_said() {
+        let globs: Vec<String> = (0..20).map(|i| format!("*w{i}q*")).collect();
+        let refs: Vec<&str> = globs.iter().map(String::as_str).collect();
+        let space = partition(&glob_list(&refs), Limits { model_states: 10, ..Limits::default() });
+        assert!(!space.complete);
+        assert!(space.notes[0].contains("--max-states"), "{:?}", space.notes);
     }
 }

@@ -16,7 +16,7 @@
 use super::glob::path_match;
 use super::proxy::{self, lower_value, UNSEEN_HEADERS};
 use super::router::{Plane, Router};
-use super::space::{partition, Limits, Literals, Space};
+use super::space::{partition, Condition, HeaderTest, Limits, Literals, ModelTest, Space};
 use super::suite::{Backends, Expect, Health, PlacedInvariant, When};
 use super::{Decision, Matched, Request};
 use crate::diagnostic::{rules, Diagnostic, Rule, Severity};
@@ -172,7 +172,9 @@ fn verify_one(
     let mut findings = Vec::new();
     sensitive_egress(router, &space, &decisions, &mut findings);
     unmatchable(router, &mut findings);
-    let unreachable = unreachable_rules(router, &space, &decisions, &mut findings);
+    // "No request reaches it" is only known of a search that finished.
+    let unreachable =
+        if space.complete { unreachable_rules(router, &space, &decisions, &mut findings) } else { Vec::new() };
     unrouted(router, &space, &decisions, &mut findings);
     // The planes are compared once, from the Proxy plane's side.
     if let (Some(other), DataPlane::Proxy) = (other, router.data_plane()) {
@@ -570,21 +572,21 @@ pub fn outcome(d: &Decision) -> String {
     }
 }
 
-/// Adds an invariant's literals, so that the cells tell its requests apart.
+/// Adds an invariant's `when`, so that no cell holds requests it tells
+/// apart.
 fn add_when(literals: &mut Literals, router: &Router, when: &When) {
-    for c in &when.classification {
-        literals.header(&router.class_header, c);
+    let mut headers = Vec::new();
+    if !when.classification.is_empty() {
+        headers.push(HeaderTest::LowerIn { name: router.class_header.clone(), values: when.classification.clone() });
     }
-    for c in &when.complexity {
-        literals.header(TASK_COMPLEXITY_HEADER, c);
-    }
-    for g in &when.models {
-        literals.globs.insert(g.clone());
-        literals.models.insert(g.clone());
+    if !when.complexity.is_empty() {
+        headers.push(HeaderTest::LowerIn { name: TASK_COMPLEXITY_HEADER.to_string(), values: when.complexity.clone() });
     }
     for (k, v) in &when.headers {
-        literals.header(k, v);
+        headers.push(HeaderTest::Is { name: k.to_ascii_lowercase(), value: v.clone() });
     }
+    let models = (!when.models.is_empty()).then(|| ModelTest { globs: when.models.clone(), ids: Vec::new() });
+    literals.add_condition(Condition { headers, models });
 }
 
 fn header<'r>(request: &'r Request, name: &str) -> Option<&'r str> {
