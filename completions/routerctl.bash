@@ -804,7 +804,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__verify)
-            opts="-f -R -n -j -t -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --tests --against --data-plane --emit-tests --output --quiet --verbose --message-format --help --version"
+            opts="-f -R -n -j -t -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --tests --against --data-plane --emit-tests --output --allow-incomplete --max-states --max-steps --max-cells --max-decisions --quiet --verbose --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -876,6 +876,22 @@ _routerctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-states)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-steps)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-cells)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-decisions)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --message-format)

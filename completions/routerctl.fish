@@ -518,6 +518,10 @@ both\t'Both, and every case where they disagree'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l emit-tests -d 'Write one RouterTest case per class of requests to FILE: today\'s behaviour pinned, ready for `routerctl test`' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s o -l output -d 'Output format' -r -f -a "text\t''
 json\t''"
+complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-states -d 'States of the model automata\'s products the search may visit' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-steps -d 'Automaton steps the model search may take' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-cells -d 'Cells (header classes × model classes) the request space may have' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-decisions -d 'Rule evaluations (cells × rules) the cells may take to decide' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
 json\t''
 github\t''
@@ -525,6 +529,7 @@ sarif\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s R -l recursive -d 'Read the directories given to -f (and --live) with their subdirectories, as kubectl\'s -R'
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l emit-scrape-annotations -d 'The operator\'s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
+complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l allow-incomplete -d 'A search that spends a budget is a warning, not a failure: the report says what it covered, and the run may still pass'
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s h -l help -d 'Print help (see more with \'--help\')'

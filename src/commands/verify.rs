@@ -45,12 +45,8 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporte
     let b = args.budgets;
     let limits =
         Limits { model_states: b.max_states, model_steps: b.max_steps, cells: b.max_cells, decisions: b.max_decisions };
-    let reports = verify::verify(&Inputs {
-        planes: &rendered,
-        against: against.as_deref(),
-        invariants: &invariants,
-        limits,
-    });
+    let reports =
+        verify::verify(&Inputs { planes: &rendered, against: against.as_deref(), invariants: &invariants, limits });
     // An unfinished search proves nothing: it fails the run unless asked
     // not to, and is reported in every format, `-q` or not.
     let incomplete_severity = if args.allow_incomplete { Severity::Warning } else { Severity::Error };
@@ -98,9 +94,7 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporte
     };
     let mut out = Spool::new();
     std::io::Write::write_all(&mut out, body.as_bytes()).context("cannot spool output")?;
-    let code = i32::from(
-        reports.iter().any(|r| r.failed() || (!r.complete && incomplete_severity == Severity::Error)),
-    );
+    let code = i32::from(reports.iter().any(|r| r.failed() || (!r.complete && incomplete_severity == Severity::Error)));
     Ok(Outcome { stdout: out, code, notes: String::new() })
 }
 

@@ -528,9 +528,38 @@ mod tests {
     /// lands inside a rune, no backtracking, `/` in classes, ranges,
     /// escapes, and malformed ones.
     const HARD: &[&str] = &[
-        "*??", "??*", "*?", "?", "*[^b]*", "*[/a]*/b", "a*b*c", "*a*", "*/*", "[/]", "*[\u{FFFD}]", "*[\u{FFFD}]?",
-        "\u{20AC}*", "*\u{20AC}", "*?\u{E9}", "[\u{E0}-\u{FF}]*", "*[^\u{E9}]", "\\*a", "a\\", "[", "*[", "[a-]",
-        "[]a]", "[^]", "*x[^/]?", "**", "", "*", "a?/*", "*[a-c][^x]*", "[\u{1D11E}]*", "*\\[*",
+        "*??",
+        "??*",
+        "*?",
+        "?",
+        "*[^b]*",
+        "*[/a]*/b",
+        "a*b*c",
+        "*a*",
+        "*/*",
+        "[/]",
+        "*[\u{FFFD}]",
+        "*[\u{FFFD}]?",
+        "\u{20AC}*",
+        "*\u{20AC}",
+        "*?\u{E9}",
+        "[\u{E0}-\u{FF}]*",
+        "*[^\u{E9}]",
+        "\\*a",
+        "a\\",
+        "[",
+        "*[",
+        "[a-]",
+        "[]a]",
+        "[^]",
+        "*x[^/]?",
+        "**",
+        "",
+        "*",
+        "a?/*",
+        "*[a-c][^x]*",
+        "[\u{1D11E}]*",
+        "*\\[*",
     ];
 
     /// (b) Every name of up to four bytes from an alphabet of the
@@ -549,7 +578,8 @@ mod tests {
             let mut names: Vec<Vec<u8>> = vec![Vec::new()];
             let mut all = names.clone();
             for _ in 0..4 {
-                names = names.iter().flat_map(|n| alphabet.iter().map(move |&b| [n.as_slice(), &[b]].concat())).collect();
+                names =
+                    names.iter().flat_map(|n| alphabet.iter().map(move |&b| [n.as_slice(), &[b]].concat())).collect();
                 all.extend(names.iter().cloned());
             }
             for name in &all {

@@ -91,11 +91,9 @@ impl Alphabet {
         let mut intervals: Vec<(u8, u8)> = Vec::new();
         let mut byte_class = [0u16; 256];
         let mut lo = 0usize;
-        for b in 1..=256 {
-            if cut[b] {
-                for x in lo..b {
-                    byte_class[x] = intervals.len() as u16;
-                }
+        for (b, &starts) in cut.iter().enumerate().skip(1) {
+            if starts {
+                byte_class[lo..b].fill(intervals.len() as u16);
                 intervals.push((lo as u8, (b - 1) as u8));
                 lo = b;
             }
@@ -139,7 +137,9 @@ impl Alphabet {
             }
         }
         // Readable runes first, then the others in byte order.
-        reps.sort_by_key(|r| (READABLE.iter().position(|x| r.len() == 1 && *x == r[0]).unwrap_or(READABLE.len()), r.clone()));
+        reps.sort_by_key(|r| {
+            (READABLE.iter().position(|x| r.len() == 1 && *x == r[0]).unwrap_or(READABLE.len()), r.clone())
+        });
         let classes = reps
             .iter()
             .enumerate()
@@ -155,8 +155,7 @@ impl Alphabet {
     /// The class of each rune of a (valid UTF-8) model.
     fn runes<'m>(&'m self, model: &'m str) -> impl Iterator<Item = usize> + 'm {
         model.chars().filter_map(move |c| {
-            let key: Vec<u16> =
-                c.encode_utf8(&mut [0; 4]).bytes().map(|b| self.byte_class[usize::from(b)]).collect();
+            let key: Vec<u16> = c.encode_utf8(&mut [0; 4]).bytes().map(|b| self.byte_class[usize::from(b)]).collect();
             self.classes.get(&key).copied()
         })
     }
@@ -421,9 +420,7 @@ impl Models {
                     .iter()
                     .position(|rule| match rule {
                         None => true,
-                        Some(atoms) => {
-                            atoms.iter().any(|&l| self.machines[local[l]].accepting[state[l] as usize])
-                        }
+                        Some(atoms) => atoms.iter().any(|&l| self.machines[local[l]].accepting[state[l] as usize]),
                     })
                     .map_or(u16::MAX, |i| i as u16)
             })
@@ -630,9 +627,9 @@ mod tests {
     fn budgets_are_kept() {
         let globs: Vec<String> = (0..30).map(|i| format!("*w{i}x*")).collect();
         let mut models = Models::new(globs.iter().map(|g| Atom::Glob(g.clone())));
-        let rules: ModelRules = globs.iter().map(|g| Some(vec![models.atom(&Atom::Glob(g.clone())).expect("given")])).collect();
+        let rules: ModelRules =
+            globs.iter().map(|g| Some(vec![models.atom(&Atom::Glob(g.clone())).expect("given")])).collect();
         let mut tiny = Budget { states: 5, steps: u64::MAX };
         assert_eq!(models.classes(&[rules], &[], &mut tiny), Err(Spent::States));
     }
-
 }

@@ -35,7 +35,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::glob::{path_match, Glob};
 use super::models::{Atom, Budget, ModelRules, Models, Spent};
-use super::proxy::{lower_value, UNSEEN_HEADERS};
+use super::proxy::{self, lower_value, ProxyConfig, Rule as ProxyRule, UNSEEN_HEADERS};
 use super::router::{Plane, Router};
 use super::Request;
 use crate::kube::golower::preimages;
@@ -122,19 +122,53 @@ pub struct Literals {
     pub rules: usize,
 }
 
-/// Whether Go's HTTP server hands a header value to the handler as it
-/// was sent: textproto trims leading and trailing spaces and tabs, and
-/// `httpguts.ValidHeaderFieldValue` refuses control bytes but tab.
-pub fn receivable_value(value: &str) -> bool {
-    let edge = |c: char| c == ' ' || c == '\t';
-    !value.starts_with(edge) && !value.ends_with(edge) && !value.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7F)
+/// Whether Go's HTTP server hands a header value to the proxy as it was
+/// sent: no control character (else 400) and no spaces or tabs around it
+/// (else trimmed, and so the same as a value already tried).
+fn receivable_value(value: &str) -> bool {
+    proxy::is_valid_value(value) && proxy::received_value(value) == value
 }
 
 /// Whether a header of this (lower-cased) name can reach the proxy's
 /// `r.Header`: an HTTP token, and not one Go's server moves out of it.
 fn receivable_name(name: &str) -> bool {
-    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
-    !name.is_empty() && name.chars().all(token) && !UNSEEN_HEADERS.contains(&name)
+    proxy::is_token(name) && !UNSEEN_HEADERS.contains(&name)
+}
+
+/// What a proxy rule asks of a request, as a condition; `None` when it
+/// can take none (a header Go's server never hands on, or required
+/// capabilities no backend of its route has: `satisfiesRequiredCapabilities`).
+pub fn rule_condition(config: &ProxyConfig, class_header: &str, rule: &ProxyRule) -> Option<Condition> {
+    let m = &rule.match_;
+    if !m.required_capabilities.is_empty()
+        && !rule.route.backends.iter().any(|b| {
+            config
+                .backends
+                .iter()
+                .any(|cb| cb.name == *b && m.required_capabilities.iter().all(|c| cb.capabilities.contains(c)))
+        })
+    {
+        return None;
+    }
+    let mut headers = Vec::new();
+    if !m.data_classification.is_empty() {
+        headers.push(HeaderTest::LowerIn { name: class_header.to_string(), values: m.data_classification.clone() });
+    }
+    if !m.task_complexity.is_empty() {
+        headers.push(HeaderTest::LowerIn {
+            name: TASK_COMPLEXITY_HEADER.to_string(),
+            values: vec![m.task_complexity.clone()],
+        });
+    }
+    for (name, value) in &m.headers {
+        let name = lower_value(name);
+        if !receivable_name(&name) {
+            return None;
+        }
+        headers.push(HeaderTest::Is { name, value: value.clone() });
+    }
+    let models = (!m.models.is_empty()).then(|| ModelTest { globs: m.models.clone(), ids: Vec::new() });
+    Some(Condition { headers, models })
 }
 
 impl Literals {
@@ -149,43 +183,8 @@ impl Literals {
         match &router.plane {
             Plane::Proxy(config) => {
                 self.rules += config.rules.len() + 1;
-                let mut list = Vec::new();
-                for rule in &config.rules {
-                    let m = &rule.match_;
-                    // A rule no backend of whose route has the capabilities
-                    // matches nothing (`satisfiesRequiredCapabilities`).
-                    if !m.required_capabilities.is_empty()
-                        && !rule.route.backends.iter().any(|b| {
-                            config.backends.iter().any(|cb| {
-                                cb.name == *b && m.required_capabilities.iter().all(|c| cb.capabilities.contains(c))
-                            })
-                        })
-                    {
-                        continue;
-                    }
-                    let mut headers = Vec::new();
-                    if !m.data_classification.is_empty() {
-                        headers
-                            .push(HeaderTest::LowerIn { name: class.clone(), values: m.data_classification.clone() });
-                    }
-                    if !m.task_complexity.is_empty() {
-                        headers.push(HeaderTest::LowerIn {
-                            name: TASK_COMPLEXITY_HEADER.to_string(),
-                            values: vec![m.task_complexity.clone()],
-                        });
-                    }
-                    let mut never = false;
-                    for (name, value) in &m.headers {
-                        let name = lower_value(name);
-                        never |= !receivable_name(&name);
-                        headers.push(HeaderTest::Is { name, value: value.clone() });
-                    }
-                    if never {
-                        continue;
-                    }
-                    let models = (!m.models.is_empty()).then(|| ModelTest { globs: m.models.clone(), ids: Vec::new() });
-                    list.push(Condition { headers, models });
-                }
+                let mut list: Vec<Condition> =
+                    config.rules.iter().filter_map(|rule| rule_condition(config, &class, rule)).collect();
                 if config.default_route_strategy == "BackendNameMatch" {
                     let ids = config
                         .backends
@@ -268,7 +267,9 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
     let lists: Vec<Vec<Pending>> = literals
         .lists
         .iter()
-        .map(|list| list.iter().map(|c| Pending { headers: c.headers.iter().collect(), models: c.models.as_ref() }).collect())
+        .map(|list| {
+            list.iter().map(|c| Pending { headers: c.headers.iter().collect(), models: c.models.as_ref() }).collect()
+        })
         .collect();
     let most = limits.cells.min(usize::try_from(limits.decisions / literals.rules.max(1) as u64).unwrap_or(usize::MAX));
     let mut leaves = Vec::new();
@@ -294,11 +295,8 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
     let mut known: HashMap<Vec<ModelRules>, Vec<(String, Vec<u16>)>> = HashMap::new();
     let mut cells = Vec::new();
     'leaves: for leaf in &leaves {
-        let problem: Vec<ModelRules> = leaf
-            .lists
-            .iter()
-            .map(|list| list.iter().map(|m| m.map(|t| model_atoms(&models, t))).collect())
-            .collect();
+        let problem: Vec<ModelRules> =
+            leaf.lists.iter().map(|list| list.iter().map(|m| m.map(|t| model_atoms(&models, t))).collect()).collect();
         // Lists that read no model tell no model apart.
         let problem: Vec<ModelRules> = problem.into_iter().filter(|l| l.iter().any(Option::is_some)).collect();
         if problem.is_empty() {
@@ -345,9 +343,7 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
                 leaf.lists.iter().filter(|l| l.iter().any(Option::is_some)).cloned().collect();
             let again: Vec<u16> = lists
                 .iter()
-                .map(|list| {
-                    list.iter().position(|t| t.is_none_or(|t| t.holds(model))).map_or(u16::MAX, |i| i as u16)
-                })
+                .map(|list| list.iter().position(|t| t.is_none_or(|t| t.holds(model))).map_or(u16::MAX, |i| i as u16))
                 .collect();
             if again != *decided {
                 notes.push(format!(

@@ -16,7 +16,7 @@
 use super::glob::path_match;
 use super::proxy::{self, lower_value, UNSEEN_HEADERS};
 use super::router::{Plane, Router};
-use super::space::{partition, Condition, HeaderTest, Limits, Literals, ModelTest, Space};
+use super::space::{self, partition, Condition, HeaderTest, Limits, Literals, ModelTest, Space};
 use super::suite::{Backends, Expect, Health, PlacedInvariant, When};
 use super::{Decision, Matched, Request};
 use crate::diagnostic::{rules, Diagnostic, Rule, Severity};
@@ -174,7 +174,7 @@ fn verify_one(
     unmatchable(router, &mut findings);
     // "No request reaches it" is only known of a search that finished.
     let unreachable =
-        if space.complete { unreachable_rules(router, &space, &decisions, &mut findings) } else { Vec::new() };
+        if space.complete { unreachable_rules(router, &space, &decisions, limits, &mut findings) } else { Vec::new() };
     unrouted(router, &space, &decisions, &mut findings);
     // The planes are compared once, from the Proxy plane's side.
     if let (Some(other), DataPlane::Proxy) = (other, router.data_plane()) {
@@ -430,6 +430,7 @@ fn unreachable_rules(
     router: &Router,
     space: &Space,
     decisions: &[Decision],
+    limits: Limits,
     findings: &mut Vec<Finding>,
 ) -> Vec<String> {
     let reached: std::collections::HashSet<&str> = decisions.iter().map(|d| d.matched.label()).collect();
@@ -474,13 +475,33 @@ fn unreachable_rules(
             }
         };
         let mut shadows: Vec<String> = Vec::new();
-        let mut witness: Option<&Request> = None;
+        let mut witness: Option<Request> = None;
         for (i, (cell, decision)) in space.cells.iter().zip(decisions).enumerate() {
             if takes(i, cell) {
-                witness.get_or_insert(cell);
+                witness.get_or_insert_with(|| cell.clone());
                 let by = decision.matched.label().to_string();
                 if !shadows.contains(&by) {
                     shadows.push(by);
+                }
+            }
+        }
+        // The cells follow the decisions, so the requests a shadowed rule
+        // matches may share cells with others: cut again with its own
+        // conditions apart, to say who takes them.
+        if let (None, Plane::Proxy(config), Some(rule)) = (&witness, &router.plane, own) {
+            if let Some(condition) = space::rule_condition(config, &router.class_header, rule) {
+                let mut literals = Literals::default();
+                literals.add_router(router);
+                literals.add_condition(condition);
+                let apart = partition(&literals, limits);
+                for cell in &apart.cells {
+                    if proxy::rule_matches(config, rule, &proxy::features(config, cell)) {
+                        witness.get_or_insert_with(|| cell.clone());
+                        let by = router.decide_quietly(cell, &[]).matched.label().to_string();
+                        if !shadows.contains(&by) {
+                            shadows.push(by);
+                        }
+                    }
                 }
             }
         }
@@ -490,7 +511,7 @@ fn unreachable_rules(
                     "rule {name} is reached by no request: {} take(s) every request it matches",
                     shadows.join(", ")
                 ),
-                cell.clone(),
+                cell,
             ),
             None => (format!("rule {name} is reached by no request: its conditions match none"), Request::default()),
         };

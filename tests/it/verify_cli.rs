@@ -46,7 +46,7 @@ fn a_safe_router_passes_and_its_classes_are_listed() {
         run.stdout,
         "ml/coding-router (Proxy): 3 classes of requests, complete\n  no model → default → [local-qwen]\n  no model, \
          x-llmkube-task-complexity: complex → complex-to-cloud → [cloud-opus, local-qwen]\n  no model, \
-         x-llmkube-classification: phi → pii-stays-local → [local-qwen]\n"
+         x-llmkube-classification: pii → pii-stays-local → [local-qwen]\n"
     );
 }
 
@@ -172,7 +172,8 @@ fn a_router_that_routes_nothing_is_told() {
 #[test]
 fn the_planes_part_on_a_gateway_router() {
     // The Gateway plane compares the classification header exactly; the
-    // proxy lower-cases it first: `PHI` is private to one and not the other.
+    // proxy lower-cases it first: `Pii` (which lower-cases to pii without
+    // being it) is private to one and not the other.
     let (code, report) = json(&["-f", "testdata/gateway/local.yaml"]);
     assert_eq!(code, 1);
     let planes: Vec<&str> =
@@ -187,7 +188,7 @@ fn the_planes_part_on_a_gateway_router() {
     assert!(
         parted.iter().any(|f| f["message"]
             .as_str()
-            .is_some_and(|m| m.contains("x-data-class: PHI: the Proxy plane sends it by private to [llama], the Gateway plane by default to [llama]"))),
+            .is_some_and(|m| m.contains("x-data-class: Pii: the Proxy plane sends it by private to [llama], the Gateway plane by default to [llama]"))),
         "{parted:#?}"
     );
     // Each case is the Gateway plane's, and passes there.
@@ -325,7 +326,9 @@ fn against_lists_what_a_change_moves() {
     };
     let gpt = json!({"model": "gpt-x", "headers": {}}).to_string();
     let complex = json!({"model": "gpt-x", "headers": {"x-llmkube-task-complexity": "complex"}}).to_string();
-    let phi = json!({"model": "gpt-x", "headers": {"x-llmkube-classification": "phi"}}).to_string();
+    // pii and phi are decided alike by both routers: one class, its
+    // witness the first sensitive value.
+    let pii = json!({"model": "gpt-x", "headers": {"x-llmkube-classification": "pii"}}).to_string();
     // Each class in every health state: all up, each prefix of either
     // candidate list down, both lists down; listed where the rule changes
     // (all up) or where the request goes (backends down).
@@ -363,27 +366,27 @@ fn against_lists_what_a_change_moves() {
                 decision("gpt-to-cloud", &[], Some(502))
             ),
             (
-                phi.clone(),
+                pii.clone(),
                 json!([]),
                 decision("pii-stays-local", &["local-qwen"], None),
                 decision("gpt-to-cloud", &["cloud-opus"], None)
             ),
             // Fail-closed: pii-stays-local refuses with 503 when its local
-            // backend is down; gpt-to-cloud sends phi to the cloud.
+            // backend is down; gpt-to-cloud sends pii to the cloud.
             (
-                phi.clone(),
+                pii.clone(),
                 json!(["local-qwen"]),
                 decision("pii-stays-local", &[], Some(503)),
                 decision("gpt-to-cloud", &["cloud-opus"], None)
             ),
             (
-                phi.clone(),
+                pii.clone(),
                 json!(["cloud-opus"]),
                 decision("pii-stays-local", &["local-qwen"], None),
                 decision("gpt-to-cloud", &[], Some(502))
             ),
             (
-                phi,
+                pii,
                 json!(["local-qwen", "cloud-opus"]),
                 decision("pii-stays-local", &[], Some(503)),
                 decision("gpt-to-cloud", &[], Some(502))
@@ -583,4 +586,52 @@ fn findings_are_annotated_at_their_field_in_ci() {
         .collect();
     assert_eq!(invariant.len(), 1, "{}", run.stderr);
     assert_eq!((invariant[0]["file"].as_str(), invariant[0]["line"].as_u64()), (Some(path), Some(4)));
+}
+
+#[test]
+fn eleven_header_rules_are_proved_and_the_leak_found() {
+    // Each header rule holds or not: 2^11 combinations, each with its model
+    // classes, were more than the search could decide. Cut by decision,
+    // the router is proved, and the pii request for a `*-mini` model that
+    // goes to the cloud is found.
+    let (code, report) = json(&["-f", "testdata/verify/many-headers.yaml"]);
+    assert_eq!(code, 1);
+    let router = &report["routers"][0];
+    assert_eq!(router["complete"], true, "{}", router["notes"]);
+    assert_eq!(router["unreachableRules"], serde_json::json!([]));
+    let leak = findings(&report)
+        .into_iter()
+        .find(|(rule, m)| rule == "sensitive-egress" && m.contains("by rule minis-to-cloud"));
+    assert!(leak.is_some(), "{:#?}", findings(&report));
+}
+
+#[test]
+fn an_unfinished_search_fails_the_run() {
+    // One state is not enough to search the model globs. The error is
+    // also on stderr, `-q` or not.
+    let run = verify(&["-f", "testdata/verify/many-headers.yaml", "--max-states", "1", "-o", "json"]);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.starts_with("error: testdata/verify/many-headers.yaml"), "{}", run.stderr);
+    assert!(run.stderr.contains("the search did not finish"), "{}", run.stderr);
+    let report: Value = serde_json::from_str(&run.stdout).expect("verify -o json writes JSON");
+    let router = &report["routers"][0];
+    assert_eq!(router["complete"], false);
+    assert!(router["notes"][0].as_str().is_some_and(|n| n.contains("--max-states")), "{}", router["notes"]);
+    // Nothing is said of rules an unfinished search did not reach.
+    assert_eq!(router["unreachableRules"], serde_json::json!([]));
+    let found = findings(&report);
+    assert_eq!(found[0].0, "verify-incomplete", "{found:#?}");
+    assert!(!found.iter().any(|(rule, _)| rule == "unreachable-rule"), "{found:#?}");
+    assert_eq!(router["findings"][0]["severity"], "error");
+    // `-q` does not hide it: it is the error that fails the run. (The
+    // safe router has no model globs: a cell budget cuts it short.)
+    let run = verify(&["-f", SAFE, "--max-cells", "1"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("INCOMPLETE") && run.stdout.contains("error verify-incomplete"), "{}", run.stdout);
+    assert!(run.stderr.contains("verify-incomplete") || run.stderr.contains("did not finish"), "{}", run.stderr);
+    // Accepted as partial, it is a warning (which -q hides) and the run passes.
+    let (code, report) = json(&["-f", SAFE, "--max-cells", "1", "--allow-incomplete"]);
+    assert_eq!(code, 0);
+    assert_eq!(report["routers"][0]["findings"][0]["severity"], "warning");
+    assert_eq!(report["routers"][0]["findings"][0]["rule"], "verify-incomplete");
 }
