@@ -338,10 +338,10 @@ fn text_report(report: &Report, skipped: &Skipped, top: usize) -> String {
     if skipped.total() > 0 {
         let _ = writeln!(
             out,
-            "  skipped: {} other log messages, {} not slog lines, {} router.dispatch lines without what the proxy writes",
-            thousands(skipped.other),
-            thousands(skipped.not_log),
-            thousands(skipped.malformed)
+            "  skipped: {}, {}, {} without what the proxy writes",
+            count(skipped.other, "other log message"),
+            count(skipped.not_log, "not slog line"),
+            count(skipped.malformed, "router.dispatch line")
         );
     }
     let u = &report.undetermined;
@@ -376,19 +376,8 @@ fn text_report(report: &Report, skipped: &Skipped, top: usize) -> String {
             top,
         );
     }
-    let egress = &report.sensitive_egress;
-    if egress.count == 0 {
-        let _ = writeln!(out, "\nsensitive egress: none");
-    } else {
-        section(
-            &mut out,
-            "SENSITIVE EGRESS (sensitive requests that would leave the cluster)",
-            egress,
-            ("logged", "now"),
-            report.requests,
-            top,
-        );
-    }
+    let title = "sensitive egress (sensitive requests the router sends out of the cluster)";
+    section(&mut out, title, &report.sensitive_egress, ("logged", "now"), report.requests, top);
     out
 }
 
@@ -426,9 +415,10 @@ fn section(out: &mut String, title: &str, groups: &Groups, (was, is): (&str, &st
         let rest: u64 = groups.groups[top..].iter().map(|g| g.count).sum();
         let _ = writeln!(
             out,
-            "  … and {} more groups ({} requests; -o json lists them all, or --top)",
-            n - top,
-            thousands(rest)
+            "  … and {} more {} ({}; -o json lists them all, or --top)",
+            thousands((n - top) as u64),
+            if n - top == 1 { "group" } else { "groups" },
+            count(rest, "request")
         );
     }
 }

@@ -256,25 +256,25 @@ impl Acc {
     }
 
     fn finish(self, tally: &Tally) -> Groups {
-        let mut groups: Vec<Group> = self
+        let mut groups: Vec<(Option<LineRef>, Group)> = self
             .groups
             .into_iter()
-            .map(|((before, after), (count, witnesses))| Group {
-                before,
-                after,
-                count,
-                share: share(count, tally.requests),
-                examples: witnesses.iter().map(|(at, entry)| example(tally, *at, *entry)).collect(),
+            .map(|((before, after), (count, witnesses))| {
+                let group = Group {
+                    before,
+                    after,
+                    count,
+                    share: share(count, tally.requests),
+                    examples: witnesses.iter().map(|(at, entry)| example(tally, *at, *entry)).collect(),
+                };
+                (witnesses.first().map(|(at, _)| *at), group)
             })
             .collect();
         // The largest first; ties in the order their first line was read.
-        groups.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| first(a).cmp(&first(b))));
+        groups.sort_by(|(a_first, a), (b_first, b)| b.count.cmp(&a.count).then_with(|| a_first.cmp(b_first)));
+        let groups: Vec<Group> = groups.into_iter().map(|(_, g)| g).collect();
         Groups { count: groups.iter().map(|g| g.count).sum(), groups }
     }
-}
-
-fn first(group: &Group) -> Option<&str> {
-    group.examples.first().map(|e| e.line.as_str())
 }
 
 fn share(count: u64, of: u64) -> f64 {

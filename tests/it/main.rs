@@ -36,6 +36,7 @@ mod reconcile_props;
 mod reference_fields;
 mod render_cli;
 mod render_snapshots;
+mod replay_cli;
 mod routing_props;
 mod schema_cli;
 mod test_cli;
