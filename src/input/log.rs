@@ -179,9 +179,12 @@ fn strip_kubectl_prefixes(line: &str) -> &str {
             rest = &rest[end + 2..];
         }
     }
-    if let Some((first, after)) = rest.split_once(' ') {
-        if looks_like_rfc3339(first) {
-            rest = after;
+    // Only a line that starts with a digit can start with a time.
+    if rest.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        if let Some((first, after)) = rest.split_once(' ') {
+            if looks_like_rfc3339(first) {
+                rest = after;
+            }
         }
     }
     rest
