@@ -140,7 +140,7 @@ fn read_logs(
                 }
             }
             lines += 1;
-            if lines % PROGRESS_LINES == 0 {
+            if lines.is_multiple_of(PROGRESS_LINES) {
                 let requests = tally.requests();
                 reporter.progress(&|| format!("{lines} lines read, {requests} requests"));
             }
@@ -316,7 +316,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

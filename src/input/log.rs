@@ -421,7 +421,7 @@ pub fn read_counts(
             if *columns.get_or_insert(decided) != decided {
                 return Err(at("its fields are not the first row's: every row records the decision, or none".into()));
             }
-            let row = CountRow {
+            CountRow {
                 model: row.model,
                 classification: row.classification,
                 task_complexity: row.task_complexity,
@@ -429,8 +429,7 @@ pub fn read_counts(
                 backend: row.backend.flatten(),
                 outcome: row.outcome.flatten(),
                 count: row.count,
-            };
-            row
+            }
         } else {
             let fields = csv_fields(text).ok_or_else(|| at("an unclosed quote in a CSV line".into()))?;
             let Some(names) = &header else {
@@ -715,7 +714,10 @@ mod tests {
         assert_eq!(lines, ["one", "two", "one", "two"]);
     }
 
-    fn counts(text: &str) -> Result<(CountColumns, Vec<(String, u64, u64)>)> {
+    /// Each row as text, its count and its line.
+    type Rows = Vec<(String, u64, u64)>;
+
+    fn counts(text: &str) -> Result<(CountColumns, Rows)> {
         let mut rows = Vec::new();
         let columns = read_counts("c", &mut text.as_bytes(), |d, count, line| {
             let outcome = d.outcome.map_or("-", Outcome::as_str);

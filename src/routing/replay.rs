@@ -240,10 +240,13 @@ impl Report {
     }
 }
 
+/// A group's count and first lines (with the entry each belongs to).
+type Sum = (u64, Vec<(LineRef, usize)>);
+
 /// Groups being summed: (before, after) → count and witnesses.
 #[derive(Default)]
 struct Acc {
-    groups: HashMap<(Dispatched, Dispatched), (u64, Vec<(LineRef, usize)>)>,
+    groups: HashMap<(Dispatched, Dispatched), Sum>,
 }
 
 impl Acc {

@@ -221,7 +221,7 @@ proptest! {
         by_name in any::<bool>(),
         sent in prop::collection::vec(sent_strategy(), 1..40),
     ) {
-        let r = router(&rules, &default_route, by_name);
+        let r = router(&rules, default_route, by_name);
         let (lines, _) = log(&r, &sent);
         let report = replay(&tally(&lines), &r, None).expect("replays");
         let differs = report.differs.expect("decisions are logged");
@@ -243,7 +243,7 @@ proptest! {
             r["name"] = json!(format!("r{i}"));
             r
         }).collect();
-        let old = router(&named, &default_route, by_name);
+        let old = router(&named, default_route, by_name);
         // The change: the same rules in another order, another default.
         let mut reordered = named.clone();
         let n = reordered.len();
@@ -251,7 +251,7 @@ proptest! {
         if order % 3 == 0 {
             reordered.reverse();
         }
-        let new = router(&reordered, &new_default, by_name);
+        let new = router(&reordered, new_default, by_name);
         let (lines, health) = log(&old, &sent);
         let report = replay(&tally(&lines), &new, Some(&old)).expect("replays");
         prop_assert_eq!(report.undetermined.count, 0);
