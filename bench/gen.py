@@ -36,6 +36,14 @@ Sub-commands:
   gen.py shaped KIND OUT.yaml
       One ModelRouter of a shape verify's budgets are measured on:
       words50, rules200x3, globs100h8 or headers11 (shaped_router_yaml).
+  gen.py replay-log N OUT.log
+      N lines of a router-proxy log as testdata/replay/router.yaml's proxy
+      would write them (`router.dispatch` JSON lines, as upstream's
+      `(*Proxy).audit` logs them through slog), from simulated traffic: a
+      mix of models, classifications and complexities, the research team's
+      header on some Claude requests, backends down now and then; one line
+      in a thousand another of the proxy's messages or a Go log line.
+      Seeded: the same N writes the same file.
 
 Live files are split per namespace (at most 1,000 routers, about 8.5 MB each),
 as `kubectl get -n NAMESPACE ... -o yaml` would write them.
@@ -47,6 +55,7 @@ import json
 import os
 import re
 import sys
+import time
 
 ROUTERS_PER_NAMESPACE = 1000
 CHANGED_LABEL = "team"
@@ -460,10 +469,85 @@ def shaped_router_yaml(kind):
     return "\n".join(lines) + "\n"
 
 
+def _pick(rng, weighted):
+    r = rng.random() * sum(w for _, w in weighted)
+    for value, w in weighted:
+        r -= w
+        if r <= 0:
+            return value
+    return weighted[-1][0]
+
+
+def gen_replay_log(n, path):
+    """testdata/replay/router.yaml's proxy (rules in order, the first
+    match wins; then BackendNameMatch, then the default route), serving
+    simulated traffic."""
+    import json
+    import random
+    rng = random.Random(41)
+    tail = [f"ft-support-{i:02d}" for i in range(30)]
+    models = [("qwen3-coder-30b", 40), ("qwen3-8b", 10), ("llama-3.1-8b", 20), ("gpt-4o", 8),
+              ("claude-sonnet-4", 6), ("cloud-opus", 2), ("mistral-7b", 4)] + [(m, 10 / len(tail)) for m in tail]
+    classes = [("", 70), ("public", 12), ("internal", 8), ("pii", 7), ("phi", 3)]
+    complexities = [("", 55), ("simple", 25), ("complex", 20)]
+    tiers = {"local-qwen": "local", "local-llama": "local", "cloud-opus": "cloud"}
+    down_rate = {"local-qwen": 0.03, "local-llama": 0.01, "cloud-opus": 0.02}
+    t = 1787479200.0  # 2026-08-23T10:00:00Z
+    with open(path, "w") as out:
+        for _ in range(n):
+            t += rng.expovariate(12.0)
+            stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1e9):09d}Z"
+            if rng.random() < 0.0005:
+                out.write(json.dumps({"time": stamp, "level": "INFO", "msg": "router config loaded", "backends": 3,
+                                      "rules": 4, "defaultRoute": "local-llama"}, separators=(",", ":")) + "\n")
+                continue
+            if rng.random() < 0.0005:
+                out.write(time.strftime("%Y/%m/%d %H:%M:%S", time.gmtime(t)) +
+                          " http: TLS handshake error from 10.42.0.17:51234: EOF\n")
+                continue
+            model, cls, cx = _pick(rng, models), _pick(rng, classes), _pick(rng, complexities)
+            research = model.startswith("claude-") and rng.random() < 0.3
+            rule, route, fail_closed = None, None, False
+            if cls in ("pii", "phi"):
+                rule, route, fail_closed = "pii-stays-local", ["local-qwen", "local-llama"], True
+            elif research:
+                rule, route = "research-opus", ["cloud-opus"]
+            elif model.startswith("qwen3-"):
+                rule, route = "code-local", ["local-qwen", "local-llama"]
+            elif cx == "complex":
+                rule, route = "complex-to-cloud", ["cloud-opus", "local-qwen"]
+            elif model in tiers:
+                route = [model]
+            else:
+                route = ["local-llama"]
+            down = {b for b in tiers if rng.random() < down_rate[b]}
+            chosen = next((b for b in route if b not in down), None)
+            line = {"time": stamp, "level": "INFO", "msg": "router.dispatch", "model": model,
+                    "classification": cls, "taskComplexity": cx}
+            if chosen:
+                stream = rng.random() < 0.4
+                line.update(status=200, outcome="ok_stream" if stream else "ok",
+                            latencyMs=int(rng.lognormvariate(7, 0.6)))
+            elif fail_closed:
+                line.update(status=503, outcome="fail_closed_runtime", latencyMs=rng.randint(1, 40))
+            else:
+                line.update(status=502, outcome="all_backends_failed", latencyMs=rng.randint(1, 40))
+            if rule:
+                line["rule"] = rule
+            if chosen:
+                line["backend"] = chosen
+                line["backendTier"] = tiers[chosen]
+            line["timeoutMs"] = 120000
+            out.write(json.dumps(line, separators=(",", ":"), ensure_ascii=False) + "\n")
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == "shaped":
         with open(argv[3], "w") as f:
             f.write(shaped_router_yaml(argv[2]))
+        return
+    if len(argv) == 4 and argv[1] == "replay-log":
+        gen_replay_log(int(argv[2]), argv[3])
         return
     if len(argv) == 4 and argv[1] == "wide":
         with open(argv[3], "w") as f:

@@ -36,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Check where requests go: run RouterTest cases against what each router''s data plane would decide')
             [CompletionResult]::new('route', 'route', [CompletionResultType]::ParameterValue, 'Explain where one request goes: the rules tried, why each did not match, the one that did, and the backends in dispatch order')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Prove where every request can go: the request space cut into classes that decide alike, each with a witness request; checks that hold for all requests; the invariants of RouterTest files; and with --against, every class whose destination a change moves')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Replay the requests a router-proxy logged: what the router in -f does with the traffic the cluster really served')
             [CompletionResult]::new('krm', 'krm', [CompletionResultType]::ParameterValue, 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema (draft 2020-12) of a ModelRouter or of a RouterTest file, for editors and kubeconform')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
@@ -249,6 +250,39 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'routerctl;replay' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for objects that do not name one (default: `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for objects that do not name one (default: `default`)')
+            [CompletionResult]::new('--router-proxy-image', '--router-proxy-image', [CompletionResultType]::ParameterName, 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator''s built-in default image, with a warning (an error with --strict)')
+            [CompletionResult]::new('--default-litellm-url', '--default-litellm-url', [CompletionResultType]::ParameterName, 'The operator''s --default-litellm-url: the address of litellm backends that set no url')
+            [CompletionResult]::new('--operator-version', '--operator-version', [CompletionResultType]::ParameterName, 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster''s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value')
+            [CompletionResult]::new('--crd', '--crd', [CompletionResultType]::ParameterName, 'The cluster''s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable')
+            [CompletionResult]::new('--log', '--log', [CompletionResultType]::ParameterName, 'A router-proxy log (`kubectl logs deploy/NAME-router-proxy`), or `-` for stdin. Repeatable')
+            [CompletionResult]::new('--counts', '--counts', [CompletionResultType]::ParameterName, 'Requests counted where the logs are kept (CSV or JSON lines: model, classification, taskComplexity, count; optionally rule, backend, outcome). Repeatable')
+            [CompletionResult]::new('--against', '--against', [CompletionResultType]::ParameterName, 'The routers before the change (files or directories, as -f): what the change moves and the drift are reported apart')
+            [CompletionResult]::new('--router', '--router', [CompletionResultType]::ParameterName, 'The router whose log it is (`namespace/name`, or a name) when the inputs hold several')
+            [CompletionResult]::new('--top', '--top', [CompletionResultType]::ParameterName, 'The groups shown in the text report, the largest first')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format')
+            [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R')
+            [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R')
+            [CompletionResult]::new('--emit-scrape-annotations', '--emit-scrape-annotations', [CompletionResultType]::ParameterName, 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Say what is being done: each router rendered, and the time taken')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Say what is being done: each router rendered, and the time taken')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'routerctl;krm' {
             [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print no warnings and no progress (errors still go to stderr)')
@@ -333,6 +367,7 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('test', 'test', [CompletionResultType]::ParameterValue, 'Check where requests go: run RouterTest cases against what each router''s data plane would decide')
             [CompletionResult]::new('route', 'route', [CompletionResultType]::ParameterValue, 'Explain where one request goes: the rules tried, why each did not match, the one that did, and the backends in dispatch order')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Prove where every request can go: the request space cut into classes that decide alike, each with a witness request; checks that hold for all requests; the invariants of RouterTest files; and with --against, every class whose destination a change moves')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Replay the requests a router-proxy logged: what the router in -f does with the traffic the cluster really served')
             [CompletionResult]::new('krm', 'krm', [CompletionResultType]::ParameterValue, 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema (draft 2020-12) of a ModelRouter or of a RouterTest file, for editors and kubeconform')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script (bash, zsh, fish, powershell, elvish)')
@@ -357,6 +392,9 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             break
         }
         'routerctl;help;verify' {
+            break
+        }
+        'routerctl;help;replay' {
             break
         }
         'routerctl;help;krm' {

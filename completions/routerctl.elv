@@ -33,6 +33,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand test 'Check where requests go: run RouterTest cases against what each router''s data plane would decide'
             cand route 'Explain where one request goes: the rules tried, why each did not match, the one that did, and the backends in dispatch order'
             cand verify 'Prove where every request can go: the request space cut into classes that decide alike, each with a witness request; checks that hold for all requests; the invariants of RouterTest files; and with --against, every class whose destination a change moves'
+            cand replay 'Replay the requests a router-proxy logged: what the router in -f does with the traffic the cluster really served'
             cand krm 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back'
             cand schema 'Print the JSON Schema (draft 2020-12) of a ModelRouter or of a RouterTest file, for editors and kubeconform'
             cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
@@ -239,6 +240,38 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'routerctl;replay'= {
+            cand -f 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable'
+            cand --filename 'A file, a directory (its *.yaml, *.yml and *.json files, sorted) or `-` for stdin, holding ModelRouters and the InferenceServices and ModelPools they reference. Repeatable'
+            cand -n 'Namespace for objects that do not name one (default: `default`)'
+            cand --namespace 'Namespace for objects that do not name one (default: `default`)'
+            cand --router-proxy-image 'The operator''s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator''s built-in default image, with a warning (an error with --strict)'
+            cand --default-litellm-url 'The operator''s --default-litellm-url: the address of litellm backends that set no url'
+            cand --operator-version 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster''s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each'
+            cand -j 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value'
+            cand --jobs 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value'
+            cand --crd 'The cluster''s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable'
+            cand --log 'A router-proxy log (`kubectl logs deploy/NAME-router-proxy`), or `-` for stdin. Repeatable'
+            cand --counts 'Requests counted where the logs are kept (CSV or JSON lines: model, classification, taskComplexity, count; optionally rule, backend, outcome). Repeatable'
+            cand --against 'The routers before the change (files or directories, as -f): what the change moves and the drift are reported apart'
+            cand --router 'The router whose log it is (`namespace/name`, or a name) when the inputs hold several'
+            cand --top 'The groups shown in the text report, the largest first'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
+            cand -R 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
+            cand --recursive 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
+            cand --emit-scrape-annotations 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
+            cand --strict 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
+            cand -q 'Print no warnings and no progress (errors still go to stderr)'
+            cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
+            cand -v 'Say what is being done: each router rendered, and the time taken'
+            cand --verbose 'Say what is being done: each router rendered, and the time taken'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'routerctl;krm'= {
             cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
             cand -q 'Print no warnings and no progress (errors still go to stderr)'
@@ -317,6 +350,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand test 'Check where requests go: run RouterTest cases against what each router''s data plane would decide'
             cand route 'Explain where one request goes: the rules tried, why each did not match, the one that did, and the backends in dispatch order'
             cand verify 'Prove where every request can go: the request space cut into classes that decide alike, each with a witness request; checks that hold for all requests; the invariants of RouterTest files; and with --against, every class whose destination a change moves'
+            cand replay 'Replay the requests a router-proxy logged: what the router in -f does with the traffic the cluster really served'
             cand krm 'Run as a KRM function: read a ResourceList on stdin, append the rendered objects of every ModelRouter among its items, write it back'
             cand schema 'Print the JSON Schema (draft 2020-12) of a ModelRouter or of a RouterTest file, for editors and kubeconform'
             cand completions 'Print a shell completion script (bash, zsh, fish, powershell, elvish)'
@@ -335,6 +369,8 @@ set edit:completion:arg-completer[routerctl] = {|@words|
         &'routerctl;help;route'= {
         }
         &'routerctl;help;verify'= {
+        }
+        &'routerctl;help;replay'= {
         }
         &'routerctl;help;krm'= {
         }

@@ -162,6 +162,21 @@ pub enum Command {
     /// Exit status: 0 when nothing fails, 1 when a check fails or an
     /// invariant does not hold, 2 on bad input.
     Verify(VerifyArgs),
+    /// Replay the requests a router-proxy logged: what the router in -f
+    /// does with the traffic the cluster really served.
+    ///
+    /// Each `router.dispatch` line (JSON or slog text, with or without
+    /// kubectl's --prefix and --timestamps, gzip'd or not, `-` for stdin)
+    /// is decided again, under the health its line shows, and what differs
+    /// from the log is grouped (logged decision, new decision) with counts,
+    /// shares and the first lines of each group. With --against, what the
+    /// change moves (the router before against the one in -f) and the
+    /// drift (the log against the router before) apart. --counts replays
+    /// an aggregate made where the logs are kept.
+    ///
+    /// Exit status: 0 when done, 1 when a sensitive request would leave
+    /// the cluster (as `verify`), 2 on bad input.
+    Replay(ReplayArgs),
     /// Run as a KRM function: read a ResourceList on stdin, append the
     /// rendered objects of every ModelRouter among its items, write it back.
     ///
@@ -371,6 +386,42 @@ pub struct Budgets {
     /// Rule evaluations (cells × rules) the cells may take to decide.
     #[arg(long, value_name = "N", default_value_t = 20_000_000)]
     pub max_decisions: u64,
+}
+
+#[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("requests").required(true).multiple(true).args(["logs", "counts"])))]
+pub struct ReplayArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+
+    /// A router-proxy log (`kubectl logs deploy/NAME-router-proxy`), or
+    /// `-` for stdin. Repeatable.
+    #[arg(long = "log", value_name = "FILE")]
+    pub logs: Vec<PathBuf>,
+
+    /// Requests counted where the logs are kept (CSV or JSON lines:
+    /// model, classification, taskComplexity, count; optionally rule,
+    /// backend, outcome). Repeatable.
+    #[arg(long = "counts", value_name = "FILE")]
+    pub counts: Vec<PathBuf>,
+
+    /// The routers before the change (files or directories, as -f): what
+    /// the change moves and the drift are reported apart.
+    #[arg(long, value_name = "FILE")]
+    pub against: Vec<PathBuf>,
+
+    /// The router whose log it is (`namespace/name`, or a name) when the
+    /// inputs hold several.
+    #[arg(long, value_name = "ROUTER")]
+    pub router: Option<String>,
+
+    /// The groups shown in the text report, the largest first.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub top: usize,
+
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
+    pub output: ReportFormat,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

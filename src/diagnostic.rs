@@ -85,6 +85,8 @@ pub mod rules {
         UNROUTED = "unrouted", "requests no rule and no default route take: the data plane answers them itself";
         INVARIANT = "invariant", "a RouterTest invariant does not hold for some request";
         ROUTING_INCOMPLETE = "verify-incomplete", "routerctl verify did not cover every request (a limit, or planes not compared)";
+        REPLAY = "replay", "logged requests a router decides otherwise than the log, or than the router before a change (routerctl replay)";
+        REPLAY_LOG = "replay-log", "lines of a router-proxy log that routerctl replay skips, or requests it cannot decide";
     }
 }
 

@@ -257,6 +257,17 @@ impl<'a> Reporter<'a> {
         }
     }
 
+    /// How far a long read has come, on the progress line (a terminal's,
+    /// redrawn at most every 200 ms): `text` is made only when drawn.
+    pub fn progress(&mut self, text: &dyn Fn() -> String) {
+        let due = self.last_drawn.is_none_or(|t| t.elapsed() >= PROGRESS_EVERY);
+        if self.progress && due && self.started.elapsed() >= PROGRESS_EVERY {
+            let _ = write!(self.out, "\rrouterctl: {}\x1b[K", text());
+            let _ = self.out.flush();
+            self.last_drawn = Some(Instant::now());
+        }
+    }
+
     /// The end of a run: the progress line goes; the findings are written,
     /// sorted (in `sarif`, as its log); `--verbose` gets the timing.
     pub fn finish(&mut self) {

@@ -14,6 +14,7 @@ mod explain;
 pub mod krm;
 mod outcome;
 mod render;
+mod replay;
 mod route;
 mod routers;
 mod schema;
@@ -71,6 +72,7 @@ fn run_command(cli: &Cli, inputs: &mut Inputs, reporter: &mut Reporter, terminal
         Command::Test(args) => test::run(args, inputs, reporter),
         Command::Route(args) => route::run(args, inputs, reporter),
         Command::Verify(args) => verify::run(args, inputs, reporter),
+        Command::Replay(args) => replay::run(args, inputs, reporter),
         Command::Schema(args) => schema::run(args),
         Command::Version { output } => version::run(*output),
         Command::Completions { shell } => text_outcome(&completion::completions(*shell), 0),

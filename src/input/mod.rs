@@ -9,6 +9,7 @@
 pub mod inputs;
 pub mod items;
 pub mod json;
+pub mod log;
 pub mod recursive;
 mod repair;
 pub mod scalar;

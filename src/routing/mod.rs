@@ -4,13 +4,15 @@
 //! `glob`) and Envoy's on the Gateway data plane (`gateway`, from the
 //! rendered AIGatewayRoute); RouterTest files and their runs (`suite`),
 //! the JSON Schema of those files (`suite_schema`), and a witness case
-//! written as those files write it (`witness`).
+//! written as those files write it (`witness`); a router's decisions on
+//! the requests a router-proxy logged (`replay`).
 //! Pure: values in, decisions out.
 
 pub mod gateway;
 pub mod glob;
 pub mod models;
 pub mod proxy;
+pub mod replay;
 pub mod router;
 pub mod space;
 pub mod suite;

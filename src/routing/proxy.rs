@@ -159,7 +159,8 @@ impl ProxyConfig {
         }
     }
 
-    fn backend(&self, name: &str) -> Option<&Backend> {
+    /// The backend of that name (`BackendByName`).
+    pub fn backend(&self, name: &str) -> Option<&Backend> {
         self.backends.iter().find(|b| b.name == name)
     }
 }
@@ -373,23 +374,10 @@ fn decide_as(config: &ProxyConfig, request: &Request, unhealthy: &[String], expl
             strategy_or_default(&rule.route.strategy),
             rule.fail_closed,
         ),
-        None => {
-            let by_name = (config.default_route_strategy == "BackendNameMatch" && !f.model.is_empty())
-                .then(|| {
-                    config.backends.iter().find(|b| {
-                        let published = if b.display_name.is_empty() { &b.name } else { &b.display_name };
-                        *published == f.model
-                    })
-                })
-                .flatten();
-            match by_name {
-                Some(b) => (Matched::NameMatch(b.name.clone()), vec![b.name.clone()], "primary-fallback".into(), false),
-                None if !config.default_route.is_empty() => {
-                    (Matched::Default, vec![config.default_route.clone()], "primary-fallback".into(), false)
-                }
-                None => return Decision::unrouted(503, "no rule matched and no defaultRoute configured", trials),
-            }
-        }
+        None => match fallback(config, &f.model) {
+            Some((matched, backend)) => (matched, vec![backend], "primary-fallback".into(), false),
+            None => return Decision::unrouted(503, "no rule matched and no defaultRoute configured", trials),
+        },
     };
     // enforceFailClosed: a sensitive class on a fail-closed rule goes only
     // to local backends the config knows.
@@ -430,6 +418,39 @@ fn decide_as(config: &ProxyConfig, request: &Request, unhealthy: &[String], expl
         (Some(502), Some("all backends failed".to_string()))
     };
     Decision { matched, strategy, candidates, status, reason, trials }
+}
+
+/// Where a request no rule took goes (`Matcher.Match` after the rules):
+/// with `defaultRouteStrategy: BackendNameMatch`, the backend whose
+/// published id (`backendByPublishedID`: its displayName, else its name)
+/// is the model; else the default route; else nowhere.
+pub fn fallback(config: &ProxyConfig, model: &str) -> Option<(Matched, String)> {
+    let by_name = (config.default_route_strategy == "BackendNameMatch" && !model.is_empty())
+        .then(|| {
+            config.backends.iter().find(|b| {
+                let published = if b.display_name.is_empty() { &b.name } else { &b.display_name };
+                published == model
+            })
+        })
+        .flatten();
+    match by_name {
+        Some(b) => Some((Matched::NameMatch(b.name.clone()), b.name.clone())),
+        None if !config.default_route.is_empty() => Some((Matched::Default, config.default_route.clone())),
+        None => None,
+    }
+}
+
+/// The backends `matched` routes to, as configured (unknown names
+/// included: the dispatch loop skips them).
+pub fn route_of(config: &ProxyConfig, matched: &Matched) -> Vec<String> {
+    match matched {
+        Matched::Rule(name) => {
+            config.rules.iter().find(|r| r.name == *name).map(|r| r.route.backends.clone()).unwrap_or_default()
+        }
+        Matched::NameMatch(backend) => vec![backend.clone()],
+        Matched::Default => vec![config.default_route.clone()],
+        Matched::Nothing => Vec::new(),
+    }
 }
 
 /// `strategyOrDefault`.

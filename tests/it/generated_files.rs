@@ -61,7 +61,7 @@ fn complete(words: &[&str]) -> String {
 fn the_kubectl_plugin_completion_script_answers_as_cobra_expects() {
     assert_eq!(
         complete(&[""]),
-        "render\ndiff\nexplain\ntest\nroute\nverify\nkrm\nschema\ncompletions\ncompletion\nversion\nman\n:4\n"
+        "render\ndiff\nexplain\ntest\nroute\nverify\nreplay\nkrm\nschema\ncompletions\ncompletion\nversion\nman\n:4\n"
     );
     assert_eq!(complete(&["di"]), "diff\n:4\n");
     assert_eq!(complete(&["diff", "-f", "routers/", "--co"]), "--color\n--context\n:4\n");
@@ -71,7 +71,7 @@ fn the_kubectl_plugin_completion_script_answers_as_cobra_expects() {
     assert_eq!(complete(&["diff", "-o", ""]), "diff\njson\n:4\n");
     assert_eq!(complete(&["render", "-f", "r.yaml", "-o", "n"]), "name\n:4\n");
     assert_eq!(complete(&["completion", "z"]), "zsh\n:4\n");
-    assert_eq!(complete(&["-q", "man", "re"]), "render\n:4\n");
+    assert_eq!(complete(&["-q", "man", "re"]), "render\nreplay\n:4\n");
     assert_eq!(complete(&["diff", "--context", ""]), ":4\n");
     assert_eq!(complete(&["schema", ""]), "modelrouter\nroutertest\n:4\n");
     assert_eq!(complete(&["schema", "modelrouter", "-o", ""]), "json\nyaml\n:4\n");

@@ -37,6 +37,8 @@ mod reconcile_props;
 mod reference_fields;
 mod render_cli;
 mod render_snapshots;
+mod replay_cli;
+mod replay_props;
 mod routing_props;
 mod schema_cli;
 mod test_cli;

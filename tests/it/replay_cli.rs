@@ -1,0 +1,303 @@
+//! `routerctl replay` through the real binary, on a router-proxy log
+//! written by hand in the format upstream's `(*Proxy).audit` logs through
+//! slog (testdata/replay/access.log: JSON behind kubectl's --prefix and
+//! --timestamps, two replicas; access-text.log: the same requests in
+//! slog's text format), replayed with the router that wrote it
+//! (router.yaml) and with a reorder of it (reordered.yaml). The expected
+//! groups are worked out from the routers' rules and the lines, line by
+//! line, in the comments.
+
+use crate::common;
+
+use common::routerctl;
+use serde_json::{json, Value};
+
+const ROUTER: &str = "testdata/replay/router.yaml";
+const REORDERED: &str = "testdata/replay/reordered.yaml";
+const LOG: &str = "testdata/replay/access.log";
+const TEXT_LOG: &str = "testdata/replay/access-text.log";
+
+fn replay(args: &[&str], stdin: Option<&str>) -> common::Run {
+    let mut all = vec!["replay"];
+    all.extend_from_slice(args);
+    routerctl(&all, stdin)
+}
+
+/// The JSON report (and the exit code) of a run with -q.
+fn json(args: &[&str]) -> (i32, Value) {
+    let mut all = vec!["-q"];
+    all.extend_from_slice(args);
+    all.extend(["-o", "json"]);
+    let run = replay(&all, None);
+    assert_eq!(run.stderr, "", "{args:?}");
+    (run.code, serde_json::from_str(&run.stdout).expect("replay -o json writes JSON"))
+}
+
+fn at(rule: Option<&str>, backend: Option<&str>, status: Option<u16>) -> Value {
+    json!({"rule": rule, "backend": backend, "status": status})
+}
+
+/// (before, after, count, the examples' lines) of each group.
+fn groups(section: &Value) -> Vec<(Value, Value, u64, Vec<String>)> {
+    section["groups"]
+        .as_array()
+        .expect("groups")
+        .iter()
+        .map(|g| {
+            let lines = g["examples"]
+                .as_array()
+                .expect("examples")
+                .iter()
+                .map(|e| e["line"].as_str().unwrap_or("").to_string());
+            (g["before"].clone(), g["after"].clone(), g["count"].as_u64().unwrap_or(0), lines.collect())
+        })
+        .collect()
+}
+
+fn lines(file: &str, numbers: &[u32]) -> Vec<String> {
+    numbers.iter().map(|n| format!("{file}:{n}")).collect()
+}
+
+/// What the reorder moves in access.log, the largest group first (ties in
+/// the order of their first line):
+/// - lines 3 and 15, qwen3 complex: code-local → local-qwen, now
+///   complex-to-cloud (first) → cloud-opus;
+/// - line 4, qwen3 pii complex: pii-stays-local → local-qwen, now cloud-opus;
+/// - line 8, gpt-4o pii complex: local-qwen was down (local-llama
+///   answered), cloud-opus is not said to be: cloud-opus;
+/// - line 13, qwen3 complex, every code-local backend failed (502): the
+///   new route's cloud-opus was not tried, so it is up.
+fn moved_by_the_reorder(file: &str) -> Vec<(Value, Value, u64, Vec<String>)> {
+    let cloud = at(Some("complex-to-cloud"), Some("cloud-opus"), None);
+    vec![
+        (at(Some("code-local"), Some("local-qwen"), None), cloud.clone(), 2, lines(file, &[3, 15])),
+        (at(Some("pii-stays-local"), Some("local-qwen"), None), cloud.clone(), 1, lines(file, &[4])),
+        (at(Some("pii-stays-local"), Some("local-llama"), None), cloud.clone(), 1, lines(file, &[8])),
+        (at(Some("code-local"), None, Some(502)), cloud, 1, lines(file, &[13])),
+    ]
+}
+
+#[test]
+fn the_router_that_wrote_the_log_differs_in_nothing() {
+    for log in [LOG, TEXT_LOG] {
+        let (code, report) = json(&["-f", ROUTER, "--log", log]);
+        assert_eq!(code, 0, "{log}");
+        let r = &report["routers"][0];
+        assert_eq!((r["router"].as_str(), r["plane"].as_str()), (Some("team/chat"), Some("proxy")));
+        // 16 lines: a start-up message, a Go log line and a dispatch with
+        // an outcome the proxy never writes are skipped; 13 requests.
+        assert_eq!((r["requests"].as_u64(), report["skippedLines"].as_u64()), (Some(13), Some(3)), "{log}");
+        assert_eq!(r["differs"], json!({"count": 0, "groups": []}), "{log}");
+        assert_eq!(r["sensitiveEgress"], json!({"count": 0, "groups": []}));
+        assert_eq!((&r["moved"], &r["drift"]), (&Value::Null, &Value::Null));
+        // Lines 9 and 10 ask for claude-sonnet-4: whether research-opus
+        // took them depends on the x-team header, which is not logged.
+        let undetermined = &r["undetermined"];
+        assert_eq!((undetermined["count"].as_u64(), &undetermined["rules"]), (Some(2), &json!(["research-opus"])));
+        assert_eq!(
+            undetermined["examples"][0],
+            json!({"line": format!("{log}:9"), "request": {"model": "claude-sonnet-4", "classification": "", "taskComplexity": ""}})
+        );
+    }
+}
+
+#[test]
+fn a_reorder_moves_what_it_moves_and_a_sensitive_request_would_leave() {
+    let (code, report) = json(&["-f", REORDERED, "--against", ROUTER, "--log", LOG]);
+    assert_eq!(code, 1, "sensitive egress fails the run, as verify");
+    let r = &report["routers"][0];
+    assert_eq!(groups(&r["moved"]), moved_by_the_reorder(LOG));
+    assert_eq!(r["moved"]["count"].as_u64(), Some(5));
+    assert_eq!(r["drift"], json!({"count": 0, "groups": []}), "router.yaml wrote the log");
+    assert_eq!(groups(&r["differs"]), moved_by_the_reorder(LOG));
+    // The two pii requests go to cloud-opus (tier cloud, external).
+    let egress = groups(&r["sensitiveEgress"]);
+    let cloud = at(Some("complex-to-cloud"), Some("cloud-opus"), None);
+    assert_eq!(
+        egress,
+        [
+            (at(Some("pii-stays-local"), Some("local-qwen"), None), cloud.clone(), 1, lines(LOG, &[4])),
+            (at(Some("pii-stays-local"), Some("local-llama"), None), cloud, 1, lines(LOG, &[8])),
+        ]
+    );
+    let share = r["moved"]["groups"][0]["share"].as_f64().expect("a share");
+    assert!((share - 2.0 / 13.0).abs() < 1e-12, "{share}");
+    // Without --against the log stands for the router before: the same groups.
+    let (code, alone) = json(&["-f", REORDERED, "--log", TEXT_LOG]);
+    assert_eq!(code, 1);
+    assert_eq!(groups(&alone["routers"][0]["differs"]), moved_by_the_reorder(TEXT_LOG));
+}
+
+#[test]
+fn drift_is_the_log_against_the_router_before() {
+    // Replayed as if reordered.yaml were deployed: the log drifts from it
+    // exactly where the reorder moves requests, and the change back to
+    // router.yaml moves them home.
+    let (_, report) = json(&["-f", ROUTER, "--against", REORDERED, "--log", LOG]);
+    let r = &report["routers"][0];
+    assert_eq!(r["differs"]["count"].as_u64(), Some(0));
+    assert_eq!(r["drift"]["count"].as_u64(), Some(5));
+    let moved = groups(&r["moved"]);
+    assert_eq!(moved.len(), 4);
+    assert!(moved.iter().all(|(before, _, _, _)| before["backend"] == "cloud-opus"), "{moved:?}");
+}
+
+#[test]
+fn logs_come_gzip_d_from_stdin_and_as_text_alike() {
+    let text = std::fs::read_to_string(common::root().join(LOG)).expect("the fixture");
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let gz = dir.path().join("access.log.gz");
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut encoder, text.as_bytes()).expect("compresses");
+    std::fs::write(&gz, encoder.finish().expect("compressed")).expect("writes");
+    let gz = gz.to_str().expect("a UTF-8 path").to_string();
+    let strip = |report: &Value, name: &str| report.to_string().replace(name, "LOG");
+    let (_, plain) = json(&["-f", REORDERED, "--log", LOG]);
+    let (_, zipped) = json(&["-f", REORDERED, "--log", &gz]);
+    assert_eq!(strip(&plain, LOG), strip(&zipped, &gz));
+    let run = replay(&["-q", "-f", REORDERED, "--log", "-", "-o", "json"], Some(&text));
+    let piped: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(strip(&plain, LOG), strip(&piped, "<stdin>"));
+    // The text format, without kubectl's prefixes, reads as the JSON does.
+    let (_, slog_text) = json(&["-f", REORDERED, "--log", TEXT_LOG]);
+    assert_eq!(strip(&plain, LOG), strip(&slog_text, TEXT_LOG));
+    // Two logs are one replay: lines named by their file.
+    let (_, both) = json(&["-f", REORDERED, "--log", LOG, "--log", TEXT_LOG]);
+    let r = &both["routers"][0];
+    assert_eq!((r["requests"].as_u64(), both["skippedLines"].as_u64()), (Some(26), Some(6)));
+    assert_eq!(r["moved"], Value::Null);
+    assert_eq!(r["differs"]["groups"][0]["count"].as_u64(), Some(4));
+    assert_eq!(r["differs"]["groups"][0]["examples"][2]["line"], format!("{TEXT_LOG}:3"));
+}
+
+#[test]
+fn counts_replay_an_aggregate() {
+    // counts.csv: access.log's requests as counted in a store, scaled up.
+    let (code, report) = json(&["-f", REORDERED, "--against", ROUTER, "--counts", "testdata/replay/counts.csv"]);
+    assert_eq!(code, 1);
+    let r = &report["routers"][0];
+    assert_eq!(r["requests"].as_u64(), Some(82_041));
+    assert_eq!(r["undetermined"]["count"].as_u64(), Some(911 + 2740));
+    // 3,120 + 19 qwen3 complex, 212 + 38 pii complex.
+    assert_eq!(r["moved"]["count"].as_u64(), Some(3_389));
+    assert_eq!(r["sensitiveEgress"]["count"].as_u64(), Some(250));
+    let first = &r["moved"]["groups"][0];
+    assert_eq!(
+        (first["count"].as_u64(), &first["examples"][0]["line"]),
+        (Some(3_120), &json!("testdata/replay/counts.csv:3"))
+    );
+    // Without the decision, every backend is up and the log is not compared.
+    let (_, report) =
+        json(&["-f", REORDERED, "--against", ROUTER, "--counts", "testdata/replay/counts-features.jsonl"]);
+    let r = &report["routers"][0];
+    assert_eq!((&r["differs"], &r["drift"]), (&Value::Null, &Value::Null));
+    assert_eq!((r["requests"].as_u64(), r["moved"]["count"].as_u64()), (Some(72_143), Some(3_389)));
+    assert_eq!(r["sensitiveEgress"]["count"].as_u64(), Some(250));
+}
+
+#[test]
+fn the_text_report_shows_each_group_with_a_bar_and_its_witnesses() {
+    let run = replay(&["-q", "-f", REORDERED, "--against", ROUTER, "--log", LOG, "--top", "1"], None);
+    assert_eq!(run.code, 1);
+    let out = &run.stdout;
+    assert!(out.starts_with("team/chat (proxy plane, against the router before the change): 13 requests replayed, 11 distinct; 3 lines skipped\n"), "{out}");
+    // 2 of 13 requests is 15.38%: 24.6 eighths of a 20-cell bar.
+    let group = "  ███▏················  15.38%  2 requests\n      before  rule code-local → local-qwen\n      after   rule complex-to-cloud → cloud-opus\n";
+    assert!(out.contains(&format!("moved by the change: 5 requests (38.46%) in 4 groups\n{group}")), "{out}");
+    assert!(
+        out.contains(&format!("      e.g.    {LOG}:3  model \"qwen3-coder-30b\", taskComplexity \"complex\"\n")),
+        "{out}"
+    );
+    assert!(out.contains("  … and 3 more groups (3 requests; -o json lists them all, or --top)\n"), "{out}");
+    assert!(out.contains("\ndrift (the log against the router before): none\n"), "{out}");
+    assert!(out.contains("\nsensitive egress (sensitive requests the router sends out of the cluster): 2 requests (15.38%) in 2 groups\n"), "{out}");
+}
+
+#[test]
+fn skipped_lines_and_undetermined_requests_are_said() {
+    let run = replay(&["-f", ROUTER, "--log", LOG], None);
+    assert_eq!(run.code, 0);
+    let skipped =
+        "  skipped: 1 other log message, 1 not slog line, 1 router.dispatch line without what the proxy writes\n";
+    assert!(run.stdout.contains(skipped), "{}", run.stdout);
+    let warnings: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(warnings.len(), 3, "{}", run.stderr);
+    assert!(warnings[0].starts_with("warning: team/chat: 2 requests undetermined"), "{}", run.stderr);
+    assert_eq!(
+        warnings[1],
+        format!("warning: {LOG}:11: 1 line not a slog line (JSON or text), skipped; the first here")
+    );
+    assert!(
+        warnings[2].starts_with(&format!("warning: {LOG}:14: 1 router.dispatch line without what the proxy writes")),
+        "{}",
+        run.stderr
+    );
+    assert!(warnings[2].contains("outcome \"ok_partial\" is none the proxy writes"));
+    // Nothing but lines that are not the proxy's: said, not fatal.
+    let run = replay(&["-f", ROUTER, "--log", "-"], Some("hello\n{\"msg\":\"other\"}\n"));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("no router.dispatch line among the 2 lines read"), "{}", run.stderr);
+}
+
+#[test]
+fn ci_formats_get_a_notice_per_group_and_an_error_per_egress_group() {
+    let run =
+        replay(&["--message-format", "github", "-f", REORDERED, "--against", ROUTER, "--log", LOG, "-o", "json"], None);
+    assert_eq!(run.code, 1);
+    let commands: Vec<&str> = run.stderr.lines().filter(|l| l.starts_with("::")).collect();
+    // 4 groups differ from the log, 4 move, none drift; 2 egress groups.
+    let notices: Vec<&&str> = commands.iter().filter(|l| l.starts_with("::notice ")).collect();
+    let errors: Vec<&&str> = commands.iter().filter(|l| l.starts_with("::error ")).collect();
+    assert_eq!((notices.len(), errors.len()), (8, 2), "{}", run.stderr);
+    // At the ModelRouter's document in the file the change is about.
+    let router_at = format!("file={REORDERED},line=20,");
+    assert!(notices.iter().chain(&errors).all(|l| l.contains(&router_at)), "{}", run.stderr);
+    assert!(errors[0].contains("title=routerctl sensitive-egress::team/chat: 1 sensitive request (7.69%25) would leave the cluster: rule complex-to-cloud → cloud-opus, tier cloud, external (anthropic)"), "{}", errors[0]);
+    // stdout is the same JSON in every format.
+    let (_, human) = json(&["-f", REORDERED, "--against", ROUTER, "--log", LOG]);
+    assert_eq!(serde_json::from_str::<Value>(&run.stdout).expect("JSON"), human);
+}
+
+#[test]
+fn mistakes_are_refused_with_nothing_on_stdout() {
+    let refused = |args: &[&str], stdin: Option<&str>| {
+        let run = replay(args, stdin);
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{args:?}: {}", run.stderr);
+        run.stderr
+    };
+    let why = refused(&["-f", ROUTER, "-f", "testdata/render/sample.yaml", "--log", LOG], None);
+    assert!(why.contains("the -f inputs hold 2 routers (team/chat, ml/coding-router)"), "{why}");
+    assert!(why.contains("name the one whose log this is with --router NAMESPACE/NAME"), "{why}");
+    let why = refused(&["-f", ROUTER, "--router", "team/other", "--log", LOG], None);
+    assert!(why.contains("--router: no ModelRouter \"team/other\""), "{why}");
+    let why = refused(&["-f", "testdata/gateway/local.yaml", "--log", LOG], None);
+    assert!(why.contains("dataPlane: Gateway"), "{why}");
+    let why = refused(&["-f", ROUTER, "--log", "testdata/replay"], None);
+    assert!(why.contains("--log testdata/replay: a directory"), "{why}");
+    let why = refused(&["-f", ROUTER, "--log", "testdata/replay/nope.log"], None);
+    assert!(why.contains("testdata/replay/nope.log: cannot read the log"), "{why}");
+    let why = refused(&["-f", "-", "--log", "-"], Some(""));
+    assert!(why.contains("stdin (`-`) can be given only once across -f, --against, --log and --counts"), "{why}");
+    let why = refused(&["-f", ROUTER], None);
+    assert!(why.contains("--log") && why.contains("--counts"), "{why}");
+    let why = refused(&["-f", ROUTER, "--against", "testdata/render/sample.yaml", "--log", LOG], None);
+    assert!(why.contains("--against: no ModelRouter team/chat"), "{why}");
+    let bad_counts = "model,classification,taskComplexity,backend,count\nm,,,,3\n";
+    let why = refused(&["-f", ROUTER, "--counts", "-"], Some(bad_counts));
+    assert!(why.contains("<stdin>:2: no backend and no outcome"), "{why}");
+}
+
+#[test]
+fn router_picks_one_of_several() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let both = dir.path().join("both.yaml");
+    let text = std::fs::read_to_string(common::root().join(ROUTER)).expect("router")
+        + "---\n"
+        + &std::fs::read_to_string(common::root().join("testdata/render/sample.yaml")).expect("sample");
+    std::fs::write(&both, text).expect("writes");
+    let both = both.to_str().expect("UTF-8");
+    let (code, report) = json(&["-f", both, "--router", "team/chat", "--log", LOG]);
+    assert_eq!((code, report["routers"][0]["router"].as_str()), (0, Some("team/chat")));
+    let (_, by_name) = json(&["-f", both, "--router", "chat", "--log", LOG]);
+    assert_eq!(by_name, report);
+}
