@@ -462,7 +462,7 @@ def shaped_router_yaml(kind):
     for n, (name, globs, headers) in enumerate(rules):
         match = ["models: [" + ", ".join(f'"{g}"' for g in globs) + "]"]
         if headers:
-            match.append("headers: {" + ", ".join(f"{k}: {v}" for k, v in headers.items()) + "}")
+            match.append("headers: {" + ", ".join(f"{k}: \"{v}\"" for k, v in headers.items()) + "}")
         backend = "local-a" if n % 2 else "cloud-a"
         lines.append(f"  - {{name: {name}, match: {{{', '.join(match)}}}, route: {{backends: [{backend}]}}}}")
     lines.append("  defaultRoute: local-a")

@@ -5,7 +5,11 @@
 #   - one wide router of 5, 50 and 500 rules, each a model glob of its own
 #     (bench/gen.py wide): 1×, 10×, 100×; past the search's budgets the
 #     time stays bounded and the router is reported incomplete;
-#   - the 10,000-router fleet of bench/run.sh (bench/gen.py routers).
+#   - the 10,000-router fleet of bench/run.sh (bench/gen.py routers);
+#   - the routers the search's budgets are held to (bench/gen.py shaped):
+#     50 `*word*` globs, 200 rules of 3 globs, 100 globs behind 8 header
+#     rules, eleven header rules with globs: time, states, cells, peak
+#     memory, complete, against each one's bound.
 # Writes bench/results-verify.md.
 #
 #   bench/verify.sh          # about a minute on 2 cores
@@ -28,6 +32,9 @@ for rules in 5 50 500; do
     python3 bench/gen.py wide "$rules" "$WORK/wide-$rules.yaml"
 done
 python3 bench/gen.py routers 10000 "$WORK/fleet.yaml"
+for kind in words50 rules200x3 globs100h8 headers11; do
+    python3 bench/gen.py shaped "$kind" "$WORK/$kind.yaml"
+done
 
 peak() { # command... -> "seconds MiB" of one run
     /usr/bin/time -f "%e %M" "$@" >/dev/null 2>"$WORK/time.txt" || true
@@ -56,4 +63,15 @@ ratio() { # label input
     done
     echo
     echo "Targets: the 50-rule router in under 1 s and 200 MiB; the fleet within 3× render."
+    echo
+    echo "## The search's bounds"
+    echo
+    echo "| router | bound | verify (one run) | states | cells | complete |"
+    echo "|---|---|---|---|---|---|"
+    for row in "words50 1 s" "rules200x3 5 s" "globs100h8 2 s" "headers11 1 s"; do
+        set -- $row
+        stats=$({ "$BIN" verify -q -f "$WORK/$1.yaml" -o json 2>/dev/null || true; } |
+            python3 -c 'import json,sys; r=json.load(sys.stdin)["routers"][0]; print(r["search"]["states"], "|", r["search"]["cells"], "|", r["complete"])')
+        echo "| $1 | $2 $3, 256 MiB | $(peak "$BIN" verify -q -f "$WORK/$1.yaml") | $stats |"
+    done
 } | tee bench/results-verify.md

@@ -148,6 +148,7 @@ fn json_report(reports: &[RouterReport], incomplete: Severity) -> Value {
                 "plane": r.plane.label(),
                 "complete": r.complete,
                 "notes": r.notes,
+                "search": {"states": r.states, "cells": r.cells},
                 "classes": r.classes.iter().map(|c| json!({"request": request_json(&c.request), "decision": decision_json(&c.decision)})).collect::<Vec<_>>(),
                 "unreachableRules": r.unreachable,
                 "findings": (!r.complete)

@@ -475,19 +475,97 @@ impl Models {
             }
         }
 
-        // Then every state, breadth first, a rune at a time: (parent,
-        // class) for each one met.
+        // Each list decides one of its rules, or none where no rule takes
+        // every model: when the nicer models have shown every decision
+        // there is, nothing is left to search.
+        let possible: Vec<usize> = lists
+            .iter()
+            .map(|rules| rules.iter().position(Option::is_none).map_or(rules.len() + 1, |end| end + 1))
+            .collect();
+        let bound = possible.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n));
+        if bound == Some(found.len()) {
+            return Ok(order.into_iter().filter_map(|d| found.remove(&d).map(|m| (m, d))).collect());
+        }
+        if let [rules] = lists.as_slice() {
+            // One list: each decision not shown yet is searched for alone,
+            // among the rules up to it (the later ones cannot take its
+            // models first), and a branch where it can no longer be first
+            // is dropped.
+            for decision in 0..possible[0] {
+                let want = if decision < rules.len() { decision as u16 } else { u16::MAX };
+                if found.contains_key(&vec![want]) {
+                    continue;
+                }
+                let upto: Vec<Vec<Option<Vec<usize>>>> =
+                    vec![if decision < rules.len() { rules[..=decision].to_vec() } else { rules.clone() }];
+                let mut met = Vec::new();
+                if let Some(model) =
+                    self.explore(&upto, &local, &letters, &start, budget, Some(want), &mut |_| false, &mut met)?
+                {
+                    found.insert(vec![want], model);
+                    order.push(vec![want]);
+                }
+            }
+            return Ok(order.into_iter().filter_map(|d| found.remove(&d).map(|m| (m, d))).collect());
+        }
+        // Several lists: every state, each new combination of decisions a
+        // class.
+        let mut met = Vec::new();
+        self.explore(&lists, &local, &letters, &start, budget, None, &mut |d| !found.contains_key(d), &mut met)?;
+        for (decisions, model) in met {
+            if let std::collections::hash_map::Entry::Vacant(slot) = found.entry(decisions) {
+                order.push(slot.key().clone());
+                slot.insert(model);
+            }
+        }
+        Ok(order.into_iter().filter_map(|d| found.remove(&d).map(|m| (m, d))).collect())
+    }
+
+    /// The states from `start`, breadth first, a rune at a time. With a
+    /// `want`ed decision (of the one list), the first model decided so,
+    /// and a branch whose last rule can no longer be first is dropped;
+    /// without, each state's decisions that `new` calls new go to `met`
+    /// with the model that reached them.
+    #[allow(clippy::too_many_arguments)]
+    fn explore(
+        &mut self,
+        lists: &[Vec<Option<Vec<usize>>>],
+        local: &[usize],
+        letters: &[usize],
+        start: &[u32],
+        budget: &mut Budget,
+        want: Option<u16>,
+        new: &mut dyn FnMut(&Vec<u16>) -> bool,
+        met: &mut Vec<(Vec<u16>, String)>,
+    ) -> Result<Option<String>, Spent> {
+        // The atoms of the rule wanted: while none is alive, it cannot be
+        // first, however the model goes on.
+        let wanted: Option<&Vec<usize>> = match want {
+            Some(d) if d != u16::MAX => lists.first().and_then(|l| l.get(usize::from(d))).and_then(Option::as_ref),
+            _ => None,
+        };
+        let doomed = |state: &[u32]| wanted.is_some_and(|atoms| atoms.iter().all(|&l| state[l] == DEAD));
         let mut seen: std::collections::HashSet<Vec<u32>> = std::collections::HashSet::new();
         let mut path: Vec<(u32, u16)> = vec![(u32::MAX, 0)];
         let mut queue: VecDeque<(u32, Vec<u32>)> = VecDeque::new();
-        seen.insert(start.clone());
-        queue.push_back((0, start));
+        let mut first = start.to_vec();
+        self.prune(lists, local, letters, &mut first);
+        if doomed(&first) {
+            return Ok(None);
+        }
+        seen.insert(first.clone());
+        queue.push_back((0, first));
         while let Some((node, state)) = queue.pop_front() {
             if node != 0 {
-                let decisions = self.decisions(&lists, &local, &state);
-                if let std::collections::hash_map::Entry::Vacant(slot) = found.entry(decisions) {
-                    order.push(slot.key().clone());
-                    slot.insert(spell(&path, node, &self.alphabet));
+                let decisions = self.decisions(lists, local, &state);
+                match want {
+                    Some(d) if decisions == [d] => return Ok(Some(spell(&path, node, &self.alphabet))),
+                    Some(_) => {}
+                    None => {
+                        if new(&decisions) && !met.iter().any(|(d, _)| *d == decisions) {
+                            met.push((decisions, spell(&path, node, &self.alphabet)));
+                        }
+                    }
                 }
             }
             // Nothing is alive: every longer model decides as this one.
@@ -495,13 +573,13 @@ impl Models {
                 continue;
             }
             let live = state.iter().filter(|&&s| s != DEAD).count() as u64;
-            for &class in &letters {
+            for &class in letters {
                 budget.steps = budget.steps.checked_sub(live + 1).ok_or(Spent::Steps)?;
                 let mut next = state.clone();
-                self.advance(&local, &mut next, class);
+                self.advance(local, &mut next, class);
                 self.charge(budget)?;
-                self.prune(&lists, &local, &letters, &mut next);
-                if seen.contains(&next) {
+                self.prune(lists, local, letters, &mut next);
+                if doomed(&next) || seen.contains(&next) {
                     continue;
                 }
                 budget.states = budget.states.checked_sub(1).ok_or(Spent::States)?;
@@ -510,7 +588,7 @@ impl Models {
                 queue.push_back(((path.len() - 1) as u32, next));
             }
         }
-        Ok(order.into_iter().filter_map(|d| found.remove(&d).map(|m| (m, d))).collect())
+        Ok(None)
     }
 
     /// The rune classes that the atoms `local` read differently, the

@@ -243,6 +243,9 @@ pub struct Space {
     pub complete: bool,
     /// Why it is not complete.
     pub notes: Vec<String>,
+    /// The automaton and product states the model search visited (of
+    /// `--max-states`).
+    pub states: usize,
 }
 
 /// A condition on its way down the header tree: the header tests not
@@ -353,7 +356,8 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
             }
         }
     }
-    Space { cells, complete: notes.is_empty(), notes }
+    let states = limits.model_states - budget.states;
+    Space { cells, complete: notes.is_empty(), notes, states }
 }
 
 /// The atoms of a model test, as `models` numbers them.

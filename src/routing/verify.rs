@@ -105,6 +105,9 @@ pub struct RouterReport {
     pub plane: DataPlane,
     pub complete: bool,
     pub notes: Vec<String>,
+    /// What the search took: the model states visited and the cells.
+    pub states: usize,
+    pub cells: usize,
     pub classes: Vec<Class>,
     pub unreachable: Vec<String>,
     pub findings: Vec<Finding>,
@@ -188,6 +191,8 @@ fn verify_one(
         plane: router.data_plane(),
         complete: space.complete,
         notes: space.notes.clone(),
+        states: space.states,
+        cells: space.cells.len(),
         classes: classes(&space, &decisions),
         unreachable,
         findings,

@@ -111,6 +111,8 @@ fn emitted(requests: &[Request]) -> String {
         plane: DataPlane::Proxy,
         complete: true,
         notes: Vec::new(),
+        states: 0,
+        cells: requests.len(),
         classes,
         unreachable: Vec::new(),
         findings: Vec::new(),

@@ -406,8 +406,22 @@ fn the_json_contract_holds_its_keys() {
     keys.sort_unstable();
     assert_eq!(
         keys,
-        ["changes", "classes", "complete", "findings", "invariants", "notes", "plane", "router", "unreachableRules"]
+        [
+            "changes",
+            "classes",
+            "complete",
+            "findings",
+            "invariants",
+            "notes",
+            "plane",
+            "router",
+            "search",
+            "unreachableRules"
+        ]
     );
+    // What the search took: states visited (of --max-states) and cells.
+    let search = router["search"].as_object().expect("search");
+    assert!(search["states"].is_u64() && search["cells"].as_u64().is_some_and(|c| c > 0), "{search:?}");
     assert_eq!(
         (router["router"].as_str(), router["plane"].as_str(), router["complete"].as_bool()),
         (Some("ml/leaky"), Some("Proxy"), Some(true))
