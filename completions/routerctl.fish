@@ -49,7 +49,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s f -l file
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else the newest release, v0.9.19. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
 v0.7.9\t''
 v0.7.10\t''
 v0.7.11\t''
@@ -102,8 +102,8 @@ v0.9.15\t''
 v0.9.16\t''
 v0.9.17\t''
 v0.9.18\t''
-v0.9.19\t''
-next\t'the newest release with the changes no release has yet (the default)'"
+v0.9.19\t'the newest release (the default)'
+next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l live -d 'Live objects (`kubectl get deploy,svc,cm,sa,role,rolebinding -o yaml`, a YAML stream, a single object, a directory or `-`) to merge into. Repeatable' -r -F
@@ -129,7 +129,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s f -l filena
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else the newest release, v0.9.19. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
 v0.7.9\t''
 v0.7.10\t''
 v0.7.11\t''
@@ -182,8 +182,8 @@ v0.9.15\t''
 v0.9.16\t''
 v0.9.17\t''
 v0.9.18\t''
-v0.9.19\t''
-next\t'the newest release with the changes no release has yet (the default)'"
+v0.9.19\t'the newest release (the default)'
+next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l live -d 'Live objects to compare with (as for `render --live`), instead of reading them from the cluster. Repeatable' -r -F
@@ -210,7 +210,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s f -l fil
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
+complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else the newest release, v0.9.19. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
 v0.7.9\t''
 v0.7.10\t''
 v0.7.11\t''
@@ -263,8 +263,8 @@ v0.9.15\t''
 v0.9.16\t''
 v0.9.17\t''
 v0.9.18\t''
-v0.9.19\t''
-next\t'the newest release with the changes no release has yet (the default)'"
+v0.9.19\t'the newest release (the default)'
+next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l live -d 'Live objects, as for `render --live`. Repeatable' -r -F
@@ -289,7 +289,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s f -l filena
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else the newest release, v0.9.19. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
 v0.7.9\t''
 v0.7.10\t''
 v0.7.11\t''
@@ -342,8 +342,8 @@ v0.9.15\t''
 v0.9.16\t''
 v0.9.17\t''
 v0.9.18\t''
-v0.9.19\t''
-next\t'the newest release with the changes no release has yet (the default)'"
+v0.9.19\t'the newest release (the default)'
+next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s t -l tests -d 'RouterTest files (or directories). Repeatable. Without it, the RouterTest documents among the -f files are run' -r -F
@@ -370,7 +370,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s f -l filen
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else the newest release, v0.9.19. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
 v0.7.9\t''
 v0.7.10\t''
 v0.7.11\t''
@@ -423,8 +423,8 @@ v0.9.15\t''
 v0.9.16\t''
 v0.9.17\t''
 v0.9.18\t''
-v0.9.19\t''
-next\t'the newest release with the changes no release has yet (the default)'"
+v0.9.19\t'the newest release (the default)'
+next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l router -d 'The router (`namespace/name`, or a name) when the inputs hold several' -r
@@ -452,7 +452,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s f -l file
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
+complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else the newest release, v0.9.19. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
 v0.7.9\t''
 v0.7.10\t''
 v0.7.11\t''
@@ -505,8 +505,8 @@ v0.9.15\t''
 v0.9.16\t''
 v0.9.17\t''
 v0.9.18\t''
-v0.9.19\t''
-next\t'the newest release with the changes no release has yet (the default)'"
+v0.9.19\t'the newest release (the default)'
+next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s t -l tests -d 'RouterTest files whose `invariants:` are checked for all requests (their `tests:` are `routerctl test`\'s). Repeatable' -r -F
@@ -537,7 +537,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -s q -l quiet -
 complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -s V -l version -d 'Print version'
-complete -c routerctl -n "__fish_routerctl_using_subcommand schema" -l operator-version -d 'The LLMKube operator release whose CRD the ModelRouter schema follows: a field the release does not have is refused. Default: `next`. Not for `routertest`, which is the same for every release' -r -f -a "v0.7.8\t''
+complete -c routerctl -n "__fish_routerctl_using_subcommand schema" -l operator-version -d 'The LLMKube operator release whose CRD the ModelRouter schema follows: a field the release does not have is refused. Default: the newest release (v0.9.19). Not for `routertest`, which is the same for every release' -r -f -a "v0.7.8\t''
 v0.7.9\t''
 v0.7.10\t''
 v0.7.11\t''
@@ -590,8 +590,8 @@ v0.9.15\t''
 v0.9.16\t''
 v0.9.17\t''
 v0.9.18\t''
-v0.9.19\t''
-next\t'the newest release with the changes no release has yet (the default)'"
+v0.9.19\t'the newest release (the default)'
+next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand schema" -s o -l output -d 'Output format' -r -f -a "json\t''
 yaml\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand schema" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''

@@ -43,7 +43,9 @@ impl TypedValueParser for ReleaseParser {
         Some(Box::new(Release::all().map(|r| {
             let value = PossibleValue::new(r.name());
             if r == Release::NEXT {
-                value.help("the newest release with the changes no release has yet (the default)")
+                value.help("the newest release with the changes no release has yet")
+            } else if r == Release::default() {
+                value.help("the newest release (the default)")
             } else {
                 value
             }
@@ -214,7 +216,8 @@ pub struct SchemaArgs {
 
     /// The LLMKube operator release whose CRD the ModelRouter schema
     /// follows: a field the release does not have is refused. Default:
-    /// `next`. Not for `routertest`, which is the same for every release.
+    /// the newest release (v0.9.19). Not for `routertest`, which is the
+    /// same for every release.
     #[arg(long, value_name = "VERSION", value_parser = ReleaseParser, hide_possible_values = true)]
     pub operator_version: Option<Release>,
 
@@ -388,8 +391,8 @@ pub struct CommonArgs {
     /// leading `v` is optional), or `next`, v0.9.19 with
     /// spec.proxy.podLabels/podAnnotations, which no release has yet.
     /// Default: found from the cluster's operator in cluster mode, else
-    /// `next`. `routerctl version` lists the releases and what changed in
-    /// each.
+    /// the newest release, v0.9.19. `routerctl version` lists the releases
+    /// and what changed in each.
     #[arg(long, value_name = "VERSION", value_parser = ReleaseParser, hide_possible_values = true)]
     pub operator_version: Option<Release>,
 

@@ -426,6 +426,7 @@ mod tests {
     use crate::kube::names::CONFIG_HASH_ANNOTATION;
     use crate::model::{apply_router_defaults, ModelRouter};
     use crate::reconcile::tree::map_at;
+    use crate::release::Release;
     use crate::render::{render_router, Inventory, OperatorFlags};
 
     fn input(yaml: &str) -> RouterInput {
@@ -436,8 +437,11 @@ mod tests {
         RouterInput { router, name, namespace, uid: None }
     }
 
+    /// Rendered as `next`: these tests are about the pod-metadata change's
+    /// records, which no release keeps yet.
     fn render(input: &RouterInput, emit_scrape: bool) -> RenderedRouter {
-        let flags = OperatorFlags { emit_scrape_annotations: emit_scrape, ..OperatorFlags::default() };
+        let flags =
+            OperatorFlags { emit_scrape_annotations: emit_scrape, release: Release::NEXT, ..OperatorFlags::default() };
         render_router(input, &Inventory::default(), &flags).expect("renders")
     }
 

@@ -11,6 +11,7 @@ use crate::diagnostic::{rules, Diagnostic, Place, Refusal, Rule};
 use crate::input::Document;
 use crate::kube::ObjectKey;
 use crate::model::{router_key, DataPlane, ModelRouter, GROUP, GROUP_VERSION};
+use crate::release::{ChangeEntry, Release, NEXT};
 use crate::render::RouterInput;
 use crate::schema::text::{found, quote, suggest};
 use crate::validate::crd::{for_release, CrdSchema};
@@ -132,10 +133,12 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
     let written = |path: &str| doc.plain_text(path).map(str::to_string);
     let (errors, mut unknown): (Vec<_>, Vec<_>) =
         check_against(&doc.value, schema, &written).into_iter().partition(|f| f.severity == Severity::Error);
-    // A field of a newer release than the one rendered as: say which.
+    // A field of a newer release than the one rendered as: say which, and
+    // which --operator-version has it.
     let release = options.flags.release;
+    let mut hints: Vec<Option<String>> = vec![None; unknown.len()];
     if kind == "ModelRouter" && options.crds.router.is_none() {
-        for w in &mut unknown {
+        for (w, hint) in unknown.iter_mut().zip(&mut hints) {
             if let Some(change) = release.missing_field(&w.path) {
                 w.message = format!(
                     "operator {release}'s CRD has no such field ({}): the API server drops it, and \
@@ -143,16 +146,29 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
                     change.arrival()
                 );
                 w.rule = rules::NEWER_FIELD;
+                *hint = newer_release_hint(change);
             }
         }
     }
+    let placed = |w: &Finding, hint: &Option<String>| {
+        let d = located(doc, w.rule, w);
+        match hint {
+            Some(h) => d.hint(h.as_str()),
+            None if w.rule == rules::UNKNOWN_FIELD => d.hint("the API server drops unknown fields"),
+            None => d,
+        }
+    };
     if !errors.is_empty() {
         let heading = Diagnostic::error(
             rules::SCHEMA,
             format!("{kind} {name} does not fit the {kind} CRD schema; the API server refuses it"),
         )
         .at(doc.origin.place());
-        let findings = errors.iter().chain(&unknown).map(|f| located(doc, f.rule, f)).collect();
+        let findings = errors
+            .iter()
+            .map(|f| located(doc, f.rule, f))
+            .chain(unknown.iter().zip(&hints).map(|(w, h)| placed(w, h)))
+            .collect();
         return Err(Refusal::new(heading, findings).about(object).into());
     }
     if options.flags.strict && !unknown.is_empty() {
@@ -163,15 +179,11 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
         };
         let heading = Diagnostic::error(rules::SCHEMA, format!("{kind} {name} has {what} (refused with --strict)"))
             .at(doc.origin.place());
-        let findings = unknown.iter().map(|w| located(doc, w.rule, w)).collect();
+        let findings = unknown.iter().zip(&hints).map(|(w, h)| placed(w, h)).collect();
         return Err(Refusal::new(heading, findings).about(object).into());
     }
-    for w in &unknown {
-        let mut d = located(doc, w.rule, w).on(object.clone());
-        if w.rule == rules::UNKNOWN_FIELD {
-            d = d.hint("the API server drops unknown fields");
-        }
-        warnings.push(d);
+    for (w, h) in unknown.iter().zip(&hints) {
+        warnings.push(placed(w, h).on(object.clone()));
     }
     let mut value = std::mem::take(&mut doc.value);
     // The check warns about every field pruning would drop, so a document
@@ -181,6 +193,14 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
     }
     schema.apply(&mut value);
     typed_value(doc, &kind, value)
+}
+
+/// For a field in no release yet (the pod-metadata change): the
+/// `--operator-version` that has it. A field a later release added needs
+/// no hint: the message names that release, and the fix is the cluster's.
+fn newer_release_hint(change: &ChangeEntry) -> Option<String> {
+    (change.since == Release::NEXT)
+        .then(|| format!("--operator-version {NEXT} renders with the unreleased change that adds it"))
 }
 
 fn object_name(doc: &Document) -> Result<String> {

@@ -72,6 +72,8 @@ fn require_kpt() {
     common::require_tool("kpt", &["version"], "running the KRM function through kpt");
 }
 
+/// Scrape annotations on router pods are the pod-metadata change's, in no
+/// release yet: the settings ask for `next`.
 const FN_CONFIG: &str = "apiVersion: v1
 kind: ConfigMap
 metadata:
@@ -79,6 +81,7 @@ metadata:
 data:
   routerProxyImage: registry.example.com/router-proxy:v1
   emitScrapeAnnotations: \"true\"
+  operatorVersion: next
 ";
 
 #[test]

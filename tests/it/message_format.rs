@@ -402,11 +402,11 @@ fn github_workflow_commands_read_back_as_the_json_findings() {
     let fixture =
         std::fs::read_to_string(common::root().join("testdata/formats/unknown-field.yaml")).expect("reads the fixture");
     let odd = dir.path().join("50%,a:b.yaml");
-    std::fs::write(&odd, fixture.replace("    podLabel:", "    \"pod%Label\":")).expect("writes the odd file");
+    std::fs::write(&odd, fixture.replace("    replica:", "    \"repl%ica\":")).expect("writes the odd file");
     let odd = odd.to_str().expect("a UTF-8 temp path");
     let runs = in_every_format(&["render", "-f", odd, "--router-proxy-image", "x"], &[]);
     let line = runs.of("github").stderr.lines().next().expect("one warning").to_string();
-    assert!(line.contains("50%25%2Ca%3Ab.yaml,line=") && line.contains("pod%25Label"), "{line}");
+    assert!(line.contains("50%25%2Ca%3Ab.yaml,line=") && line.contains("repl%25ica"), "{line}");
     github_matches_json(&runs);
 
     // A message with `%`, CR and LF: a note from KUBECTL_EXTERNAL_DIFF.

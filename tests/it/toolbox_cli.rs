@@ -16,7 +16,17 @@ fn explain_answers_why_each_key_is_there() {
 #[test]
 fn explain_json_is_for_machines() {
     let run = routerctl(
-        &["explain", "-f", "testdata/diff/router.yaml", "--live", "testdata/diff/live-drift.yaml", "-o", "json"],
+        &[
+            "explain",
+            "-f",
+            "testdata/diff/router.yaml",
+            "--live",
+            "testdata/diff/live-drift.yaml",
+            "-o",
+            "json",
+            "--operator-version",
+            "next",
+        ],
         None,
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
