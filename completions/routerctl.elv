@@ -64,6 +64,7 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand --emit-scrape-annotations 'The operator''s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
             cand --strict 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
             cand --live-from-cluster 'Read the live objects from the cluster through kubectl, as `diff` does'
+            cand --pass-through 'Print every input object too, as read (the ModelRouters, InferenceServices, anything else), in input order, then the rendered objects: what `kustomize build` with the KRM function gives, for an Argo CD plugin or a Flux build. Left out: objects marked config.kubernetes.io/local-config: "true" and RouterTest files; an input object the operator writes itself is replaced by its rendered form, with a warning'
             cand -q 'Print no warnings and no progress (errors still go to stderr)'
             cand --quiet 'Print no warnings and no progress (errors still go to stderr)'
             cand -v 'Say what is being done: each router rendered, and the time taken'

@@ -481,6 +481,16 @@ pub struct RenderArgs {
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = ObjectFormat::Yaml)]
     pub output: ObjectFormat,
+
+    /// Print every input object too, as read (the ModelRouters,
+    /// InferenceServices, anything else), in input order, then the rendered
+    /// objects: what `kustomize build` with the KRM function gives, for an
+    /// Argo CD plugin or a Flux build. Left out: objects marked
+    /// config.kubernetes.io/local-config: "true" and RouterTest files; an
+    /// input object the operator writes itself is replaced by its rendered
+    /// form, with a warning.
+    #[arg(long)]
+    pub pass_through: bool,
 }
 
 /// `render -o`: how the objects are printed.

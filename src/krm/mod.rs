@@ -44,6 +44,7 @@ use crate::input::items::ItemText;
 use crate::input::{Document, Origin};
 use crate::kube::{meta_str, ObjectKey};
 use crate::live::LiveStore;
+use crate::pipeline::pass_through::identity as kustomize_key;
 use crate::pipeline::{self, Options, RouterResult};
 use crate::report::{krm_message, krm_result, Reporter};
 use list::{annotate, item_file, parse, API_VERSIONS};
@@ -271,15 +272,6 @@ fn render_all(options: &Options, documents: &[Document]) -> (Vec<(String, Vec<Va
 fn dedup(findings: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut seen = HashSet::new();
     findings.into_iter().filter(|f| seen.insert(f.clone())).collect()
-}
-
-/// The identity kustomize matches objects by: group, kind, namespace and
-/// name (one object read at two versions of its group is one object), as
-/// an `ObjectKey` whose apiVersion is the group.
-fn kustomize_key(obj: &Value, default_namespace: &str) -> ObjectKey {
-    let mut key = ObjectKey::of(obj, default_namespace);
-    key.api_version = key.group().to_string();
-    key
 }
 
 /// `Kind.group namespace/name`, as kustomize names an object.

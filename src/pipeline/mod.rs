@@ -12,6 +12,7 @@ mod documents;
 pub mod gateway;
 mod options;
 mod ordered;
+pub mod pass_through;
 
 use std::collections::HashMap;
 use std::io::Write;

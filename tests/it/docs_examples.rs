@@ -136,6 +136,16 @@ fn blocks(name: &str, text: &str) -> Vec<Block> {
     out
 }
 
+/// The body of the block of `page` (a path under the root) marked
+/// `file NAME`: what another test runs of a page (the GitOps recipes).
+pub(crate) fn file_block(page: &str, name: &str) -> String {
+    let text = std::fs::read_to_string(common::root().join(page)).expect("reads the page");
+    let mut found = blocks(page, &text).into_iter().filter(|b| b.marker == Some(Ok(Marker::File(name.to_string()))));
+    let block = found.next().unwrap_or_else(|| panic!("{page} has no block marked `file {name}`"));
+    assert!(found.next().is_none(), "{page} has two blocks marked `file {name}`");
+    block.body
+}
+
 fn is_shell(language: &str) -> bool {
     matches!(language, "sh" | "console" | "shell" | "bash")
 }

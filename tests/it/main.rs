@@ -21,6 +21,7 @@ mod gateway_lifecycle;
 mod gateway_props;
 mod gateway_render;
 mod generated_files;
+mod gitops_recipes;
 mod invalid_corpus;
 mod jobs;
 mod kpt_fn;
