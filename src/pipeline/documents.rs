@@ -62,22 +62,36 @@ pub(super) fn classify(doc: &Document, options: &Options) -> Result<Option<(&'st
     Ok(Some((kind, namespace_of(doc, options.namespace.as_deref())?)))
 }
 
+/// A ModelRouter read, typed and defaulted, with what refuses it so far:
+/// the refusals of the stages that still leave it typed (fields the CRD
+/// does not know with `--strict`, the operator's admission checks), each
+/// said with what the later stages find.
+pub(super) struct RouterRead {
+    pub place: Place,
+    pub input: RouterInput,
+    pub refusals: Vec<Refusal>,
+    /// The operator refuses it: nothing of it would be rendered.
+    pub operator_refuses: bool,
+}
+
 /// Pass 2 for one ModelRouter document: schema, typing, CRD defaults.
 /// Warnings go to `warnings`; the document's value is moved into the
-/// typed router.
+/// typed router. A document that cannot be typed is an error; the
+/// refusals of a typed one come back with it.
 pub(super) fn router_input(
     mut doc: Document,
     namespace: String,
     options: &Options,
     crd: Option<&CrdSchema>,
     warnings: &mut Vec<Diagnostic>,
-) -> Result<(Place, RouterInput)> {
+) -> Result<RouterRead> {
     // The cluster's CRD when given, else the CRD of the operator release.
     let schema = crd.unwrap_or_else(|| for_release(options.flags.release));
     // Read before the value moves; the schema's own message comes first.
     let name = object_name(&doc);
-    let mut router: ModelRouter = stored(&mut doc, Some(schema), options, warnings)?;
+    let (mut router, refused): (ModelRouter, _) = stored_or_refused(&mut doc, Some(schema), options, warnings)?;
     let name = name?;
+    let mut refusals: Vec<Refusal> = refused.into_iter().collect();
     if let Some(plane) = options.data_plane {
         router.spec.data_plane = plane;
     }
@@ -87,15 +101,17 @@ pub(super) fn router_input(
     if router.spec.data_plane == DataPlane::Gateway {
         findings.extend(validate_gateway_router(&router));
     }
-    if !findings.is_empty() {
+    let operator_refuses = !findings.is_empty();
+    if operator_refuses {
         let heading = Diagnostic::error(rules::OPERATOR, "the operator refuses this ModelRouter")
             .at(doc.origin.place())
             .on(router_key(&namespace, &name));
         let findings = findings.iter().map(|f| located(&doc, rules::OPERATOR, f)).collect();
-        return Err(Refusal::new(heading, findings).into());
+        refusals.push(Refusal::new(heading, findings));
     }
     let uid = router.metadata.uid.clone().filter(|u| !u.is_empty());
-    Ok((doc.origin.place(), RouterInput { router, name, namespace, uid }))
+    let input = RouterInput { router, name, namespace, uid };
+    Ok(RouterRead { place: doc.origin.place(), input, refusals, operator_refuses })
 }
 
 /// A document as the API server would store it, typed: checked against its
@@ -109,10 +125,27 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
     options: &Options,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<T> {
+    let (typed, refused) = stored_or_refused(doc, schema, options, warnings)?;
+    match refused {
+        Some(refusal) => Err(refusal.into()),
+        None => Ok(typed),
+    }
+}
+
+/// [`stored`], but a refusal that leaves the document typeable (fields
+/// the CRD does not know, with `--strict`) comes back beside the typed
+/// resource, pruned and defaulted as without the flag, so that the later
+/// checks still run and report what they find.
+fn stored_or_refused<T: serde::de::DeserializeOwned>(
+    doc: &mut Document,
+    schema: Option<&CrdSchema>,
+    options: &Options,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(T, Option<Refusal>)> {
     let kind = doc.kind().to_string();
     let Some(schema) = schema else {
         let value = std::mem::take(&mut doc.value);
-        return typed_value(doc, &kind, value);
+        return Ok((typed_value(doc, &kind, value)?, None));
     };
     let name = match doc.metadata_str("name") {
         Some(n) if !n.is_empty() => format!("{n:?}"),
@@ -171,6 +204,7 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
             .collect();
         return Err(Refusal::new(heading, findings).about(object).into());
     }
+    let mut refused = None;
     if options.flags.strict && !unknown.is_empty() {
         let what = if unknown.iter().all(|w| w.rule == rules::NULL_DROPPED) {
             "null values the API server drops"
@@ -180,10 +214,11 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
         let heading = Diagnostic::error(rules::SCHEMA, format!("{kind} {name} has {what} (refused with --strict)"))
             .at(doc.origin.place());
         let findings = unknown.iter().zip(&hints).map(|(w, h)| placed(w, h)).collect();
-        return Err(Refusal::new(heading, findings).about(object).into());
-    }
-    for (w, h) in unknown.iter().zip(&hints) {
-        warnings.push(placed(w, h).on(object.clone()));
+        refused = Some(Refusal::new(heading, findings).about(object));
+    } else {
+        for (w, h) in unknown.iter().zip(&hints) {
+            warnings.push(placed(w, h).on(object.clone()));
+        }
     }
     let mut value = std::mem::take(&mut doc.value);
     // The check warns about every field pruning would drop, so a document
@@ -192,7 +227,7 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
         schema.prune(&mut value);
     }
     schema.apply(&mut value);
-    typed_value(doc, &kind, value)
+    Ok((typed_value(doc, &kind, value)?, refused))
 }
 
 /// For a field in no release yet (the pod-metadata change): the

@@ -567,3 +567,85 @@ fn a_file_name_that_is_not_utf8_keeps_its_bytes_in_sarif() {
     assert_eq!(uris, BTreeSet::from(["r%FF.yaml"]), "{sarif}");
     assert!(run("github").contains("file=r\u{FFFD}.yaml,line=7"), "the unknown field's line");
 }
+
+// ---------------------------------------------------------------------------
+// Every problem in one run
+
+/// testdata/formats/many-problems.yaml with `--strict`: each problem found
+/// by another stage, as (rule, line, column) worked out from the file.
+const MANY_PROBLEMS: &[&str] = &["render", "-f", "testdata/formats/many-problems.yaml", "--strict"];
+const PROBLEMS: [(&str, u64, u64); 5] = [
+    // The missing InferenceService, at its reference.
+    ("render", 11, 27),
+    // The operator's refusal: a rule routes to a backend that is not there.
+    ("operator", 18, 24),
+    // No image: at spec.proxy, where spec.proxy.image would go.
+    ("render", 21, 3),
+    // The CRD's: a misspelt field, and a field of no release.
+    ("schema-unknown-field", 22, 5),
+    ("release-newer-field", 23, 5),
+];
+
+/// A router with an operator refusal, a missing InferenceService, no image
+/// and two fields its CRD does not know is refused once, with every one of
+/// them placed at its line and column under its own rule, in every format.
+#[test]
+fn every_problem_of_a_router_is_found_in_one_run_in_every_format() {
+    let runs = in_every_format(MANY_PROBLEMS, &[]);
+    for format in FORMATS {
+        let run = runs.of(format);
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{format}: {}", run.stderr);
+    }
+    let expected: BTreeSet<(String, u64, u64)> = PROBLEMS.iter().map(|(r, l, c)| (r.to_string(), *l, *c)).collect();
+
+    let json: BTreeSet<(String, u64, u64)> = json_findings(runs.of("json"))
+        .iter()
+        .map(|f| {
+            assert_eq!(f["severity"], "error", "{f}");
+            assert_eq!(f["file"], "testdata/formats/many-problems.yaml", "{f}");
+            (str_of(&f["rule"]).to_string(), f["line"].as_u64().unwrap_or(0), f["column"].as_u64().unwrap_or(0))
+        })
+        .collect();
+    assert_eq!(json, expected, "json");
+    assert_eq!(json_findings(runs.of("json")).len(), PROBLEMS.len(), "each once");
+
+    let github: Vec<Annotation> = runs.of("github").stderr.lines().map(Annotation::parse).collect();
+    let number = |a: &Annotation, key: &str| a.property(key).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+    let placed: BTreeSet<(String, u64, u64)> = github
+        .iter()
+        .map(|a| {
+            assert_eq!(a.command, "error", "{a:?}");
+            assert_eq!(a.property("file"), Some("testdata/formats/many-problems.yaml"), "{a:?}");
+            let rule = a.property("title").and_then(|t| t.strip_prefix("routerctl ")).unwrap_or("").to_string();
+            (rule, number(a, "line"), number(a, "col"))
+        })
+        .collect();
+    assert_eq!((placed, github.len()), (expected.clone(), PROBLEMS.len()), "github");
+    github_matches_json(&runs);
+
+    let log = sarif_log(runs.of("sarif"));
+    let validator = jsonschema::draft7::new(&sarif_schema()).expect("the SARIF schema compiles");
+    assert_eq!(schema_errors(&validator, &log), Vec::<String>::new(), "{log:#}");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    let sarif: BTreeSet<(String, u64, u64)> = results
+        .iter()
+        .map(|r| {
+            assert_eq!(r["level"], "error", "{r}");
+            let region = &r["locations"][0]["physicalLocation"]["region"];
+            let line = region["startLine"].as_u64().unwrap_or(0);
+            (str_of(&r["ruleId"]).to_string(), line, region["startColumn"].as_u64().unwrap_or(0))
+        })
+        .collect();
+    assert_eq!((sarif, results.len()), (expected, PROBLEMS.len()), "sarif");
+
+    // Human: each at its place, the refusals before the one that ends the
+    // run, which lists what the render could only assume.
+    let human = &runs.of("human").stderr;
+    for (_, line, column) in PROBLEMS {
+        let at = format!("testdata/formats/many-problems.yaml:{line}:{column}: ");
+        assert_eq!(human.matches(&at).count(), 1, "{at}: {human}");
+    }
+    assert_eq!(human.lines().filter(|l| l.starts_with("error: ")).count(), 4, "{human}");
+    assert!(human.contains("the operator refuses this ModelRouter: spec.rules[0].route.backends[0]"), "{human}");
+    assert!(human.contains("what routerctl can only assume offline (refused with --strict):\n"), "{human}");
+}
