@@ -649,3 +649,85 @@ fn every_problem_of_a_router_is_found_in_one_run_in_every_format() {
     assert!(human.contains("the operator refuses this ModelRouter: spec.rules[0].route.backends[0]"), "{human}");
     assert!(human.contains("what routerctl can only assume offline (refused with --strict):\n"), "{human}");
 }
+
+/// testdata/formats/bad-router-tests.yaml: each bad field of each bad case
+/// and invariant, as (field, line, column) worked out from the file.
+const BAD_TESTS: &[&str] = &[
+    "test",
+    "-f",
+    "testdata/render/sample.yaml",
+    "-t",
+    "testdata/formats/bad-router-tests.yaml",
+    "--router-proxy-image",
+    "x:1",
+];
+const BAD_FIELDS: [(&str, u64, u64); 6] = [
+    ("tests[0].request.modl", 9, 13),
+    ("tests[0].expect.backendz", 11, 5),
+    ("tests[0].expect.status", 12, 5),
+    ("tests[2].dataPlane", 17, 3),
+    ("tests[2].unhealthy[0]", 18, 15),
+    ("invariants[0].when.classification", 21, 10),
+];
+
+/// A RouterTest file with two bad cases (one with three bad fields) and a
+/// bad invariant: each field is a finding at its own line, in every
+/// format: `file=` and `line=` under `github`, a `physicalLocation` under
+/// `sarif`.
+#[test]
+fn every_bad_field_of_a_router_test_file_is_placed_in_every_format() {
+    let runs = in_every_format(BAD_TESTS, &[]);
+    for format in FORMATS {
+        let run = runs.of(format);
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{format}: {}", run.stderr);
+    }
+    let file = "testdata/formats/bad-router-tests.yaml";
+    let expected: Vec<(String, u64, u64)> = BAD_FIELDS.iter().map(|(f, l, c)| (f.to_string(), *l, *c)).collect();
+
+    let json: Vec<(String, u64, u64)> = json_findings(runs.of("json"))
+        .iter()
+        .map(|f| {
+            assert_eq!((&f["rule"], &f["file"]), (&json!("test"), &json!(file)), "{f}");
+            (str_of(&f["field"]).to_string(), f["line"].as_u64().unwrap_or(0), f["column"].as_u64().unwrap_or(0))
+        })
+        .collect();
+    assert_eq!(json, expected, "json");
+
+    let github: Vec<(String, u64, u64)> = runs
+        .of("github")
+        .stderr
+        .lines()
+        .map(Annotation::parse)
+        .map(|a| {
+            assert_eq!((a.command.as_str(), a.property("file")), ("error", Some(file)), "{a:?}");
+            let field = a.message.split(": ").nth(1).unwrap_or("").to_string();
+            let number = |key: &str| a.property(key).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+            (field, number("line"), number("col"))
+        })
+        .collect();
+    assert_eq!(github, expected, "github");
+    github_matches_json(&runs);
+
+    let log = sarif_log(runs.of("sarif"));
+    let validator = jsonschema::draft7::new(&sarif_schema()).expect("the SARIF schema compiles");
+    assert_eq!(schema_errors(&validator, &log), Vec::<String>::new(), "{log:#}");
+    let sarif: Vec<(String, u64, u64)> = log["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            let physical = &r["locations"][0]["physicalLocation"];
+            assert_eq!(physical["artifactLocation"]["uri"], file, "{r}");
+            let region = &physical["region"];
+            let line = region["startLine"].as_u64().unwrap_or(0);
+            (str_of(&r["properties"]["field"]).to_string(), line, region["startColumn"].as_u64().unwrap_or(0))
+        })
+        .collect();
+    assert_eq!(sarif, expected, "sarif");
+
+    let human = &runs.of("human").stderr;
+    assert!(human.starts_with("error: 6 problems in RouterTest files:\n"), "{human}");
+    for (field, line, column) in BAD_FIELDS {
+        assert!(human.contains(&format!("\n  {file}:{line}:{column}: {field}: ")), "{field}: {human}");
+    }
+}

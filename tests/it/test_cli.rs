@@ -133,7 +133,7 @@ fn bad_test_files_are_refused_with_their_place() {
     assert_eq!((router.code, router.stdout.as_str()), (2, ""));
     assert!(
         router.stderr.starts_with(
-            "error: 3 RouterTest entries cannot be read:\n  testdata/render/sample.yaml:4:1: a RouterTest was expected \
+            "error: 3 problems in RouterTest files:\n  testdata/render/sample.yaml:4:1: a RouterTest was expected \
              but the document has kind \"Secret\""
         ),
         "{}",
@@ -184,7 +184,7 @@ fn every_bad_case_is_reported_at_its_place() {
     );
     let human = test(&["-f", ROUTER, "-t", "-"], Some(suite));
     assert_eq!((human.code, human.stdout.as_str()), (2, ""));
-    assert_eq!(human.stderr.lines().next(), Some("error: 2 RouterTest entries cannot be read:"), "{}", human.stderr);
+    assert_eq!(human.stderr.lines().next(), Some("error: 2 problems in RouterTest files:"), "{}", human.stderr);
     assert!(human.stderr.contains("\n  <stdin>:5:12: tests[0].expect.backend: unknown field"), "{}", human.stderr);
     assert!(human.stderr.contains("\n  <stdin>:8:5: tests[1].request.model: invalid type"), "{}", human.stderr);
     let json = test(&["-f", ROUTER, "-t", "-", "--message-format", "json"], Some(suite));
