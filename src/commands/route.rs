@@ -12,6 +12,7 @@ use super::routers::{planes, routers};
 use super::test::decision_json;
 use crate::cli::{ReportFormat, RouteArgs};
 use crate::input::inputs::Inputs;
+use crate::kube::shown::{one_line, shown};
 use crate::output::spool::Spool;
 use crate::report::Reporter;
 use crate::routing::router::{Plane, Router};
@@ -61,7 +62,9 @@ fn explain(out: &mut String, target: &Router, request: &Request, unhealthy: &[St
     let _ = writeln!(out, "{} ({} plane)", target.id, target.data_plane().label());
     let mut asked =
         vec![format!("model {}", request.model.as_deref().map_or("(none)".to_string(), |m| format!("{m:?}")))];
-    asked.extend(request.headers.iter().map(|(k, v)| format!("{k}: {v}")));
+    // Header names and values as given: each shown so that none can end
+    // the line or start another.
+    asked.extend(request.headers.iter().map(|(k, v)| format!("{}: {}", shown(k), shown(v))));
     let _ = writeln!(out, "  request: {}", asked.join(", "));
     if !unhealthy.is_empty() {
         let _ = writeln!(out, "  down: {}", unhealthy.join(", "));
@@ -76,14 +79,15 @@ fn explain(out: &mut String, target: &Router, request: &Request, unhealthy: &[St
                 let _ = writeln!(out, "  {}: matches", t.rule);
             }
             Some(why) => {
-                let _ = writeln!(out, "  {}: no — {why}", t.rule);
+                let _ = writeln!(out, "  {}: no — {}", t.rule, one_line(why));
             }
         }
     }
     let _ = writeln!(out, "  → {}", d.matched);
     match d.status {
         Some(status) => {
-            let _ = writeln!(out, "  → answered by the data plane: {status} ({})", d.reason.as_deref().unwrap_or(""));
+            let reason = one_line(d.reason.as_deref().unwrap_or(""));
+            let _ = writeln!(out, "  → answered by the data plane: {status} ({reason})");
         }
         None => {
             let backends: Vec<String> = d

@@ -16,6 +16,7 @@
 //!   expect: {rule: pii-local, backends: [local-qwen], strategy: primary-fallback, status: 503}
 //! ```
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{anyhow, bail, Result};
@@ -25,6 +26,7 @@ use super::router::Router;
 use super::{Decision, Request};
 use crate::diagnostic::{rules, Diagnostic, Place};
 use crate::input::Document;
+use crate::kube::shown::shown as in_log;
 use crate::model::DataPlane;
 
 pub const API_VERSION: &str = "routerctl.llmkube.dev/v1alpha1";
@@ -383,7 +385,7 @@ pub fn mismatches(expect: &Expect, decision: &Decision) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(rule) = &expect.rule {
         if rule != decision.matched.label() {
-            out.push(format!("rule: expected {rule}, got {}", decision.matched.label()));
+            out.push(format!("rule: expected {}, got {}", in_log(rule), in_log(decision.matched.label())));
         }
     }
     if let Some(backends) = &expect.backends {
@@ -394,7 +396,7 @@ pub fn mismatches(expect: &Expect, decision: &Decision) -> Vec<String> {
     }
     if let Some(strategy) = &expect.strategy {
         if *strategy != decision.strategy {
-            out.push(format!("strategy: expected {strategy}, got {}", shown(&decision.strategy)));
+            out.push(format!("strategy: expected {}, got {}", in_log(strategy), shown(&decision.strategy)));
         }
     }
     match (expect.status, decision.status) {
@@ -405,17 +407,17 @@ pub fn mismatches(expect: &Expect, decision: &Decision) -> Vec<String> {
     out
 }
 
-fn shown(s: &str) -> &str {
+fn shown(s: &str) -> Cow<'_, str> {
     if s.is_empty() {
-        "(none)"
+        Cow::Borrowed("(none)")
     } else {
-        s
+        in_log(s)
     }
 }
 
-/// `[a, b]`.
+/// `[a, b]`, each item as a log line may hold it.
 pub fn list<S: AsRef<str>>(items: &[S]) -> String {
-    format!("[{}]", items.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(", "))
+    format!("[{}]", items.iter().map(|i| in_log(i.as_ref())).collect::<Vec<_>>().join(", "))
 }
 
 /// The router a test file names, among the routers of one plane.

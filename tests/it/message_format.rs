@@ -731,3 +731,210 @@ fn every_bad_field_of_a_router_test_file_is_placed_in_every_format() {
         assert!(human.contains(&format!("\n  {file}:{line}:{column}: {field}: ")), "{field}: {human}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Input values and CI log lines
+
+/// Values that would be workflow or logging commands if they started a line
+/// of a CI log: GitHub's `::error` and `::add-mask::`, its older `##[`
+/// form and Azure Pipelines' `##vso[`, each after a line break of its own
+/// kind, and a Unicode line separator.
+const INJECTED: [&str; 4] = [
+    "a\n::error file=README.md,line=1::owned",
+    "b\r\n##vso[task.setvariable variable=owned]1",
+    "c\u{2028}::add-mask::owned",
+    "::error::owned",
+];
+
+/// The lines of `text` a runner takes for commands, as GitHub's runner and
+/// Azure's agent read a step's output: split at line feeds and carriage
+/// returns, leading white space trimmed, a line starting with `::` or `##`;
+/// lines between `::stop-commands::TOKEN` and `::TOKEN::` are not read as
+/// commands.
+fn obeyed(text: &str) -> Vec<String> {
+    let mut commands = Vec::new();
+    let mut stopped: Option<String> = None;
+    for line in text.split(['\n', '\r']) {
+        let line = line.trim_start();
+        if let Some(token) = &stopped {
+            if line == format!("::{token}::") {
+                stopped = None;
+            }
+            continue;
+        }
+        if let Some(token) = line.strip_prefix("::stop-commands::") {
+            stopped = Some(token.to_string());
+        } else if line.starts_with("::") || line.starts_with("##") {
+            commands.push(line.to_string());
+        }
+    }
+    commands
+}
+
+/// Every command a runner would obey in `run`'s output is a finding of
+/// routerctl's own (in `github`, an annotation titled `routerctl RULE`);
+/// none is a value of the input.
+fn no_command_from_the_input(what: &str, format: &str, run: &Run) {
+    for command in obeyed(&format!("{}\n{}", run.stdout, run.stderr)) {
+        let ours = format == "github"
+            && ["::error ", "::warning ", "::notice "].iter().any(|c| command.starts_with(c))
+            && Annotation::parse(&command).property("title").is_some_and(|t| t.starts_with("routerctl "));
+        assert!(ours, "{what} --message-format {format}: a runner obeys {command:?}\n{}\n{}", run.stdout, run.stderr);
+    }
+}
+
+/// A RouterTest for ml/coding-router whose case names, requests (model,
+/// header names and values) and expected strategies each hold one of
+/// [`INJECTED`]: every case fails on its strategy, so the report shows it;
+/// with `names`, the expected rule and backends hold them too, which the
+/// reader refuses (no such rule or backend), naming them.
+fn injected_suite(names: bool) -> String {
+    let q = |s: &str| serde_json::to_string(s).expect("a JSON string");
+    let mut cases = String::new();
+    for (i, value) in INJECTED.iter().enumerate() {
+        let v = q(value);
+        let (rule, backends) = if names { (v.clone(), v.clone()) } else { ("default".into(), "local-qwen".into()) };
+        cases.push_str(&format!(
+            "- name: {v}\n  request:\n    model: {v}\n    headers: {{{name}: {v}, x-llmkube-classification: {v}}}\n  \
+             expect: {{rule: {rule}, backends: [{backends}], strategy: {v}}}\n",
+            name = q(&format!("x-h{i}{value}"))
+        ));
+    }
+    format!("apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\nrouter: ml/coding-router\ntests:\n{cases}")
+}
+
+/// Every field `test`, `route`, `render`, `diff` and `explain` print from
+/// the input — case names, expectations, header names and values, models,
+/// router and file names, annotation values — fed each of [`INJECTED`]: in
+/// no format does any reach the start of a line a CI runner reads.
+#[test]
+fn no_input_value_starts_a_log_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // File names are input too.
+    let tests = dir.path().join("t\n::error file=README.md,line=1::owned.yaml");
+    std::fs::write(&tests, injected_suite(false)).expect("writes the suite");
+    let tests = tests.to_str().expect("a UTF-8 path").to_string();
+    let bad_tests = dir.path().join("u\r##vso[task.complete]1.yaml");
+    std::fs::write(&bad_tests, injected_suite(true)).expect("writes the suite");
+    let bad_tests = bad_tests.to_str().expect("a UTF-8 path").to_string();
+    let router = dir.path().join("r\n##vso[task.complete]\u{2028}::error::x.yaml");
+    let sample = common::fixture("testdata/render/sample.yaml");
+    // An annotation the pod-metadata change writes on the pods, and one a
+    // live Deployment carries.
+    let annotated = sample.replacen(
+        "spec:\n",
+        &format!(
+            "spec:\n  proxy:\n    podAnnotations: {{example.com/note: {}}}\n",
+            serde_json::to_string(INJECTED[0]).expect("JSON")
+        ),
+        1,
+    );
+    std::fs::write(&router, &annotated).expect("writes the router");
+    let router = router.to_str().expect("a UTF-8 path").to_string();
+    let rendered = routerctl_env(
+        &["render", "-f", &router, "--router-proxy-image", "rp:1", "--operator-version", "next"],
+        None,
+        &[],
+    );
+    assert_eq!(rendered.code, 0, "{}", rendered.stderr);
+    let live = dir.path().join("live.yaml");
+    let mut objects = common::parse_stream(&rendered.stdout);
+    for o in &mut objects {
+        o["metadata"]["annotations"]["example.com/live"] = json!(INJECTED[1]);
+        if o["kind"] == "Deployment" {
+            o["spec"]["replicas"] = json!(3);
+        }
+    }
+    std::fs::write(&live, common::to_stream(&objects)).expect("writes live objects");
+    let live = live.to_str().expect("a UTF-8 path").to_string();
+    let header = format!("{}={}", INJECTED[2], INJECTED[0]);
+
+    let commands: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "test",
+            vec![
+                "test",
+                "-f",
+                "testdata/render/sample.yaml",
+                "-t",
+                &tests,
+                "--router-proxy-image",
+                "rp:1",
+                "--coverage",
+            ],
+        ),
+        ("test on a file named with a value", vec!["test", "-f", &router, "-t", &tests, "--operator-version", "next"]),
+        (
+            "test naming no rule",
+            vec!["test", "-f", "testdata/render/sample.yaml", "-t", &bad_tests, "--router-proxy-image", "rp:1"],
+        ),
+        (
+            "route",
+            vec![
+                "route",
+                "-f",
+                &router,
+                "--model",
+                INJECTED[3],
+                "-H",
+                &header,
+                "-H",
+                "x-llmkube-classification=\n::error::c",
+            ],
+        ),
+        ("render", vec!["render", "-f", &router, "--operator-version", "next"]),
+        ("render --strict", vec!["render", "-f", &router, "--strict"]),
+        (
+            "diff",
+            vec!["diff", "-f", &router, "--live", &live, "--router-proxy-image", "rp:1", "--operator-version", "next"],
+        ),
+        (
+            "explain",
+            vec![
+                "explain",
+                "-f",
+                &router,
+                "--live",
+                &live,
+                "--router-proxy-image",
+                "rp:1",
+                "--operator-version",
+                "next",
+            ],
+        ),
+    ];
+    for (what, args) in &commands {
+        let mut codes = Vec::new();
+        for format in FORMATS {
+            let run = routerctl_env(&[&args[..], &["--message-format", format]].concat(), None, &[]);
+            no_command_from_the_input(what, format, &run);
+            codes.push(run.code);
+            if *what == "test" && format == "human" {
+                // The report says each value, escaped and quoted.
+                assert!(
+                    run.stdout.contains(r#"strategy: expected "a\n::error file=README.md,line=1::owned""#),
+                    "{}",
+                    run.stdout
+                );
+                assert!(run.stdout.contains(r#""c\u{2028}::add-mask::owned""#), "{}", run.stdout);
+            }
+        }
+        assert!(codes.windows(2).all(|w| w[0] == w[1]), "{what}: exit codes {codes:?}");
+    }
+    // A ModelRouter whose name holds a value is refused, and says so safely.
+    let named = sample.replacen(
+        "name: coding-router",
+        &format!("name: {}", serde_json::to_string(INJECTED[0]).expect("JSON")),
+        1,
+    );
+    for format in FORMATS {
+        let run = routerctl_env(&["render", "-f", "-", "--message-format", format], Some(&named), &[]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        no_command_from_the_input("a router named with a value", format, &run);
+    }
+    // The runner's reading is the one the check relies on.
+    assert_eq!(
+        obeyed("x\n  ::error::y\n##vso[z]\n::stop-commands::t\n::error::n\n::t::\n"),
+        ["::error::y", "##vso[z]"]
+    );
+}

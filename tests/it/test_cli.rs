@@ -395,8 +395,8 @@ fn unfenced(stdout: &str) -> String {
 }
 
 /// Values from a RouterTest file or the command line cannot forge workflow
-/// commands in a GitHub log: every line that could be read as one is
-/// inside the fence, whose token the input cannot know.
+/// commands in a GitHub log: each is shown quoted and escaped, and the
+/// report is inside a fence whose token the input cannot know.
 #[test]
 fn input_values_cannot_forge_workflow_commands() {
     let forged = "\n::error file=README.md,line=1::forged\n::add-mask::secret";
@@ -408,7 +408,10 @@ fn input_values_cannot_forge_workflow_commands() {
     let run = test(&["--message-format", "github", "-f", ROUTER, "-t", "-"], Some(&cases));
     assert_eq!(run.code, 1, "{}", run.stderr);
     let body = unfenced(&run.stdout);
-    assert!(body.lines().any(|l| l.trim_start().starts_with("::error")), "the forged line is there, fenced: {body}");
+    // Inside the fence too, each value is quoted and escaped: no line of
+    // the report starts with it.
+    assert!(!body.lines().any(|l| l.trim_start().starts_with("::")), "no value starts a line: {body}");
+    assert!(body.contains(r#""\n::error file=README.md,line=1::forged\n::add-mask::secret""#), "{body}");
     let route = routerctl(
         &["route", "--message-format", "github", "-f", ROUTER, "--model", forged, "-H", &format!("x-team={forged}")],
         None,
