@@ -785,11 +785,11 @@ _routerctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json junit" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json junit" -- "${cur}"))
                     return 0
                     ;;
                 --message-format)
@@ -871,11 +871,11 @@ _routerctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json junit" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json junit" -- "${cur}"))
                     return 0
                     ;;
                 --message-format)

@@ -354,7 +354,8 @@ gateway\t'As Envoy decides on the rendered AIGatewayRoute'
 both\t'Both, and every case where they disagree'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l min-coverage -d 'Fail (exit 1) when the cases reach fewer than this percentage of the rules and the default route' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s o -l output -d 'Output format' -r -f -a "text\t''
-json\t''"
+json\t''
+junit\t'JUnit XML: a testsuite per router and data plane, a testcase per case (test) or per check and invariant (verify)'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
 json\t''
 github\t''
@@ -518,7 +519,8 @@ gateway\t'As Envoy decides on the rendered AIGatewayRoute'
 both\t'Both, and every case where they disagree'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l emit-tests -d 'Write one RouterTest case per class of requests to FILE: today\'s behaviour pinned, ready for `routerctl test`' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s o -l output -d 'Output format' -r -f -a "text\t''
-json\t''"
+json\t''
+junit\t'JUnit XML: a testsuite per router and data plane, a testcase per case (test) or per check and invariant (verify)'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
 json\t''
 github\t''

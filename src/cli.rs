@@ -281,8 +281,8 @@ pub struct TestArgs {
     pub min_coverage: Option<u8>,
 
     /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
-    pub output: ReportFormat,
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = SuiteFormat::Text)]
+    pub output: SuiteFormat,
 }
 
 #[derive(Debug, Args)]
@@ -342,14 +342,25 @@ pub struct VerifyArgs {
     pub emit_tests: Option<PathBuf>,
 
     /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
-    pub output: ReportFormat,
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = SuiteFormat::Text)]
+    pub output: SuiteFormat,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
     Text,
     Json,
+}
+
+/// `test -o` and `verify -o`: a report for people, the JSON contract, or
+/// JUnit XML for CI test reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SuiteFormat {
+    Text,
+    Json,
+    /// JUnit XML: a testsuite per router and data plane, a testcase per
+    /// case (test) or per check and invariant (verify).
+    Junit,
 }
 
 /// Inputs and operator settings shared by every command.

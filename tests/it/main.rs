@@ -24,6 +24,7 @@ mod generated_files;
 mod gitops_recipes;
 mod invalid_corpus;
 mod jobs;
+mod junit_report;
 mod kpt_fn;
 mod kubectl_faults;
 mod layout;
