@@ -86,8 +86,23 @@ pub(super) fn run(args: &TestArgs, inputs: &mut Inputs, reporter: &mut Reporter)
             std::io::Write::write_all(&mut out, xml.as_bytes()).context("cannot spool output")?;
         }
     }
+    // Each router under the bar, with its figure and what no case reaches.
     if let Some(min) = below {
-        reporter.error(Diagnostic::error(rules::TEST, format!("coverage under --min-coverage {min}%")));
+        for c in run.coverage.iter().filter(|c| c.percent() < f64::from(min)) {
+            let missed = c.missed();
+            let reach =
+                if missed.is_empty() { String::new() } else { format!("; no case reaches {}", suite::list(&missed)) };
+            reporter.error(Diagnostic::error(
+                rules::TEST,
+                format!(
+                    "{} ({}): coverage {:.0}% of {} routes, under --min-coverage {min}%{reach}",
+                    c.router,
+                    c.plane.label(),
+                    c.percent(),
+                    c.routes.len()
+                ),
+            ));
+        }
     }
     if strict_skips {
         reporter.error(Diagnostic::error(

@@ -273,6 +273,10 @@ fn nothing_passes_that_was_not_judged() {
         Some(&case("{}", "").replace("tests:", "router: ml/coding-router\ntests:")),
     );
     assert_eq!(below.code, 1, "{}", below.stdout);
+    // Only the router under the bar, each with its figure.
+    let lines: Vec<&str> = below.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", below.stderr);
+    assert!(lines[0].starts_with("error: gpu/pooled (Proxy): coverage 0% of "), "{}", below.stderr);
 }
 
 #[test]
@@ -288,6 +292,12 @@ fn coverage_names_the_routes_no_case_reaches() {
     );
     let below = test(&["-f", ROUTER, "-t", "-", "--min-coverage", "50"], Some(&case("{rule: pii-stays-local}", "")));
     assert_eq!(below.code, 1, "{}", below.stdout);
+    // The router under the bar is named, with its figure.
+    assert_eq!(
+        below.stderr,
+        "error: ml/coding-router (Proxy): coverage 33% of 3 routes, under --min-coverage 50%; no case reaches \
+         [complex-to-cloud, default]\n"
+    );
 }
 
 #[test]
