@@ -47,7 +47,7 @@ use crate::live::LiveStore;
 use crate::pipeline::pass_through::identity as kustomize_key;
 use crate::pipeline::{self, Options, RouterResult};
 use crate::report::{krm_message, krm_result, Reporter};
-use list::{annotate, item_file, parse, API_VERSIONS};
+use list::{annotate, item_file, parse, API_VERSIONS, KUSTOMIZE_ID_ANNOTATION};
 
 /// What the function prints on stdout and whether it failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,7 +141,7 @@ pub fn run(resource_list_yaml: &str) -> KrmOutcome {
     if let Some(fc) = function_config {
         out.insert("functionConfig".into(), fc.clone());
     }
-    let shown = if declared_by_kustomize(function_config) { Stderr::Errors } else { Stderr::Nothing };
+    let shown = if handed_by_kustomize(&items, function_config) { Stderr::Errors } else { Stderr::Nothing };
     finish(out, items, &kept, &findings, shown)
 }
 
@@ -155,10 +155,14 @@ enum Stderr {
     Nothing,
 }
 
-/// Whether kustomize runs the function: its functionConfig is the
-/// generator or transformer that declares the function, which carries the
-/// function annotation (kpt's is a plain settings object, or none).
-fn declared_by_kustomize(function_config: Option<&Value>) -> bool {
+/// Whether kustomize runs the function: it puts its identity annotation on
+/// every item it hands over, which kpt does not. With no item to tell, the
+/// functionConfig that declares the function (its function annotation)
+/// says kustomize: kpt's is a plain settings file, or none.
+fn handed_by_kustomize(items: &[Value], function_config: Option<&Value>) -> bool {
+    if !items.is_empty() {
+        return items.iter().any(|item| annotation(item, KUSTOMIZE_ID_ANNOTATION).is_some());
+    }
     function_config.is_some_and(|fc| {
         ["config.kubernetes.io/function", "config.k8s.io/function"].iter().any(|key| annotation(fc, key).is_some())
     })

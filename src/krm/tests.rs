@@ -18,16 +18,14 @@ fn stderr(outcome: &KrmOutcome) -> String {
     outcome.errors.iter().map(|d| format!("error: {d}\n")).collect()
 }
 
-/// `list` as kustomize hands it over: its functionConfig (a ConfigMap
-/// when it has none) is the transformer that declares the function, with
-/// the function annotation.
+/// `list` as kustomize hands it over: each item with kustomize's identity
+/// annotation.
 fn as_kustomize(list: &str) -> String {
-    let (mut whole, items) = parse_whole(list).expect("a ResourceList");
-    let mut fc = whole
-        .remove("functionConfig")
-        .unwrap_or_else(|| json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "routerctl"}}));
-    fc["metadata"]["annotations"]["config.kubernetes.io/function"] = json!("exec:\n  path: ./routerctl-krm\n");
-    whole.insert("functionConfig".into(), fc);
+    let (mut whole, mut items) = parse_whole(list).expect("a ResourceList");
+    for item in &mut items {
+        let id = format!("kind: {}\nname: {}\n", item["kind"].as_str().unwrap_or(""), item["metadata"]["name"]);
+        item["metadata"]["annotations"]["kustomize.config.k8s.io/id"] = json!(id);
+    }
     whole.insert("items".into(), Value::Array(items));
     serde_json::to_string(&Value::Object(whole)).expect("serializes")
 }

@@ -67,18 +67,17 @@ fn krm_reports_errors_as_results() {
     let list: Value = routerctl::input::from_yaml_str(&run.stdout).expect("a ResourceList even on failure");
     let results = list["results"].as_array().cloned().unwrap_or_default();
     assert!(results.iter().any(|r| r["severity"] == "error"), "{results:?}");
-    // Run by kpt (no functionConfig declaring the function), the errors are
+    // Run by kpt (no kustomize identity on the items), the errors are
     // results only: kpt shows results and stderr both.
     assert_eq!(run.stderr, "");
-    // Run by kustomize, whose functionConfig declares the function and
-    // which shows stderr only, each error is also a line there.
-    let declared = input.replace(
-        "kind: ResourceList\n",
-        "kind: ResourceList\nfunctionConfig:\n  apiVersion: example.com/v1\n  kind: RouterctlRender\n  metadata:\n    \
-         name: routerctl\n    annotations:\n      config.kubernetes.io/function: |\n        exec:\n          path: \
-         ./routerctl-krm\n  spec: {}\n",
+    // Run by kustomize, which marks each item with its identity and shows
+    // stderr only, each error is also a line there.
+    let marked = input.replace(
+        "    annotations:\n",
+        "    annotations:\n      kustomize.config.k8s.io/id: |\n        kind: ModelRouter\n        name: leaky\n",
     );
-    let kustomize = krm(&["krm"], &declared);
+    assert_ne!(marked, input, "the fixture's item has annotations to add to");
+    let kustomize = krm(&["krm"], &marked);
     assert_eq!(kustomize.code, 1);
     let errors = results.iter().filter(|r| r["severity"] == "error").count();
     assert_eq!(kustomize.stderr.lines().filter(|l| l.starts_with("error: ")).count(), errors, "{}", kustomize.stderr);
