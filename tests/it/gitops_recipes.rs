@@ -1,7 +1,8 @@
-//! `render --pass-through` and the GitOps recipes of docs/gitops.md that
-//! use it: the Argo CD plugin's generate command and the Flux script, each
-//! taken from the page and run on an application directory with an object
-//! unrelated to routing, which must come out as it went in.
+//! `render --pass-through` and the GitOps recipes of docs/gitops.md, each
+//! taken from the page and run: the Argo CD plugin's generate command and
+//! the Flux script on an application directory with an object unrelated to
+//! routing, which must come out as it went in; the GitHub Actions
+//! workflow's routerctl steps on a pull request in a git repository.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -239,4 +240,105 @@ fn the_flux_script_renders_each_app_with_its_objects() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let written = std::fs::read_to_string(dir.path().join("deploy/coding/manifests.yaml")).expect("written");
     check_output(&parse_stream(&written), &dir.path().join("apps/coding"));
+}
+
+/// The RouterTest cases the CI recipe runs: the sample router's.
+const CASES: &str = "\
+apiVersion: routerctl.llmkube.dev/v1alpha1
+kind: RouterTest
+router: ml/coding-router
+tests:
+- name: pii stays on the cluster
+  request: {headers: {x-llmkube-classification: pii}}
+  expect: {rule: pii-stays-local, backends: [local-qwen]}
+- name: complex tasks go to the cloud first
+  request: {headers: {x-llmkube-task-complexity: complex}}
+  expect: {rule: complex-to-cloud, backends: [cloud-opus, local-qwen]}
+- name: everything else takes the default route
+  request: {}
+  expect: {rule: default, backends: [local-qwen]}
+";
+
+/// The GitHub Actions workflow of docs/gitops.md: each step that runs
+/// routerctl, run as the runner runs it (bash, the job's environment) in a
+/// repository whose pull request adds a rule: the routers render, the
+/// cases pass into a JUnit report, and `verify --against` the base branch
+/// names what the new rule moves.
+#[test]
+fn the_github_actions_workflow_runs_on_a_pull_request() {
+    let workflow: Value =
+        routerctl::input::from_yaml_str(&file_block("docs/gitops.md", ".github/workflows/routers.yaml")).expect("YAML");
+    let job = &workflow["jobs"]["routers"];
+    let env: Vec<(String, String)> = job["env"]
+        .as_object()
+        .expect("the job's environment")
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().expect("a string").to_string()))
+        .collect();
+    let steps: Vec<&str> = job["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter_map(|s| s["run"].as_str())
+        .filter(|run| run.contains("routerctl ") && !run.contains("cargo install"))
+        .collect();
+    assert_eq!(steps.len(), 3, "render, test and verify: {steps:?}");
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(repo.join("routers")).expect("mkdir");
+    std::fs::create_dir_all(repo.join("router-tests")).expect("mkdir");
+    let git = |args: &[&str]| {
+        let out = Command::new("git")
+            .args(["-c", "user.name=ci", "-c", "user.email=ci@example.com"])
+            .args(args)
+            .current_dir(&repo)
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    let sample = common::fixture("testdata/render/sample.yaml");
+    std::fs::write(repo.join("routers/coding-router.yaml"), &sample).expect("writes");
+    std::fs::write(repo.join("router-tests/coding-router.yaml"), CASES).expect("writes");
+    git(&["init", "-q", "-b", "main"]);
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "base"]);
+    // The base branch as a checkout with fetch-depth 0 has it.
+    git(&["update-ref", "refs/remotes/origin/main", "HEAD"]);
+    git(&["checkout", "-q", "-b", "simple-stays-local"]);
+    let changed = sample.replace(
+        "  defaultRoute: local-qwen\n",
+        "    - name: simple-stays-local\n      match:\n        taskComplexity: simple\n      route:\n        \
+         backends: [local-qwen]\n  defaultRoute: local-qwen\n",
+    );
+    assert_ne!(changed, sample);
+    std::fs::write(repo.join("routers/coding-router.yaml"), &changed).expect("writes");
+    // With its case: a rule no case reaches would take coverage under 80%.
+    let case = "- name: simple tasks stay local\n  request: {headers: {x-llmkube-task-complexity: simple}}\n  \
+                expect: {rule: simple-stays-local, backends: [local-qwen]}\n";
+    std::fs::write(repo.join("router-tests/coding-router.yaml"), format!("{CASES}{case}")).expect("writes");
+    git(&["commit", "-q", "-am", "simple tasks stay local"]);
+
+    let mut outputs = Vec::new();
+    for step in steps {
+        let out = Command::new("bash")
+            .args(["-e", "-c", step])
+            .current_dir(&repo)
+            .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .env("BASE_REF", "main")
+            .env("PATH", path_with_routerctl())
+            .output()
+            .expect("bash runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{step}\n{text}");
+        outputs.push(text);
+    }
+    // The JUnit report holds the four cases, passing.
+    let xml = std::fs::read_to_string(repo.join("routerctl-test.xml")).expect("the report");
+    let doc = roxmltree::Document::parse(&xml).expect("XML");
+    let cases = doc.descendants().filter(|n| n.has_tag_name("testcase") && n.attribute("file").is_some()).count();
+    assert_eq!(cases, 4, "{xml}");
+    assert!(!xml.contains("<failure"), "{xml}");
+    // verify names what the new rule moves.
+    assert!(outputs[2].contains("moved:") && outputs[2].contains("simple-stays-local"), "{}", outputs[2]);
 }
