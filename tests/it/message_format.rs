@@ -747,7 +747,7 @@ const INJECTED: [&str; 4] = [
 ];
 
 /// The lines of `text` a runner takes for commands, as GitHub's runner and
-/// Azure's agent read a step's output: split at line feeds and carriage
+/// Azure Pipelines read a step's output: split at line feeds and carriage
 /// returns, leading white space trimmed, a line starting with `::` or `##`;
 /// lines between `::stop-commands::TOKEN` and `::TOKEN::` are not read as
 /// commands.
