@@ -540,7 +540,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__render)
-            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --live --live-from-cluster --context --kubeconfig --request-timeout --output --quiet --verbose --message-format --help --version"
+            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --live --live-from-cluster --context --kubeconfig --request-timeout --output --pass-through --quiet --verbose --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -891,11 +891,11 @@ _routerctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json junit" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json junit" -- "${cur}"))
                     return 0
                     ;;
                 --message-format)
@@ -977,11 +977,11 @@ _routerctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json junit" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json junit" -- "${cur}"))
                     return 0
                     ;;
                 --max-states)

@@ -50,7 +50,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s f -l file
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else the newest release, v0.9.19. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
 v0.7.9\t''
 v0.7.10\t''
 v0.7.11\t''
@@ -103,8 +103,8 @@ v0.9.15\t''
 v0.9.16\t''
 v0.9.17\t''
 v0.9.18\t''
-v0.9.19\t''
-next\t'the newest release with the changes no release has yet (the default)'"
+v0.9.19\t'the newest release (the default)'
+next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l live -d 'Live objects (`kubectl get deploy,svc,cm,sa,role,rolebinding -o yaml`, a YAML stream, a single object, a directory or `-`) to merge into. Repeatable' -r -F
@@ -122,6 +122,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s R -l recu
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l emit-scrape-annotations -d 'The operator\'s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l live-from-cluster -d 'Read the live objects from the cluster through kubectl, as `diff` does'
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l pass-through -d 'Print every input object too, as read (the ModelRouters, InferenceServices, anything else), in input order, then the rendered objects: what `kustomize build` with the KRM function gives, for an Argo CD plugin or a Flux build. Left out: objects marked config.kubernetes.io/local-config: "true" and RouterTest files; an input object the operator writes itself is replaced by its rendered form, with a warning'
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -130,7 +131,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s f -l filena
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else the newest release, v0.9.19. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
 v0.7.9\t''
 v0.7.10\t''
 v0.7.11\t''
@@ -183,8 +184,8 @@ v0.9.15\t''
 v0.9.16\t''
 v0.9.17\t''
 v0.9.18\t''
-v0.9.19\t''
-next\t'the newest release with the changes no release has yet (the default)'"
+v0.9.19\t'the newest release (the default)'
+next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l live -d 'Live objects to compare with (as for `render --live`), instead of reading them from the cluster. Repeatable' -r -F
@@ -211,7 +212,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s f -l fil
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
+complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else the newest release, v0.9.19. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
 v0.7.9\t''
 v0.7.10\t''
 v0.7.11\t''
@@ -264,8 +265,8 @@ v0.9.15\t''
 v0.9.16\t''
 v0.9.17\t''
 v0.9.18\t''
-v0.9.19\t''
-next\t'the newest release with the changes no release has yet (the default)'"
+v0.9.19\t'the newest release (the default)'
+next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l live -d 'Live objects, as for `render --live`. Repeatable' -r -F
@@ -290,7 +291,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s f -l filena
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
+complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else the newest release, v0.9.19. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
 v0.7.9\t''
 v0.7.10\t''
 v0.7.11\t''
@@ -343,8 +344,8 @@ v0.9.15\t''
 v0.9.16\t''
 v0.9.17\t''
 v0.9.18\t''
-v0.9.19\t''
-next\t'the newest release with the changes no release has yet (the default)'"
+v0.9.19\t'the newest release (the default)'
+next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s t -l tests -d 'RouterTest files (or directories). Repeatable. Without it, the RouterTest documents among the -f files are run' -r -F
@@ -354,7 +355,8 @@ gateway\t'As Envoy decides on the rendered AIGatewayRoute'
 both\t'Both, and every case where they disagree'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l min-coverage -d 'Fail (exit 1) when the cases reach fewer than this percentage of the rules and the default route' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s o -l output -d 'Output format' -r -f -a "text\t''
-json\t''"
+json\t''
+junit\t'JUnit XML: a testsuite per router and data plane, a testcase per case (test) or per check and invariant (verify)'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
 json\t''
 github\t''
@@ -371,7 +373,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s f -l filen
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
+complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else the newest release, v0.9.19. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
 v0.7.9\t''
 v0.7.10\t''
 v0.7.11\t''
@@ -424,8 +426,8 @@ v0.9.15\t''
 v0.9.16\t''
 v0.9.17\t''
 v0.9.18\t''
-v0.9.19\t''
-next\t'the newest release with the changes no release has yet (the default)'"
+v0.9.19\t'the newest release (the default)'
+next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand route" -l router -d 'The router (`namespace/name`, or a name) when the inputs hold several' -r
@@ -453,7 +455,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s f -l file
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
+complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else the newest release, v0.9.19. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
 v0.7.9\t''
 v0.7.10\t''
 v0.7.11\t''
@@ -506,8 +508,8 @@ v0.9.15\t''
 v0.9.16\t''
 v0.9.17\t''
 v0.9.18\t''
-v0.9.19\t''
-next\t'the newest release with the changes no release has yet (the default)'"
+v0.9.19\t'the newest release (the default)'
+next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s t -l tests -d 'RouterTest files whose `invariants:` are checked for all requests (their `tests:` are `routerctl test`\'s). Repeatable' -r -F
@@ -518,7 +520,8 @@ gateway\t'As Envoy decides on the rendered AIGatewayRoute'
 both\t'Both, and every case where they disagree'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l emit-tests -d 'Write one RouterTest case per class of requests to FILE: today\'s behaviour pinned, ready for `routerctl test`' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s o -l output -d 'Output format' -r -f -a "text\t''
-json\t''"
+json\t''
+junit\t'JUnit XML: a testsuite per router and data plane, a testcase per case (test) or per check and invariant (verify)'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-states -d 'States of the model automata\'s products the search may visit' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-steps -d 'Automaton steps the model search may take' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-cells -d 'Cells (header classes × model classes) the request space may have' -r
@@ -539,7 +542,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -s f -l file
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -s n -l namespace -d 'Namespace for objects that do not name one (default: `default`)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l router-proxy-image -d 'The operator\'s --router-proxy-image: the proxy image when a ModelRouter does not set spec.proxy.image. Without it (or when it is empty) such routers get the operator\'s built-in default image, with a warning (an error with --strict)' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l default-litellm-url -d 'The operator\'s --default-litellm-url: the address of litellm backends that set no url' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else `next`. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
+complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l operator-version -d 'The LLMKube operator release to render as: v0.7.8 … v0.9.19 (a leading `v` is optional), or `next`, v0.9.19 with spec.proxy.podLabels/podAnnotations, which no release has yet. Default: found from the cluster\'s operator in cluster mode, else the newest release, v0.9.19. `routerctl version` lists the releases and what changed in each' -r -f -a "v0.7.8\t''
 v0.7.9\t''
 v0.7.10\t''
 v0.7.11\t''
@@ -592,8 +595,8 @@ v0.9.15\t''
 v0.9.16\t''
 v0.9.17\t''
 v0.9.18\t''
-v0.9.19\t''
-next\t'the newest release with the changes no release has yet (the default)'"
+v0.9.19\t'the newest release (the default)'
+next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l log -d 'A router-proxy log (`kubectl logs deploy/NAME-router-proxy`), or `-` for stdin. Repeatable' -r -F
@@ -622,7 +625,7 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -s q -l quiet -
 complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c routerctl -n "__fish_routerctl_using_subcommand krm" -s V -l version -d 'Print version'
-complete -c routerctl -n "__fish_routerctl_using_subcommand schema" -l operator-version -d 'The LLMKube operator release whose CRD the ModelRouter schema follows: a field the release does not have is refused. Default: `next`. Not for `routertest`, which is the same for every release' -r -f -a "v0.7.8\t''
+complete -c routerctl -n "__fish_routerctl_using_subcommand schema" -l operator-version -d 'The LLMKube operator release whose CRD the ModelRouter schema follows: a field the release does not have is refused. Default: the newest release (v0.9.19). Not for `routertest`, which is the same for every release' -r -f -a "v0.7.8\t''
 v0.7.9\t''
 v0.7.10\t''
 v0.7.11\t''
@@ -675,8 +678,8 @@ v0.9.15\t''
 v0.9.16\t''
 v0.9.17\t''
 v0.9.18\t''
-v0.9.19\t''
-next\t'the newest release with the changes no release has yet (the default)'"
+v0.9.19\t'the newest release (the default)'
+next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand schema" -s o -l output -d 'Output format' -r -f -a "json\t''
 yaml\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand schema" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''

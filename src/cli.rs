@@ -43,13 +43,124 @@ impl TypedValueParser for ReleaseParser {
         Some(Box::new(Release::all().map(|r| {
             let value = PossibleValue::new(r.name());
             if r == Release::NEXT {
-                value.help("the newest release with the changes no release has yet (the default)")
+                value.help("the newest release with the changes no release has yet")
+            } else if r == Release::default() {
+                value.help("the newest release (the default)")
             } else {
                 value
             }
         })))
     }
 }
+
+/// The heading global options are listed under in every command's help,
+/// apart from the command's own.
+const GLOBAL: &str = "Global options";
+
+/// Each command's `--help` ends with examples, as kubectl's do: a comment
+/// line saying what, then the command.
+const RENDER_EXAMPLES: &str = "\
+Examples:
+  # Render a router as the newest operator release, and apply the objects
+  routerctl render -f router.yaml --router-proxy-image registry.example.com/router-proxy:0.9.19 | kubectl apply -f -
+
+  # Render a directory of directories, passing every other object through (Argo CD, Flux)
+  routerctl render -f apps/coding -R --pass-through --strict --operator-version v0.9.19 --router-proxy-image registry.example.com/router-proxy:0.9.19
+
+  # Merge into the live objects, as the operator's update would
+  routerctl render -f router.yaml --live live.yaml --operator-version v0.9.19
+
+  # Render as the unreleased pod-metadata change (spec.proxy.podLabels)
+  routerctl render -f router.yaml --operator-version next -o name";
+
+const DIFF_EXAMPLES: &str = "\
+Examples:
+  # What the operator would change in the cluster (the current kubectl context)
+  routerctl diff -f routers/ -R
+
+  # The same against live objects saved earlier, for the release the cluster runs
+  routerctl diff -f routers/ -R --live live.yaml --operator-version v0.9.19 --router-proxy-image registry.example.com/router-proxy:0.9.19
+
+  # The plan as JSON: each object's action, whether the pods roll and why
+  routerctl diff -f router.yaml --context prod -o json";
+
+const EXPLAIN_EXAMPLES: &str = "\
+Examples:
+  # Who owns each pod label and annotation, and what the next reconcile does to it
+  routerctl explain -f router.yaml --live live.yaml
+
+  # The same from the cluster, as JSON
+  routerctl explain -f router.yaml --live-from-cluster -o json";
+
+const TEST_EXAMPLES: &str = "\
+Examples:
+  # Run the RouterTest cases of a directory against the routers
+  routerctl test -f routers/ -t router-tests/ -R
+
+  # Fail under 80% coverage of the rules, with annotations in a GitHub pull request
+  routerctl test -f routers/ -t router-tests/ -R --min-coverage 80 --message-format github
+
+  # A JUnit XML report for the CI's test view
+  routerctl test -f routers/ -t router-tests/ -R -o junit";
+
+const ROUTE_EXAMPLES: &str = "\
+Examples:
+  # Where a complex request for gpt-4o goes
+  routerctl route -f router.yaml --model gpt-4o -H x-llmkube-task-complexity=complex
+
+  # The same with the cloud backend down, on both data planes
+  routerctl route -f router.yaml --model gpt-4o --unhealthy cloud-opus --data-plane both";
+
+const VERIFY_EXAMPLES: &str = "\
+Examples:
+  # Every class of requests, the checks and the invariants of the test files
+  routerctl verify -f routers/ -R -t router-tests/
+
+  # What a change moves, against the base branch's routers
+  routerctl verify -f routers/ -R --against base/routers/
+
+  # Pin today's behaviour as RouterTest cases, and a JUnit report
+  routerctl verify -f router.yaml --emit-tests pinned.yaml -o junit";
+
+const KRM_EXAMPLES: &str = "\
+Examples:
+  # Run as a kpt function on a package
+  kpt fn eval pkg --exec routerctl-krm
+
+  # Feed a ResourceList by hand
+  routerctl krm < resource-list.yaml";
+
+const SCHEMA_EXAMPLES: &str = "\
+Examples:
+  # The ModelRouter schema of the newest release, for editors and kubeconform
+  routerctl schema modelrouter > modelrouter.json
+
+  # The RouterTest schema, as YAML
+  routerctl schema routertest -o yaml";
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  # Bash completion for this shell
+  source <(routerctl completions bash)
+
+  # Zsh completion, installed
+  routerctl completions zsh > \"${fpath[1]}/_routerctl\"";
+
+const VERSION_EXAMPLES: &str = "\
+Examples:
+  # The releases routerctl renders as, and what changed in each
+  routerctl version
+
+  # The same for scripts
+  routerctl version -o json";
+
+const MAN_EXAMPLES: &str = "\
+Examples:
+  # Read routerctl's man page
+  routerctl man | man -l -
+
+  # The page of one command
+  routerctl man render > routerctl-render.1";
 
 /// Render the LLMKube operator's router-proxy objects offline, and diff them
 /// against the cluster.
@@ -64,18 +175,18 @@ pub struct Cli {
     pub command: Command,
 
     /// Print no warnings and no progress (errors still go to stderr).
-    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    #[arg(short, long, global = true, help_heading = GLOBAL, conflicts_with = "verbose")]
     pub quiet: bool,
 
     /// Say what is being done: each router rendered, and the time taken.
-    #[arg(short, long, global = true)]
+    #[arg(short, long, global = true, help_heading = GLOBAL)]
     pub verbose: bool,
 
     /// How errors and warnings are written on stderr: `human` text,
     /// `json` (one object a line), `github` (workflow commands that
     /// annotate the file and line in a pull request) or `sarif` (one SARIF
     /// 2.1.0 log at the end). stdout is the same in every format.
-    #[arg(long, global = true, value_enum, value_name = "FORMAT", default_value_t = MessageChoice::Human)]
+    #[arg(long, global = true, help_heading = GLOBAL, value_enum, value_name = "FORMAT", default_value_t = MessageChoice::Human)]
     pub message_format: MessageChoice,
 }
 
@@ -106,6 +217,7 @@ pub enum Command {
     /// With --live, the objects are merged into the live ones the way the
     /// operator updates them: other tools' keys stay, removed user keys leave,
     /// the selector is kept as it is.
+    #[command(after_help = RENDER_EXAMPLES)]
     Render(RenderArgs),
     /// Show what the operator would change on the live objects.
     ///
@@ -118,6 +230,7 @@ pub enum Command {
     ///
     /// Exit status as `kubectl diff`: 0 when nothing would change, 1 when
     /// something would, 2 on error.
+    #[command(after_help = DIFF_EXAMPLES)]
     Diff(DiffArgs),
     /// Explain every pod-template label and annotation and each record
     /// annotation: who owns it and what this reconcile does to it.
@@ -126,6 +239,7 @@ pub enum Command {
     /// other tool) and the action (kept, added, changed, pruned, overridden by
     /// the operator, scrape cleanup), plus the selector and whether it can
     /// change.
+    #[command(after_help = EXPLAIN_EXAMPLES)]
     Explain(ExplainArgs),
     /// Check where requests go: run RouterTest cases against what each
     /// router's data plane would decide.
@@ -140,9 +254,11 @@ pub enum Command {
     ///
     /// Exit status: 0 when every case passes, 1 when one fails (or coverage
     /// is under --min-coverage), 2 on bad input.
+    #[command(after_help = TEST_EXAMPLES)]
     Test(TestArgs),
     /// Explain where one request goes: the rules tried, why each did not
     /// match, the one that did, and the backends in dispatch order.
+    #[command(after_help = ROUTE_EXAMPLES)]
     Route(RouteArgs),
     /// Prove where every request can go: the request space cut into
     /// classes that decide alike, each with a witness request; checks that
@@ -161,6 +277,7 @@ pub enum Command {
     ///
     /// Exit status: 0 when nothing fails, 1 when a check fails or an
     /// invariant does not hold, 2 on bad input.
+    #[command(after_help = VERIFY_EXAMPLES)]
     Verify(VerifyArgs),
     /// Replay the requests a router-proxy logged: what the router in -f
     /// does with the traffic the cluster really served.
@@ -185,28 +302,30 @@ pub enum Command {
     /// (a ConfigMap) or `spec`: routerProxyImage, defaultLitellmUrl,
     /// emitScrapeAnnotations, namespace, strict, operatorVersion. Errors are reported as
     /// `results`; the exit status is 1 when any is an error.
+    #[command(after_help = KRM_EXAMPLES)]
     Krm,
     /// Print the JSON Schema (draft 2020-12) of a ModelRouter or of a
     /// RouterTest file, for editors and kubeconform.
     ///
     /// `modelrouter`: the whole object as the CRD of --operator-version
-    /// defines it (default `next`), unknown fields refused; CEL rules,
+    /// defines it (default: the newest release), unknown fields refused; CEL rules,
     /// which JSON Schema cannot express, are named in `$comment`.
     /// `routertest`: the test files of `routerctl test` and `verify`,
     /// exactly as routerctl reads them. For yaml-language-server, a file's
     /// first line `# yaml-language-server: $schema=<file>` points at it.
+    #[command(after_help = SCHEMA_EXAMPLES)]
     Schema(SchemaArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     ///
-    /// For example: `routerctl completions bash > /etc/bash_completion.d/routerctl`.
     /// `completion` (kubectl's spelling) is the same command.
-    #[command(visible_alias = "completion")]
+    #[command(visible_alias = "completion", after_help = COMPLETIONS_EXAMPLES)]
     Completions {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
     /// Print routerctl's version, the API it reads and the operator
     /// behaviour it mirrors.
+    #[command(after_help = VERSION_EXAMPLES)]
     Version {
         /// Output format (as `kubectl version -o json|yaml`); plain text when unset.
         #[arg(short = 'o', long = "output", value_enum)]
@@ -215,6 +334,7 @@ pub enum Command {
     /// Print the man page (roff), of routerctl or of one of its commands.
     ///
     /// For example: `routerctl man | man -l -`.
+    #[command(after_help = MAN_EXAMPLES)]
     Man {
         /// A command, for its own page (e.g. `render`).
         command: Option<String>,
@@ -229,7 +349,8 @@ pub struct SchemaArgs {
 
     /// The LLMKube operator release whose CRD the ModelRouter schema
     /// follows: a field the release does not have is refused. Default:
-    /// `next`. Not for `routertest`, which is the same for every release.
+    /// the newest release (v0.9.19). Not for `routertest`, which is the
+    /// same for every release.
     #[arg(long, value_name = "VERSION", value_parser = ReleaseParser, hide_possible_values = true)]
     pub operator_version: Option<Release>,
 
@@ -293,8 +414,8 @@ pub struct TestArgs {
     pub min_coverage: Option<u8>,
 
     /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
-    pub output: ReportFormat,
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = SuiteFormat::Text)]
+    pub output: SuiteFormat,
 }
 
 #[derive(Debug, Args)]
@@ -354,8 +475,8 @@ pub struct VerifyArgs {
     pub emit_tests: Option<PathBuf>,
 
     /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
-    pub output: ReportFormat,
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = SuiteFormat::Text)]
+    pub output: SuiteFormat,
 
     /// A search that spends a budget is a warning, not a failure: the
     /// report says what it covered, and the run may still pass.
@@ -430,6 +551,17 @@ pub enum ReportFormat {
     Json,
 }
 
+/// `test -o` and `verify -o`: a report for people, the JSON contract, or
+/// JUnit XML for CI test reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SuiteFormat {
+    Text,
+    Json,
+    /// JUnit XML: a testsuite per router and data plane, a testcase per
+    /// case (test) or per check and invariant (verify).
+    Junit,
+}
+
 /// Inputs and operator settings shared by every command.
 #[derive(Debug, Clone, Args)]
 pub struct CommonArgs {
@@ -469,8 +601,8 @@ pub struct CommonArgs {
     /// leading `v` is optional), or `next`, v0.9.19 with
     /// spec.proxy.podLabels/podAnnotations, which no release has yet.
     /// Default: found from the cluster's operator in cluster mode, else
-    /// `next`. `routerctl version` lists the releases and what changed in
-    /// each.
+    /// the newest release, v0.9.19. `routerctl version` lists the releases
+    /// and what changed in each.
     #[arg(long, value_name = "VERSION", value_parser = ReleaseParser, hide_possible_values = true)]
     pub operator_version: Option<Release>,
 
@@ -559,6 +691,16 @@ pub struct RenderArgs {
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = ObjectFormat::Yaml)]
     pub output: ObjectFormat,
+
+    /// Print every input object too, as read (the ModelRouters,
+    /// InferenceServices, anything else), in input order, then the rendered
+    /// objects: what `kustomize build` with the KRM function gives, for an
+    /// Argo CD plugin or a Flux build. Left out: objects marked
+    /// config.kubernetes.io/local-config: "true" and RouterTest files; an
+    /// input object the operator writes itself is replaced by its rendered
+    /// form, with a warning.
+    #[arg(long)]
+    pub pass_through: bool,
 }
 
 /// `render -o`: how the objects are printed.

@@ -12,6 +12,7 @@
 
 use std::fmt;
 
+use crate::kube::shown::{one_line, shown};
 use crate::kube::ObjectKey;
 
 /// How bad a finding is.
@@ -131,14 +132,16 @@ impl Place {
 
 impl fmt::Display for Place {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A file's name is input too: it must not start a log line.
+        let file = shown(&self.file);
         match (self.document, self.line) {
-            (Some(document), Some(line)) => write!(f, "{}: document {document} (line {line})", self.file)?,
-            (Some(document), None) => write!(f, "{}: document {document}", self.file)?,
+            (Some(document), Some(line)) => write!(f, "{file}: document {document} (line {line})")?,
+            (Some(document), None) => write!(f, "{file}: document {document}")?,
             (None, Some(line)) => match self.column {
-                Some(column) => write!(f, "{}:{line}:{column}", self.file)?,
-                None => write!(f, "{}:{line}", self.file)?,
+                Some(column) => write!(f, "{file}:{line}:{column}")?,
+                None => write!(f, "{file}:{line}")?,
             },
-            (None, None) => write!(f, "{}", self.file)?,
+            (None, None) => write!(f, "{file}")?,
         }
         if let Some(i) = self.item {
             write!(f, ", items[{i}]")?;
@@ -264,7 +267,8 @@ impl fmt::Display for Diagnostic {
         if let Some(place) = &self.place {
             write!(f, "{place}: ")?;
         }
-        f.write_str(&self.body())
+        // On one line, whatever values the message holds.
+        f.write_str(&one_line(&self.body()))
     }
 }
 

@@ -7,8 +7,9 @@
 //! behaviour is every change whose first release is not newer than it. The
 //! newest behaviour, `next`, is v0.9.19 with the `spec.proxy.podLabels` /
 //! `podAnnotations` change (upstream issue #2282), which no release has yet.
-//! It is the default, so that routerctl's output without the flag stays what
-//! it has always been.
+//! The default is the newest release, [`Release::NEWEST`]: what a cluster
+//! runs today; `next` is rendered only when asked for, or when a cluster's
+//! operator is found to run it.
 //!
 //! The stages ask one question of a release: [`Release::has`]. The CRD of a
 //! release is the built-in (newest) schema without the fields of the changes
@@ -29,7 +30,7 @@ pub const RELEASES: [&str; 54] = [
 ];
 
 /// The name of the newest behaviour: the newest release plus the changes no
-/// release has yet. The default.
+/// release has yet. Rendered only when asked for.
 pub const NEXT: &str = "next";
 
 /// A change in what the operator writes or accepts. Each is described in
@@ -198,9 +199,10 @@ pub struct Release {
     index: usize,
 }
 
+/// routerctl's default: the newest release, what clusters run.
 impl Default for Release {
     fn default() -> Self {
-        Release::NEXT
+        Release::NEWEST
     }
 }
 
@@ -211,8 +213,12 @@ impl fmt::Display for Release {
 }
 
 impl Release {
-    /// The newest behaviour routerctl knows, and its default.
+    /// The newest behaviour routerctl knows: the newest release and the
+    /// changes no release has yet.
     pub const NEXT: Release = Release { index: RELEASES.len() };
+
+    /// The newest release, and routerctl's default.
+    pub const NEWEST: Release = Release { index: RELEASES.len() - 1 };
 
     /// Every behaviour routerctl can render as, oldest first, `next` last.
     pub fn all() -> impl Iterator<Item = Release> {
@@ -334,7 +340,8 @@ mod tests {
             assert_eq!(Release::parse(name).map(|r| r.name()), Ok(*name));
         }
         assert_eq!(Release::parse("next"), Ok(Release::NEXT));
-        assert_eq!(Release::default().name(), "next");
+        assert_eq!(Release::default().name(), RELEASES[RELEASES.len() - 1]);
+        assert_eq!(Release::default(), Release::NEWEST);
         for bad in ["v0.7.7", "v0.9.20", "latest", "", "v0.9", "0.8.08", "sha256:abc"] {
             assert!(Release::parse(bad).is_err(), "{bad}");
         }

@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
 
-use crate::diagnostic::{diagnostics_of, kubectl_said, rules, Diagnostic, KubectlFailure, Rule, Severity};
+use crate::diagnostic::{diagnostics_of, kubectl_said, rules, Diagnostic, KubectlFailure, Refusal, Rule, Severity};
+use crate::kube::shown::one_line;
 
 /// How findings are written.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -142,7 +143,7 @@ impl<'a> Reporter<'a> {
                     }
                     failure.finding().to_string()
                 }
-                None => format!("{error:#}"),
+                None => ending_text(error),
             };
             self.ending = Some(text);
             return;
@@ -288,6 +289,20 @@ impl<'a> Reporter<'a> {
     }
 }
 
+/// The error that ends a run as people read it (`outer: inner: …`), each
+/// layer on one line whatever values it holds; a refusal's findings each on
+/// a line of their own, as its `Display` lays them out.
+fn ending_text(error: &anyhow::Error) -> String {
+    let layers: Vec<String> = error
+        .chain()
+        .map(|layer| match layer.downcast_ref::<Refusal>() {
+            Some(refusal) => refusal.to_string(),
+            None => one_line(&layer.to_string()).into_owned(),
+        })
+        .collect();
+    layers.join(": ")
+}
+
 /// The order findings are written in: by file, line, column, then rule;
 /// findings with no place (about the whole run, or kubectl's) first, in
 /// the order they came.
@@ -365,8 +380,14 @@ pub fn json_line(d: &Diagnostic) -> Value {
     if let Some(context) = &d.context {
         m.insert("context".into(), json!(context));
     }
-    // What `human` prints, for a reader that shows findings as text.
-    m.insert("rendered".into(), json!(d.to_string()));
+    // What `human` prints, for a reader that shows findings as text: the
+    // lines another program wrote (kubectl's, the external diff program's)
+    // as they are, as `human` shows them.
+    let rendered = match d.severity == Severity::Note && (d.rule == rules::KUBECTL || d.rule == rules::EXTERNAL) {
+        true => d.place.as_ref().map_or_else(|| d.body(), |p| format!("{p}: {}", d.body())),
+        false => d.to_string(),
+    };
+    m.insert("rendered".into(), json!(rendered));
     Value::Object(m)
 }
 

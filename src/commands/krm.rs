@@ -1,6 +1,7 @@
 //! `routerctl krm`: the KRM function (`crate::krm`) as kustomize and kpt
 //! run it: a `ResourceList` on stdin, the answer on stdout, each error
-//! result again on stderr, and exit 1 when the answer holds an error.
+//! result again on stderr when kustomize runs it (kpt shows the results),
+//! and exit 1 when the answer holds an error.
 
 use std::io::Read;
 
@@ -21,7 +22,8 @@ pub(super) fn command(stdin: &mut dyn Read, reporter: &mut Reporter) -> Result<O
         Ok(input) => run(&input),
         Err(e) => refused(format!("cannot read the ResourceList: {e:#}")),
     };
-    // kustomize shows a function's stderr, not its results.
+    // kustomize shows a function's stderr, not its results: the errors the
+    // function says again for it.
     for error in outcome.errors {
         reporter.error(error);
     }

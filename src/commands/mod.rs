@@ -11,6 +11,7 @@
 pub mod completion;
 mod diff;
 mod explain;
+mod junit;
 pub mod krm;
 mod outcome;
 mod render;

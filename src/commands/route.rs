@@ -12,6 +12,7 @@ use super::routers::{planes, routers};
 use super::test::decision_json;
 use crate::cli::{ReportFormat, RouteArgs};
 use crate::input::inputs::Inputs;
+use crate::kube::shown::one_line;
 use crate::output::spool::Spool;
 use crate::output::yaml::{double_quoted, inline_text};
 use crate::report::Reporter;
@@ -76,14 +77,15 @@ fn explain(out: &mut String, target: &Router, request: &Request, unhealthy: &[St
                 let _ = writeln!(out, "  {}: matches", t.rule);
             }
             Some(why) => {
-                let _ = writeln!(out, "  {}: no — {why}", t.rule);
+                let _ = writeln!(out, "  {}: no — {}", t.rule, one_line(why));
             }
         }
     }
     let _ = writeln!(out, "  → {}", d.matched);
     match d.status {
         Some(status) => {
-            let _ = writeln!(out, "  → answered by the data plane: {status} ({})", d.reason.as_deref().unwrap_or(""));
+            let reason = one_line(d.reason.as_deref().unwrap_or(""));
+            let _ = writeln!(out, "  → answered by the data plane: {status} ({reason})");
         }
         None => {
             let backends: Vec<String> = d

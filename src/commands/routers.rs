@@ -109,7 +109,7 @@ pub(super) fn test_files(
         0 => Ok(files),
         1 => Err(refused.remove(0).into_error()),
         n => {
-            let heading = Diagnostic::error(rules::TEST, format!("{n} RouterTest entries cannot be read"));
+            let heading = Diagnostic::error(rules::TEST, format!("{n} problems in RouterTest files"));
             Err(Refusal::new(heading, refused).context("the RouterTest entry cannot be read").into())
         }
     }

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use super::outcome::{fenced, Outcome};
 use super::routers::{planes, routers, test_files};
-use crate::cli::{ReportFormat, TestArgs};
+use crate::cli::{SuiteFormat, TestArgs};
 use crate::diagnostic::{rules, Diagnostic, Severity};
 use crate::input::inputs::Inputs;
 use crate::output::spool::Spool;
@@ -75,14 +75,33 @@ pub(super) fn run(args: &TestArgs, inputs: &mut Inputs, reporter: &mut Reporter)
     let strict_skips = args.common.strict && !run.skipped.is_empty();
     let mut out = Spool::new();
     match args.output {
-        ReportFormat::Text => {
+        SuiteFormat::Text => {
             let text = fenced(text_report(&run, args.coverage || args.min_coverage.is_some()), reporter.format());
             std::io::Write::write_all(&mut out, text.as_bytes()).context("cannot spool output")?;
         }
-        ReportFormat::Json => json_report(&run, &mut out)?,
+        SuiteFormat::Json => json_report(&run, &mut out)?,
+        SuiteFormat::Junit => {
+            let xml = super::junit::test_report(&run, args.min_coverage);
+            std::io::Write::write_all(&mut out, xml.as_bytes()).context("cannot spool output")?;
+        }
     }
+    // Each router under the bar, with its figure and what no case reaches.
     if let Some(min) = below {
-        reporter.error(Diagnostic::error(rules::TEST, format!("coverage under --min-coverage {min}%")));
+        for c in run.coverage.iter().filter(|c| c.percent() < f64::from(min)) {
+            let missed = c.missed();
+            let reach =
+                if missed.is_empty() { String::new() } else { format!("; no case reaches {}", suite::list(&missed)) };
+            reporter.error(Diagnostic::error(
+                rules::TEST,
+                format!(
+                    "{} ({}): coverage {:.0}% of {} routes, under --min-coverage {min}%{reach}",
+                    c.router,
+                    c.plane.label(),
+                    c.percent(),
+                    c.routes.len()
+                ),
+            ));
+        }
     }
     if strict_skips {
         reporter.error(Diagnostic::error(

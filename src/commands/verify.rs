@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use super::outcome::{fenced, Outcome};
 use super::routers::{planes, routers, test_files};
-use crate::cli::{CommonArgs, PlaneChoice, ReportFormat, VerifyArgs};
+use crate::cli::{CommonArgs, PlaneChoice, SuiteFormat, VerifyArgs};
 use crate::diagnostic::{rules, Diagnostic, Severity};
 use crate::input;
 use crate::model::DataPlane;
@@ -87,10 +87,11 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporte
             .with_context(|| format!("--emit-tests {}: cannot write the file", path.display()))?;
     }
     let body = match args.output {
-        ReportFormat::Text => fenced(text_report(&reports, incomplete_severity), reporter.format()),
-        ReportFormat::Json => {
+        SuiteFormat::Text => fenced(text_report(&reports, incomplete_severity), reporter.format()),
+        SuiteFormat::Json => {
             serde_json::to_string_pretty(&json_report(&reports, incomplete_severity)).unwrap_or_default() + "\n"
         }
+        SuiteFormat::Junit => super::junit::verify_report(&reports, incomplete_severity),
     };
     let mut out = Spool::new();
     std::io::Write::write_all(&mut out, body.as_bytes()).context("cannot spool output")?;

@@ -62,13 +62,15 @@ pub fn text() -> String {
          Gateway data plane: Backend and AIServiceBackend per backend, SecurityPolicy (JWT), AIGatewayRoute, \
          BackendTrafficPolicy\n\
          Built-in proxy image: {DEFAULT_PROXY_IMAGE} (the operator's default without --router-proxy-image)\n\
-         Operator releases (--operator-version): {} … {}, and {NEXT} (the default: {})\n\
+         Operator releases (--operator-version): {} … {}, and {NEXT} (the newest release with the changes in \
+         no release yet)\n\
+         Default release: {} (the newest; {NEXT} only when asked for or found in the cluster)\n\
          \n\
          Changes by release (upstream github.com/defilantech/LLMKube):\n",
         env!("CARGO_PKG_VERSION"),
         RELEASES[0],
         RELEASES[RELEASES.len() - 1],
-        "the newest release with the changes in no release yet"
+        Release::default(),
     );
     for e in &CHANGES {
         out.push_str(&format!("  {:<8} {:<17} {}\n", e.since.name(), e.upstream, e.summary));
@@ -102,5 +104,15 @@ mod tests {
         for e in &CHANGES {
             assert!(text().contains(e.summary), "{}", e.upstream);
         }
+    }
+
+    /// The default is the newest release, named in both forms; `next` is
+    /// listed, never the default.
+    #[test]
+    fn both_forms_name_the_newest_release_as_the_default() {
+        let v: Value = serde_json::from_str(&json()).expect("JSON");
+        assert_eq!(v["operator"]["defaultRelease"], "v0.9.19");
+        assert!(text().contains("Default release: v0.9.19 (the newest;"), "{}", text());
+        assert!(!text().contains("next (the default"), "{}", text());
     }
 }

@@ -16,6 +16,7 @@ use std::fmt::Write as _;
 use serde_json::{json, Map, Value};
 
 use crate::kube::names::{APPLIED_POD_ANNOTATIONS_ANNOTATION, APPLIED_POD_LABELS_ANNOTATION, SCRAPE_ANNOTATIONS};
+use crate::kube::shown::one_line;
 use crate::reconcile::deployment::{parse_record, update};
 use crate::reconcile::tree::string_map;
 use crate::render::{string_object, RenderedRouter, RouterInput};
@@ -288,16 +289,10 @@ fn is_operator_scrape_value(key: &str, value: &str) -> bool {
 /// Table cells longer than this are cut (the JSON form keeps every byte).
 const MAX_CELL: usize = 100;
 
-/// A value as one table cell: control characters escaped, long values cut.
+/// A value as one table cell: what could end the line escaped, long
+/// values cut.
 fn cell(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
+    let out = one_line(s).into_owned();
     if out.chars().count() > MAX_CELL {
         let cut: String = out.chars().take(MAX_CELL - 3).collect();
         return format!("{cut}...");
@@ -426,6 +421,7 @@ mod tests {
     use crate::kube::names::CONFIG_HASH_ANNOTATION;
     use crate::model::{apply_router_defaults, ModelRouter};
     use crate::reconcile::tree::map_at;
+    use crate::release::Release;
     use crate::render::{render_router, Inventory, OperatorFlags};
 
     fn input(yaml: &str) -> RouterInput {
@@ -436,8 +432,11 @@ mod tests {
         RouterInput { router, name, namespace, uid: None }
     }
 
+    /// Rendered as `next`: these tests are about the pod-metadata change's
+    /// records, which no release keeps yet.
     fn render(input: &RouterInput, emit_scrape: bool) -> RenderedRouter {
-        let flags = OperatorFlags { emit_scrape_annotations: emit_scrape, ..OperatorFlags::default() };
+        let flags =
+            OperatorFlags { emit_scrape_annotations: emit_scrape, release: Release::NEXT, ..OperatorFlags::default() };
         render_router(input, &Inventory::default(), &flags).expect("renders")
     }
 

@@ -200,7 +200,17 @@ pub fn expand_paths(paths: &[PathBuf]) -> Result<Vec<InputPath>> {
         } else if path.is_dir() {
             let files = directory_files(path)?;
             if files.is_empty() {
-                bail!("{}: directory holds no *.yaml, *.yml or *.json files", path.display());
+                // Manifests one level down or more are what -R is for.
+                let below = subdirectories(path);
+                let hint = match below.len() {
+                    0 => String::new(),
+                    n => {
+                        let named: Vec<&str> = below.iter().take(3).map(String::as_str).collect();
+                        let more = if n > 3 { format!(" and {} more", n - 3) } else { String::new() };
+                        format!("; -R reads its subdirectories too ({}{more})", named.join(", "))
+                    }
+                };
+                bail!("{}: directory holds no *.yaml, *.yml or *.json files{hint}", path.display());
             }
             inputs.extend(files.into_iter().map(InputPath::File));
         } else {
@@ -271,6 +281,19 @@ fn directory_files(dir: &Path) -> Result<Vec<PathBuf>> {
     }
     files.sort();
     Ok(files)
+}
+
+/// The names of `dir`'s subdirectories, sorted (none when it cannot be
+/// read: the message it serves is said without them).
+fn subdirectories(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut names: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 /// An input that cannot be read, at its source (and line and column).

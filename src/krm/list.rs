@@ -21,6 +21,9 @@ use crate::output::yaml::to_yaml;
 pub(super) const PATH_ANNOTATIONS: [&str; 2] = ["internal.config.kubernetes.io/path", "config.kubernetes.io/path"];
 /// The index of an item within its file, and its pre-v1 name.
 pub(super) const INDEX_ANNOTATIONS: [&str; 2] = ["internal.config.kubernetes.io/index", "config.kubernetes.io/index"];
+/// The identity kustomize puts on every item it hands a function (kpt puts
+/// none): how the function knows kustomize runs it.
+pub(super) const KUSTOMIZE_ID_ANNOTATION: &str = "kustomize.config.k8s.io/id";
 /// The ResourceList's apiVersions; the first is what the function writes.
 pub(super) const API_VERSIONS: [&str; 2] = ["config.kubernetes.io/v1", "config.kubernetes.io/v1beta1"];
 
@@ -88,7 +91,8 @@ pub(super) fn parse_items_apart(text: &str) -> Option<ReadList> {
 }
 
 /// What the function asks of an item it passes through: apiVersion, kind,
-/// name, namespace and the file annotations, as the item has them.
+/// name, namespace, the file annotations and kustomize's identity, as the
+/// item has them.
 fn facts(item: &Value) -> Value {
     let mut out = Map::new();
     for key in ["apiVersion", "kind"] {
@@ -104,7 +108,7 @@ fn facts(item: &Value) -> Value {
             }
         }
         let mut annotations = Map::new();
-        for key in PATH_ANNOTATIONS.iter().chain(&INDEX_ANNOTATIONS) {
+        for key in PATH_ANNOTATIONS.iter().chain(&INDEX_ANNOTATIONS).chain(&[KUSTOMIZE_ID_ANNOTATION]) {
             if let Some(v) = metadata.get("annotations").and_then(|a| a.get(*key)) {
                 annotations.insert((*key).into(), v.clone());
             }

@@ -42,11 +42,12 @@ use serde_json::{json, Map, Value};
 use crate::diagnostic::{describe, diagnostics_of, rules, Diagnostic, Place, Severity};
 use crate::input::items::ItemText;
 use crate::input::{Document, Origin};
-use crate::kube::{meta_str, ObjectKey};
+use crate::kube::{annotation, meta_str, ObjectKey};
 use crate::live::LiveStore;
+use crate::pipeline::pass_through::identity as kustomize_key;
 use crate::pipeline::{self, Options, RouterResult};
 use crate::report::{krm_message, krm_result, Reporter};
-use list::{annotate, item_file, parse, API_VERSIONS};
+use list::{annotate, item_file, parse, API_VERSIONS, KUSTOMIZE_ID_ANNOTATION};
 
 /// What the function prints on stdout and whether it failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,8 +56,9 @@ pub struct KrmOutcome {
     pub output: String,
     /// An error result was written: the function exits non-zero.
     pub failed: bool,
-    /// The error results again, for stderr: kustomize shows a function's
-    /// stderr, not its `results`. Warnings are results only.
+    /// The error results again, for stderr, when kustomize runs the
+    /// function: it shows a function's stderr, not its `results` (kpt shows
+    /// both, so there they are results only). Warnings are results only.
     pub errors: Vec<Diagnostic>,
 }
 
@@ -139,7 +141,31 @@ pub fn run(resource_list_yaml: &str) -> KrmOutcome {
     if let Some(fc) = function_config {
         out.insert("functionConfig".into(), fc.clone());
     }
-    finish(out, items, &kept, &findings)
+    let shown = if handed_by_kustomize(&items, function_config) { Stderr::Errors } else { Stderr::Nothing };
+    finish(out, items, &kept, &findings, shown)
+}
+
+/// Which results the function says again on stderr.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stderr {
+    /// Its errors: kustomize shows a function's stderr and not its results.
+    Errors,
+    /// Nothing: kpt shows the results, and stderr besides them, so an
+    /// error there would be said twice.
+    Nothing,
+}
+
+/// Whether kustomize runs the function: it puts its identity annotation on
+/// every item it hands over, which kpt does not. With no item to tell, the
+/// functionConfig that declares the function (its function annotation)
+/// says kustomize: kpt's is a plain settings file, or none.
+fn handed_by_kustomize(items: &[Value], function_config: Option<&Value>) -> bool {
+    if !items.is_empty() {
+        return items.iter().any(|item| annotation(item, KUSTOMIZE_ID_ANNOTATION).is_some());
+    }
+    function_config.is_some_and(|fc| {
+        ["config.kubernetes.io/function", "config.k8s.io/function"].iter().any(|key| annotation(fc, key).is_some())
+    })
 }
 
 /// The answer to input that holds no ResourceList: an empty one whose
@@ -148,7 +174,8 @@ pub fn refused(message: String) -> KrmOutcome {
     let mut list = Map::new();
     list.insert("apiVersion".into(), json!(API_VERSIONS[0]));
     list.insert("kind".into(), json!("ResourceList"));
-    finish(list, Vec::new(), &[], &[Diagnostic::error(rules::KRM, message)])
+    // Whoever runs it, input that is no ResourceList is said on stderr.
+    finish(list, Vec::new(), &[], &[Diagnostic::error(rules::KRM, message)], Stderr::Errors)
 }
 
 /// The output list with a result per finding; the errors again, for
@@ -158,6 +185,7 @@ fn finish(
     items: Vec<Value>,
     kept: &[Option<Box<str>>],
     findings: &[Diagnostic],
+    stderr: Stderr,
 ) -> KrmOutcome {
     // In the order of the items they are about, as the message formats
     // write findings by file and line: the function's own first.
@@ -169,10 +197,12 @@ fn finish(
     });
     let results = findings.iter().map(krm_result).collect();
     // kpt prints results and stderr both; kustomize only stderr, and fails
-    // on a non-zero exit. An error must reach either reader, so errors go
-    // to both; a warning only to the results, to be said once.
+    // on a non-zero exit. Each error reaches its reader once: on stderr too
+    // when kustomize runs the function; a warning only in the results.
     let errors: Vec<Diagnostic> = findings.iter().filter(|f| f.severity == Severity::Error).map(stderr_error).collect();
-    KrmOutcome { output: list::write(list, items, kept, results), failed: !errors.is_empty(), errors }
+    let failed = !errors.is_empty();
+    let errors = if stderr == Stderr::Errors { errors } else { Vec::new() };
+    KrmOutcome { output: list::write(list, items, kept, results), failed, errors }
 }
 
 /// A result's error as stderr says it: at its file (without the index),
@@ -271,15 +301,6 @@ fn render_all(options: &Options, documents: &[Document]) -> (Vec<(String, Vec<Va
 fn dedup(findings: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut seen = HashSet::new();
     findings.into_iter().filter(|f| seen.insert(f.clone())).collect()
-}
-
-/// The identity kustomize matches objects by: group, kind, namespace and
-/// name (one object read at two versions of its group is one object), as
-/// an `ObjectKey` whose apiVersion is the group.
-fn kustomize_key(obj: &Value, default_namespace: &str) -> ObjectKey {
-    let mut key = ObjectKey::of(obj, default_namespace);
-    key.api_version = key.group().to_string();
-    key
 }
 
 /// `Kind.group namespace/name`, as kustomize names an object.

@@ -1,6 +1,7 @@
 //! The KRM function's settings: `functionConfig` read as a ConfigMap's
 //! `data` or any other kind's `spec`, each setting checked (a bad value is
-//! an error, an unknown key a warning with the name it is near), and the
+//! an error, an unknown key a warning with the name it is near, an error
+//! with `strict: "true"`), and the
 //! pipeline's `Options` they make.
 
 use anyhow::{anyhow, Result};
@@ -75,6 +76,8 @@ fn read(
             return s;
         }
     };
+    // Unknown settings are said once `strict` is known, wherever it is.
+    let mut unknown = Vec::new();
     for (key, value) in values {
         let field = format!("{section}.{key}");
         let string = || -> Result<Option<String>> {
@@ -117,14 +120,22 @@ fn read(
                     Some(near) => format!("did you mean {near}?"),
                     None => format!("routerctl reads {}", CONFIG_KEYS.join(", ")),
                 };
-                let msg = format!("unknown setting {other:?}; {hint}");
-                findings.push(Diagnostic::warning(rules::KRM, msg).field(field));
+                unknown.push((format!("unknown setting {other:?}; {hint}"), field));
                 continue;
             }
         };
         if let Err(e) = outcome {
             findings.push(Diagnostic::error(rules::KRM, format!("{key} {e}")).field(field));
         }
+    }
+    // With strict: "true", a setting routerctl does not read is an error,
+    // as an unknown field of a ModelRouter is.
+    for (message, field) in unknown {
+        let finding = match s.strict {
+            true => Diagnostic::error(rules::KRM, format!("{message} (refused with strict)")),
+            false => Diagnostic::warning(rules::KRM, message),
+        };
+        findings.push(finding.field(field));
     }
     s
 }

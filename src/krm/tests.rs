@@ -18,6 +18,25 @@ fn stderr(outcome: &KrmOutcome) -> String {
     outcome.errors.iter().map(|d| format!("error: {d}\n")).collect()
 }
 
+/// `list` as kustomize hands it over: each item with kustomize's identity
+/// annotation.
+fn as_kustomize(list: &str) -> String {
+    let (mut whole, mut items) = parse_whole(list).expect("a ResourceList");
+    for item in &mut items {
+        let id = format!("kind: {}\nname: {}\n", item["kind"].as_str().unwrap_or(""), item["metadata"]["name"]);
+        item["metadata"]["annotations"]["kustomize.config.k8s.io/id"] = json!(id);
+    }
+    whole.insert("items".into(), Value::Array(items));
+    serde_json::to_string(&Value::Object(whole)).expect("serializes")
+}
+
+/// Each result's message.
+fn messages(outcome: &KrmOutcome) -> Vec<String> {
+    let out = parse_output(outcome);
+    let results = out["results"].as_array().cloned().unwrap_or_default();
+    results.iter().map(|r| r["message"].as_str().unwrap_or("").to_string()).collect()
+}
+
 fn parse_output(outcome: &KrmOutcome) -> Value {
     crate::input::from_yaml_str(&outcome.output).expect("output is YAML")
 }
@@ -108,7 +127,14 @@ fn an_invalid_router_is_an_error_result() {
     );
     assert_eq!(fail_closed["field"]["path"], "spec.rules[0].failClosed");
     assert_eq!(fail_closed["file"], json!({"path": "routers/leaky.yaml", "index": 0}));
-    assert!(stderr(&outcome).starts_with("error: routers/leaky.yaml: ModelRouter ml/leaky: spec.rules[0].failClosed: "));
+    // kpt shows the results: stderr says nothing more. kustomize shows
+    // stderr alone: there each error is a line.
+    assert_eq!(stderr(&outcome), "");
+    let kustomize = run(&as_kustomize(&fixture("invalid-router.yaml")));
+    assert!(
+        stderr(&kustomize).starts_with("error: routers/leaky.yaml: ModelRouter ml/leaky: spec.rules[0].failClosed: ")
+    );
+    assert_eq!(stderr(&kustomize).lines().count(), results.len(), "{}", stderr(&kustomize));
     insta::assert_snapshot!("invalid_router", outcome.output);
 }
 
@@ -141,12 +167,42 @@ fn warnings_are_warning_results_and_do_not_fail() {
     assert_eq!(stderr(&outcome), "", "each warning is said once, as a result");
 }
 
+/// With `strict: "true"` a setting routerctl does not read is an error
+/// result (wherever `strict` is written), so the function fails instead of
+/// ignoring it; without, a warning.
+#[test]
+fn strict_makes_an_unknown_setting_an_error_result() {
+    let list = |data: &str| {
+        format!(
+            "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: inference.llmkube.dev/v1alpha1\n  kind: ModelRouter\n  metadata: {{name: r, namespace: ml}}\n  spec:\n    backends: [{{name: a, external: {{provider: openai, model: m}}}}]\n    proxy: {{image: rp:1}}\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {{name: cfg}}\n  data: {data}\n"
+        )
+    };
+    for data in ["{strict: \"true\", routerProxyImg: x}", "{routerProxyImg: x, strict: \"true\"}"] {
+        let outcome = run(&list(data));
+        assert!(outcome.failed, "{data}: {}", outcome.output);
+        let out = parse_output(&outcome);
+        let results = out["results"].as_array().expect("results");
+        assert_eq!(results.len(), 1, "{results:?}");
+        assert_eq!(results[0]["severity"], "error", "{results:?}");
+        assert_eq!(results[0]["field"]["path"], "data.routerProxyImg");
+        let message = results[0]["message"].as_str().unwrap_or("");
+        assert!(
+            message.contains("did you mean routerProxyImage?") && message.contains("(refused with strict)"),
+            "{message}"
+        );
+        assert_eq!(out["items"].as_array().map(Vec::len), Some(1), "nothing rendered");
+    }
+    let lenient = run(&list("{routerProxyImg: x}"));
+    assert!(!lenient.failed, "{}", lenient.output);
+    assert_eq!(parse_output(&lenient)["results"][0]["severity"], "warning");
+}
+
 #[test]
 fn strict_from_the_function_config_turns_assumptions_into_errors() {
     let list = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: inference.llmkube.dev/v1alpha1\n  kind: ModelRouter\n  metadata: {name: r}\n  spec:\n    backends: [{name: a, inferenceServiceRef: {name: missing}}]\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: cfg}\n  data: {strict: \"true\"}\n";
     let outcome = run(list);
     assert!(outcome.failed);
-    assert!(stderr(&outcome).contains("InferenceService \"missing\""), "{}", stderr(&outcome));
+    assert!(messages(&outcome).iter().any(|m| m.contains("InferenceService \"missing\"")), "{}", outcome.output);
 }
 
 #[test]
@@ -297,11 +353,9 @@ fn a_foreign_object_with_a_rendered_identity_is_an_error() {
     let list = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: inference.llmkube.dev/v1alpha1\n  kind: ModelRouter\n  metadata: {name: r}\n  spec:\n    backends: [{name: a, external: {provider: openai, model: m}}]\n- apiVersion: v1\n  kind: Service\n  metadata: {name: r-router-proxy, annotations: {config.kubernetes.io/path: hand-written.yaml}}\n";
     let outcome = run(list);
     assert!(outcome.failed);
-    assert!(
-        stderr(&outcome).contains("renders Service default/r-router-proxy, but items[1] already is an object"),
-        "{}",
-        stderr(&outcome)
-    );
+    let found = messages(&outcome);
+    let said = "renders Service default/r-router-proxy, but items[1] already is an object";
+    assert!(found.iter().any(|m| m.contains(said)), "{found:?}");
 }
 
 /// One pipeline run for all items: a collision between two routers'
@@ -347,7 +401,7 @@ fn one_run_for_all_routers_finds_collisions_and_every_finding() {
     assert!(message(3).starts_with("unknown field"), "{}", message(3));
     assert!(message(3).ends_with("(the API server drops unknown fields)"), "{}", message(3));
     // kustomize reads stderr only: each error once, named by its file.
-    let stderr = stderr(&outcome);
+    let stderr = stderr(&run(&as_kustomize(&fixture("many-routers.yaml"))));
     assert_eq!(stderr.lines().count(), 3, "{stderr}");
     assert!(stderr.starts_with("error: routers/team.yaml: ModelRouter ml/a-b: metadata.name: its objects"), "{stderr}");
 }

@@ -3,7 +3,9 @@
 //! tree, the kinds each data plane writes (`kinds`), the names and keys the
 //! operator puts on its objects (`names`), image references (`image`), the JSON bytes Go's
 //! `encoding/json` writes (`gojson`), how Go quotes a string in a
-//! message (`goquote`) and how Go lower-cases one (`golower`). It sits at
+//! message (`goquote`), how Go lower-cases one (`golower`), and how a
+//! value from the input is shown so that it cannot start a CI log line
+//! (`shown`). It sits at
 //! the bottom: it imports nothing of routerctl, so no stage has to reach
 //! into a sibling stage for these words.
 
@@ -13,6 +15,7 @@ pub mod goquote;
 pub mod image;
 pub mod kinds;
 pub mod names;
+pub mod shown;
 
 use std::fmt;
 

@@ -183,8 +183,14 @@ const NOT_NUMERIC: [bool; 256] = byte_table!(|b| b.is_ascii_alphabetic()
 
 /// A literal block keeps a multi-line string readable; it works when every
 /// character is printable (or a tab) and the first line fixes the indentation.
+/// A line that would start with `::` or `##` after its indentation is a CI
+/// runner's command (GitHub's `::error`, Azure's `##vso[`) when the output
+/// reaches a log: such a string is written double-quoted, on one line.
 fn is_block_safe(s: &str) -> bool {
-    s.contains('\n') && !s.starts_with([' ', '\n', '\t']) && printable(s, true)
+    s.contains('\n')
+        && !s.starts_with([' ', '\n', '\t'])
+        && printable(s, true)
+        && !s.lines().any(|line| line.trim_start().starts_with("::") || line.trim_start().starts_with("##"))
 }
 
 /// Whether every character of `s` may stand in a quoted or block scalar:
@@ -401,6 +407,21 @@ spec:
         assert_eq!(to_yaml(&v), "data:\n  config.json: |-\n    {\n      \"a\": \"\\u003c\"\n    }\n");
         assert_eq!(to_yaml(&json!({"k": "a\n\nb\n"})), "k: |\n  a\n\n  b\n");
         assert_eq!(to_yaml(&json!({"k": "a\n\n"})), "k: |+\n  a\n\n");
+    }
+
+    /// A line of a literal block that a CI runner would take for a command
+    /// is not written: the string is double-quoted instead.
+    #[test]
+    fn no_block_line_starts_a_runner_command() {
+        let cases = [
+            ("a\n::error file=x::owned", "k: \"a\\n::error file=x::owned\"\n"),
+            ("a\n  ##vso[task.complete]", "k: \"a\\n  ##vso[task.complete]\"\n"),
+            ("a\n##[group]x", "k: \"a\\n##[group]x\"\n"),
+        ];
+        for (s, written) in cases {
+            assert_eq!(to_yaml(&json!({"k": s})), written);
+        }
+        assert!(to_yaml(&json!({"k": "a\nb::c\n#d"})).starts_with("k: |-\n"), "other lines stay a block");
     }
 
     #[test]

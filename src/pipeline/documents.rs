@@ -11,6 +11,7 @@ use crate::diagnostic::{rules, Diagnostic, Place, Refusal, Rule};
 use crate::input::Document;
 use crate::kube::ObjectKey;
 use crate::model::{router_key, DataPlane, ModelRouter, GROUP, GROUP_VERSION};
+use crate::release::{ChangeEntry, Release, NEXT};
 use crate::render::RouterInput;
 use crate::schema::text::{found, quote, suggest};
 use crate::validate::crd::{for_release, CrdSchema};
@@ -61,22 +62,36 @@ pub(super) fn classify(doc: &Document, options: &Options) -> Result<Option<(&'st
     Ok(Some((kind, namespace_of(doc, options.namespace.as_deref())?)))
 }
 
+/// A ModelRouter read, typed and defaulted, with what refuses it so far:
+/// the refusals of the stages that still leave it typed (fields the CRD
+/// does not know with `--strict`, the operator's admission checks), each
+/// said with what the later stages find.
+pub(super) struct RouterRead {
+    pub place: Place,
+    pub input: RouterInput,
+    pub refusals: Vec<Refusal>,
+    /// The operator refuses it: nothing of it would be rendered.
+    pub operator_refuses: bool,
+}
+
 /// Pass 2 for one ModelRouter document: schema, typing, CRD defaults.
 /// Warnings go to `warnings`; the document's value is moved into the
-/// typed router.
+/// typed router. A document that cannot be typed is an error; the
+/// refusals of a typed one come back with it.
 pub(super) fn router_input(
     mut doc: Document,
     namespace: String,
     options: &Options,
     crd: Option<&CrdSchema>,
     warnings: &mut Vec<Diagnostic>,
-) -> Result<(Place, RouterInput)> {
+) -> Result<RouterRead> {
     // The cluster's CRD when given, else the CRD of the operator release.
     let schema = crd.unwrap_or_else(|| for_release(options.flags.release));
     // Read before the value moves; the schema's own message comes first.
     let name = object_name(&doc);
-    let mut router: ModelRouter = stored(&mut doc, Some(schema), options, warnings)?;
+    let (mut router, refused): (ModelRouter, _) = stored_or_refused(&mut doc, Some(schema), options, warnings)?;
     let name = name?;
+    let mut refusals: Vec<Refusal> = refused.into_iter().collect();
     if let Some(plane) = options.data_plane {
         router.spec.data_plane = plane;
     }
@@ -86,15 +101,17 @@ pub(super) fn router_input(
     if router.spec.data_plane == DataPlane::Gateway {
         findings.extend(validate_gateway_router(&router));
     }
-    if !findings.is_empty() {
+    let operator_refuses = !findings.is_empty();
+    if operator_refuses {
         let heading = Diagnostic::error(rules::OPERATOR, "the operator refuses this ModelRouter")
             .at(doc.origin.place())
             .on(router_key(&namespace, &name));
         let findings = findings.iter().map(|f| located(&doc, rules::OPERATOR, f)).collect();
-        return Err(Refusal::new(heading, findings).into());
+        refusals.push(Refusal::new(heading, findings));
     }
     let uid = router.metadata.uid.clone().filter(|u| !u.is_empty());
-    Ok((doc.origin.place(), RouterInput { router, name, namespace, uid }))
+    let input = RouterInput { router, name, namespace, uid };
+    Ok(RouterRead { place: doc.origin.place(), input, refusals, operator_refuses })
 }
 
 /// A document as the API server would store it, typed: checked against its
@@ -108,10 +125,27 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
     options: &Options,
     warnings: &mut Vec<Diagnostic>,
 ) -> Result<T> {
+    let (typed, refused) = stored_or_refused(doc, schema, options, warnings)?;
+    match refused {
+        Some(refusal) => Err(refusal.into()),
+        None => Ok(typed),
+    }
+}
+
+/// [`stored`], but a refusal that leaves the document typeable (fields
+/// the CRD does not know, with `--strict`) comes back beside the typed
+/// resource, pruned and defaulted as without the flag, so that the later
+/// checks still run and report what they find.
+fn stored_or_refused<T: serde::de::DeserializeOwned>(
+    doc: &mut Document,
+    schema: Option<&CrdSchema>,
+    options: &Options,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<(T, Option<Refusal>)> {
     let kind = doc.kind().to_string();
     let Some(schema) = schema else {
         let value = std::mem::take(&mut doc.value);
-        return typed_value(doc, &kind, value);
+        return Ok((typed_value(doc, &kind, value)?, None));
     };
     let name = match doc.metadata_str("name") {
         Some(n) if !n.is_empty() => format!("{n:?}"),
@@ -132,10 +166,12 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
     let written = |path: &str| doc.plain_text(path).map(str::to_string);
     let (errors, mut unknown): (Vec<_>, Vec<_>) =
         check_against(&doc.value, schema, &written).into_iter().partition(|f| f.severity == Severity::Error);
-    // A field of a newer release than the one rendered as: say which.
+    // A field of a newer release than the one rendered as: say which, and
+    // which --operator-version has it.
     let release = options.flags.release;
+    let mut hints: Vec<Option<String>> = vec![None; unknown.len()];
     if kind == "ModelRouter" && options.crds.router.is_none() {
-        for w in &mut unknown {
+        for (w, hint) in unknown.iter_mut().zip(&mut hints) {
             if let Some(change) = release.missing_field(&w.path) {
                 w.message = format!(
                     "operator {release}'s CRD has no such field ({}): the API server drops it, and \
@@ -143,18 +179,32 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
                     change.arrival()
                 );
                 w.rule = rules::NEWER_FIELD;
+                *hint = newer_release_hint(change);
             }
         }
     }
+    let placed = |w: &Finding, hint: &Option<String>| {
+        let d = located(doc, w.rule, w);
+        match hint {
+            Some(h) => d.hint(h.as_str()),
+            None if w.rule == rules::UNKNOWN_FIELD => d.hint("the API server drops unknown fields"),
+            None => d,
+        }
+    };
     if !errors.is_empty() {
         let heading = Diagnostic::error(
             rules::SCHEMA,
             format!("{kind} {name} does not fit the {kind} CRD schema; the API server refuses it"),
         )
         .at(doc.origin.place());
-        let findings = errors.iter().chain(&unknown).map(|f| located(doc, f.rule, f)).collect();
+        let findings = errors
+            .iter()
+            .map(|f| located(doc, f.rule, f))
+            .chain(unknown.iter().zip(&hints).map(|(w, h)| placed(w, h)))
+            .collect();
         return Err(Refusal::new(heading, findings).about(object).into());
     }
+    let mut refused = None;
     if options.flags.strict && !unknown.is_empty() {
         let what = if unknown.iter().all(|w| w.rule == rules::NULL_DROPPED) {
             "null values the API server drops"
@@ -163,15 +213,12 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
         };
         let heading = Diagnostic::error(rules::SCHEMA, format!("{kind} {name} has {what} (refused with --strict)"))
             .at(doc.origin.place());
-        let findings = unknown.iter().map(|w| located(doc, w.rule, w)).collect();
-        return Err(Refusal::new(heading, findings).about(object).into());
-    }
-    for w in &unknown {
-        let mut d = located(doc, w.rule, w).on(object.clone());
-        if w.rule == rules::UNKNOWN_FIELD {
-            d = d.hint("the API server drops unknown fields");
+        let findings = unknown.iter().zip(&hints).map(|(w, h)| placed(w, h)).collect();
+        refused = Some(Refusal::new(heading, findings).about(object));
+    } else {
+        for (w, h) in unknown.iter().zip(&hints) {
+            warnings.push(placed(w, h).on(object.clone()));
         }
-        warnings.push(d);
     }
     let mut value = std::mem::take(&mut doc.value);
     // The check warns about every field pruning would drop, so a document
@@ -180,7 +227,15 @@ pub(super) fn stored<T: serde::de::DeserializeOwned>(
         schema.prune(&mut value);
     }
     schema.apply(&mut value);
-    typed_value(doc, &kind, value)
+    Ok((typed_value(doc, &kind, value)?, refused))
+}
+
+/// For a field in no release yet (the pod-metadata change): the
+/// `--operator-version` that has it. A field a later release added needs
+/// no hint: the message names that release, and the fix is the cluster's.
+fn newer_release_hint(change: &ChangeEntry) -> Option<String> {
+    (change.since == Release::NEXT)
+        .then(|| format!("--operator-version {NEXT} renders with the unreleased change that adds it"))
 }
 
 fn object_name(doc: &Document) -> Result<String> {

@@ -12,6 +12,7 @@ mod documents;
 pub mod gateway;
 mod options;
 mod ordered;
+pub mod pass_through;
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -32,7 +33,7 @@ use crate::render::{render_router, Inventory, OperatorFlags, RenderedRouter, Rou
 use crate::report::Reporter;
 use crate::validate::crd::{compatibility_warning, ClusterCrds, CrdSchema};
 use crate::validate::object::check_object;
-use documents::{classify, router_input, stored};
+use documents::{classify, router_input, stored, RouterRead};
 use gateway::reconcile_gateway_router;
 pub use options::{Options, Settings};
 
@@ -203,6 +204,7 @@ fn run_input<T: Send>(
                 match step {
                     Step::Warning(_) if refused => {}
                     Step::Warning(w) => reporter.warn(w),
+                    Step::Refused(error) => diagnostics_of(&error).into_iter().for_each(|d| reporter.error(d)),
                     Step::Claim(claim) => {
                         if let Err(error) = object_names.claim(claim) {
                             refuse(reporter, error)?;
@@ -235,9 +237,16 @@ fn run_input<T: Send>(
 /// kubectl's notes) wait for their turn, in input order.
 enum Step<T> {
     Warning(Diagnostic),
+    /// A refusal reported with the others of its router before the one
+    /// that ends its steps.
+    Refused(anyhow::Error),
     Claim(Claim),
     Notes(String),
-    Done { router: String, objects: usize, kept: T },
+    Done {
+        router: String,
+        objects: usize,
+        kept: T,
+    },
     Failed(anyhow::Error),
 }
 
@@ -270,11 +279,21 @@ impl<T> Pass2<'_, T> {
             };
             let input = router_input(doc, namespace, self.options, self.crd, &mut warnings);
             steps.extend(warnings.drain(..).map(Step::Warning));
-            let (origin, router) = input?;
+            let RouterRead { place: origin, input: router, refusals, operator_refuses } = input?;
+            // Every stage says what it finds before the router is refused:
+            // each refusal is reported, the last one ends the steps.
+            let mut refusals: Vec<anyhow::Error> = refusals.into_iter().map(anyhow::Error::from).collect();
             let key = router.key();
             let label = format!("{}/{}", router.namespace, router.name);
             let namespace = router.namespace.clone();
             steps.push(Step::Claim(Claim::of(&origin, &router)));
+            if operator_refuses {
+                // Nothing would be rendered; what the render would assume
+                // is still worth saying with it.
+                let assumed = assumptions(&router, self.inventory, &self.options.flags);
+                refusals.extend(assumed_refusal(&origin, &key, assumed, &locator).map(anyhow::Error::from));
+                return refused(&mut steps, refusals);
+            }
             let result = reconcile_one(
                 &origin,
                 router,
@@ -285,7 +304,21 @@ impl<T> Pass2<'_, T> {
                 &mut warnings,
             );
             steps.push(Step::Notes(namespace));
-            let mut result = result?;
+            let mut result = match result {
+                Ok(result) => result,
+                Err(error) => {
+                    refusals.push(error);
+                    return refused(&mut steps, refusals);
+                }
+            };
+            // What only `--strict` refuses (an assumption made offline)
+            // comes back as errors among the warnings.
+            let (errors, warnings): (Vec<_>, Vec<_>) =
+                warnings.into_iter().partition(|w| w.severity == Severity::Error);
+            refusals.extend(assumed_refusal(&origin, &key, errors, &locator).map(anyhow::Error::from));
+            if !refusals.is_empty() {
+                return refused(&mut steps, refusals);
+            }
             // A router the API server would refuse ends the run; its
             // warnings would only bury the error.
             steps.extend(warnings.into_iter().map(|w| Step::Warning(placed(w, &locator, &key))));
@@ -301,6 +334,38 @@ impl<T> Pass2<'_, T> {
     }
 }
 
+/// Each refusal but the last as a step of its own; the last is the error
+/// that ends the router's steps.
+fn refused<T>(steps: &mut Vec<Step<T>>, mut refusals: Vec<anyhow::Error>) -> Result<()> {
+    let last = refusals.pop().unwrap_or_else(|| anyhow::anyhow!("the router is refused"));
+    steps.extend(refusals.into_iter().map(Step::Refused));
+    Err(last)
+}
+
+/// What the render of a router the operator refuses would have had to
+/// assume, as `--strict` errors (a referenced InferenceService not in the
+/// inputs, the built-in default image): for a Proxy router, whose render
+/// would stop at the refusal. (A Gateway router's InferenceServices are
+/// looked up in the live objects too, which a refused router never reads.)
+fn assumptions(router: &RouterInput, inventory: &Inventory, flags: &OperatorFlags) -> Vec<Diagnostic> {
+    if !flags.strict || router.router.spec.data_plane == DataPlane::Gateway {
+        return Vec::new();
+    }
+    crate::render::assumptions(router, inventory, flags)
+}
+
+/// The `--strict` refusal of what routerctl can only assume offline, each
+/// finding placed at its field in the router's document.
+fn assumed_refusal(origin: &Place, key: &ObjectKey, errors: Vec<Diagnostic>, router: &Document) -> Option<Refusal> {
+    if errors.is_empty() {
+        return None;
+    }
+    let heading = Diagnostic::error(rules::RENDER, "what routerctl can only assume offline (refused with --strict)")
+        .at(origin.clone())
+        .on(key.clone());
+    Some(Refusal::new(heading, errors.into_iter().map(|d| placed(d, router, key)).collect()))
+}
+
 /// A warning of the router `key` that has no place of its own, placed in
 /// its document `router` (CI annotations and editors need a file and a
 /// line): at the field it names in the ModelRouter, else at the document.
@@ -312,10 +377,26 @@ fn placed(mut d: Diagnostic, router: &Document, key: &ObjectKey) -> Diagnostic {
     }
     let about_router = d.object.as_ref().is_none_or(|o| o == key);
     d.place = Some(match d.field.as_deref() {
-        Some(field) if about_router => router.place(field),
+        Some(field) if about_router => nearest_place(router, field),
         _ => router.origin.place(),
     });
     d
+}
+
+/// The place of `field` in `router`, else of the nearest field above it
+/// that is written (a field to set, `spec.proxy.image`, is placed at
+/// `spec.proxy` or `spec`), else the document's.
+fn nearest_place(router: &Document, field: &str) -> Place {
+    let mut path = field;
+    loop {
+        if router.spot(path).is_some() {
+            return router.place(path);
+        }
+        match path.rfind(['.', '[']) {
+            Some(cut) if cut > 0 => path = &path[..cut],
+            _ => return router.place(field),
+        }
+    }
 }
 
 /// The object names a ModelRouter's objects would take.

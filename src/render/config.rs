@@ -306,7 +306,7 @@ pub struct Compiled {
     /// one replica and `--enable-activation` follow.
     pub has_pools: bool,
     /// Things the operator would only know on a cluster (a missing
-    /// InferenceService assumed to exist, for one).
+    /// InferenceService assumed to exist, for one): errors with `--strict`.
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -352,6 +352,33 @@ fn duration_field(path: &str, value: Option<&String>) -> Result<i64> {
     }
 }
 
+/// The assumption a backend's InferenceService reference makes offline:
+/// one not in the inputs is assumed to exist on port 8080, with a warning
+/// (an error with `--strict`, said with every other finding of the run;
+/// the render goes on as without the flag). `None` when it is in them.
+pub fn missing_inference_service(
+    i: usize,
+    b: &RouterBackend,
+    router_name: &str,
+    namespace: &str,
+    inventory: &Inventory,
+    flags: &OperatorFlags,
+) -> Option<Diagnostic> {
+    let isr = b.inference_service_ref.as_ref()?;
+    if inventory.inference_service(namespace, &isr.name).is_some() {
+        return None;
+    }
+    let msg = format!("backend {:?} references InferenceService {:?}, which is not in the inputs", b.name, isr.name);
+    let finding = if flags.strict {
+        Diagnostic::error(rules::RENDER, msg)
+            .hint("add its YAML with -f, or drop --strict to assume it exists on port 8080")
+    } else {
+        Diagnostic::warning(rules::RENDER, format!("{msg}; assuming it exists with the default port 8080"))
+    };
+    let field = format!("spec.backends[{i}].inferenceServiceRef.name");
+    Some(finding.on(router_key(namespace, router_name)).field(field))
+}
+
 fn resolve_backend(
     i: usize,
     b: &RouterBackend,
@@ -383,17 +410,7 @@ fn resolve_backend(
         let port = match inventory.inference_service(namespace, &isr.name) {
             Some(isvc) => isvc.port(),
             None => {
-                let msg = format!(
-                    "backend {:?} references InferenceService {:?}, which is not in the inputs",
-                    b.name, isr.name
-                );
-                if flags.strict {
-                    bail!("{msg}; add its YAML with -f, or drop --strict to assume it exists on port 8080");
-                }
-                let msg = format!("{msg}; assuming it exists with the default port 8080");
-                let field = format!("spec.backends[{i}].inferenceServiceRef.name");
-                warnings
-                    .push(Diagnostic::warning(rules::RENDER, msg).on(router_key(namespace, router_name)).field(field));
+                warnings.extend(missing_inference_service(i, b, router_name, namespace, inventory, flags));
                 8080
             }
         };

@@ -34,10 +34,44 @@ pub struct RenderedRouter {
     pub pod_metadata: PodMetadata,
     /// ConfigMap, [ServiceAccount, Role, RoleBinding,] Deployment, Service.
     pub objects: Vec<Value>,
-    /// What the operator would log, or what routerctl had to assume.
+    /// What the operator would log, or what routerctl had to assume
+    /// (errors with `--strict`: the pipeline refuses the router then).
     pub warnings: Vec<Diagnostic>,
     /// The release it was rendered as: its update path is that release's.
     pub release: Release,
+}
+
+/// The built-in default image, when a router gets it: a warning, or with
+/// `--strict` an error (said of what would happen; the pipeline refuses the
+/// router with every other error it finds).
+fn default_image(input: &RouterInput, flags: &OperatorFlags) -> Option<Diagnostic> {
+    if !defaults_image(input, flags) || flags.routing_only {
+        return None;
+    }
+    const UNSET: &str = "no spec.proxy.image and no --router-proxy-image (KRM: routerProxyImage)";
+    let image = DEFAULT_PROXY_IMAGE;
+    if flags.strict {
+        let msg =
+            format!("{UNSET}: the built-in default image {image} would be used, which a cluster almost never runs");
+        let hint = "set spec.proxy.image, or pass the operator's --router-proxy-image";
+        return Some(Diagnostic::error(rules::RENDER, msg).hint(hint).on(input.key()).field("spec.proxy.image"));
+    }
+    let msg = format!("{UNSET}, so the built-in default image {image} is used");
+    Some(Diagnostic::warning(rules::RENDER, msg).on(input.key()))
+}
+
+/// What rendering a Proxy-mode router would have to assume offline (a
+/// referenced InferenceService not in the inputs, the built-in default
+/// image), without rendering it: said for a router the operator refuses,
+/// whose render would stop at the refusal.
+pub fn assumptions(input: &RouterInput, inventory: &Inventory, flags: &OperatorFlags) -> Vec<Diagnostic> {
+    let (name, namespace) = (&input.name, &input.namespace);
+    let backends = input.router.spec.backends.iter().enumerate();
+    let mut found: Vec<Diagnostic> = backends
+        .filter_map(|(i, b)| config::missing_inference_service(i, b, name, namespace, inventory, flags))
+        .collect();
+    found.extend(default_image(input, flags));
+    found
 }
 
 /// Renders one Proxy-mode ModelRouter. `dataPlane: Gateway` routers get no
@@ -49,21 +83,7 @@ pub fn render_router(input: &RouterInput, inventory: &Inventory, flags: &Operato
         objects.extend(rbac::build(input));
     }
     let mut warnings = compiled.warnings.clone();
-    if defaults_image(input, flags) && !flags.routing_only {
-        const UNSET: &str = "no spec.proxy.image and no --router-proxy-image (KRM: routerProxyImage)";
-        let image = DEFAULT_PROXY_IMAGE;
-        if flags.strict {
-            // Said of what would happen: with --strict nothing is rendered.
-            let msg = format!(
-                "{UNSET}: the built-in default image {image} would be used, which a cluster almost never runs; set one \
-                 of them (refused with --strict)"
-            );
-            // The pipeline's context names the router already.
-            return Err(Diagnostic::error(rules::RENDER, msg).into_error());
-        }
-        let msg = format!("{UNSET}, so the built-in default image {image} is used");
-        warnings.push(Diagnostic::warning(rules::RENDER, msg).on(input.key()));
-    }
+    warnings.extend(default_image(input, flags));
     let requested = input.router.spec.proxy.as_ref().and_then(|p| p.replicas);
     if let Some(n) = requested.filter(|n| compiled.has_pools && *n > 1) {
         let msg = format!(

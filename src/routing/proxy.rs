@@ -34,6 +34,7 @@ use super::glob::path_match;
 use super::{Decision, Matched, Request, Trial};
 use crate::kube::golower::to_lower;
 use crate::kube::names::{DEFAULT_CLASSIFICATION_HEADER, TASK_COMPLEXITY_HEADER};
+use crate::kube::shown::shown;
 use crate::model::DEFAULT_SENSITIVE;
 
 /// The part of `config.json` the decision reads (upstream `router.Config`).
@@ -315,8 +316,8 @@ pub fn rule_mismatch(config: &ProxyConfig, rule: &Rule, f: &Features) -> Option<
         }
         Failure::Complexity => format!("task complexity {:?} is not {:?}", f.task_complexity, m.task_complexity),
         Failure::Models => format!("model {:?} matches none of {:?}", f.model, m.models),
-        Failure::NoHeader(name) => format!("no header {name}"),
-        Failure::Header(name, got, want) => format!("header {name} is {got:?}, not {want:?}"),
+        Failure::NoHeader(name) => format!("no header {}", shown(name)),
+        Failure::Header(name, got, want) => format!("header {} is {got:?}, not {want:?}", shown(name)),
         Failure::Capabilities => format!("no backend of the route has all of {:?}", m.required_capabilities),
     })
 }

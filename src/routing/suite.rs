@@ -16,6 +16,7 @@
 //!   expect: {rule: pii-local, backends: [local-qwen], strategy: primary-fallback, status: 503}
 //! ```
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{anyhow, bail, Result};
@@ -25,6 +26,7 @@ use super::router::Router;
 use super::{Decision, Request};
 use crate::diagnostic::{rules, Diagnostic, Place};
 use crate::input::Document;
+use crate::kube::shown::shown as in_log;
 use crate::model::DataPlane;
 
 pub const API_VERSION: &str = "routerctl.llmkube.dev/v1alpha1";
@@ -238,15 +240,14 @@ pub fn read(doc: &Document) -> std::result::Result<TestFile, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     let entries = |key: &str| doc.value.get(key).and_then(serde_json::Value::as_array).map_or(&[][..], Vec::as_slice);
     // An entry's error: the field inside it, prefixed with the entry.
-    let entry = |at: String, e: serde_path_to_error::Error<serde_json::Error>| {
-        let inner = e.path().to_string();
+    let entry = |at: String, inner: &str, message: String| {
         let path = if inner == "." { at } else { format!("{at}.{inner}") };
-        refused(&path, e.inner().to_string())
+        refused(&path, message)
     };
     let mut invariants = Vec::new();
     for (i, value) in entries("invariants").iter().enumerate() {
-        match serde_path_to_error::deserialize::<_, Invariant>(value) {
-            Err(e) => errors.push(entry(format!("invariants[{i}]"), e)),
+        match read_every::<Invariant>(value) {
+            Err(found) => errors.extend(found.into_iter().map(|(path, e)| entry(format!("invariants[{i}]"), &path, e))),
             Ok(inv) if inv.never.is_none() && inv.only.is_none() && inv.status.is_none() => {
                 let path = format!("invariants[{i}]");
                 errors.push(refused(&path, format!("{:?} says nothing: give never, only or status", inv.name)));
@@ -258,8 +259,8 @@ pub fn read(doc: &Document) -> std::result::Result<TestFile, Vec<Diagnostic>> {
     }
     let mut cases = Vec::new();
     for (i, value) in entries("tests").iter().enumerate() {
-        match serde_path_to_error::deserialize::<_, CaseSpec>(value) {
-            Err(e) => errors.push(entry(format!("tests[{i}]"), e)),
+        match read_every::<CaseSpec>(value) {
+            Err(found) => errors.extend(found.into_iter().map(|(path, e)| entry(format!("tests[{i}]"), &path, e))),
             Ok(c) => cases.push(Case {
                 at: doc.place(&format!("tests[{i}]")),
                 name: c.name,
@@ -278,12 +279,113 @@ pub fn read(doc: &Document) -> std::result::Result<TestFile, Vec<Diagnostic>> {
     Ok(TestFile { origin: doc.origin.to_string(), router: spec.router, cases, invariants })
 }
 
+/// Reads `value` as a `T`, naming every field that does not fit, not the
+/// first one only: after each error the field it names is set aside (an
+/// unknown field removed; a value of the wrong type replaced by the first
+/// of an empty value of each JSON type that its field takes, so that no
+/// field goes missing) and the entry is read again. Each error comes with
+/// its path inside `value` (`.` for `value` itself).
+fn read_every<T: serde::de::DeserializeOwned>(
+    value: &serde_json::Value,
+) -> std::result::Result<T, Vec<(String, String)>> {
+    // An entry of a test file has a handful of fields; the bound only
+    // keeps a pathological one from being read forever.
+    const MOST: usize = 64;
+    let mut value = value.clone();
+    let mut errors: Vec<(String, String)> = Vec::new();
+    while errors.len() < MOST {
+        let error = match serde_path_to_error::deserialize::<_, T>(&value) {
+            Ok(typed) if errors.is_empty() => return Ok(typed),
+            Ok(_) => break,
+            Err(e) => e,
+        };
+        let path = error.path().to_string();
+        errors.push((path.clone(), error.inner().to_string()));
+        if !set_aside::<T>(&mut value, error.path(), &path) {
+            break;
+        }
+    }
+    Err(errors)
+}
+
+/// Takes the node at `path` out of the next read's way (see
+/// [`read_every`]); false when it cannot (the entry itself is wrong, or
+/// nothing gets a read past it).
+fn set_aside<T: serde::de::DeserializeOwned>(
+    value: &mut serde_json::Value,
+    path: &serde_path_to_error::Path,
+    text: &str,
+) -> bool {
+    use serde_json::Value;
+    let segments: Vec<&serde_path_to_error::Segment> = path.iter().collect();
+    let Some((last, parents)) = segments.split_last() else { return false };
+    // Whether a read gets past `text`: it succeeds, or fails elsewhere than
+    // at the node or at a field that holds it (one now missing).
+    let past = |candidate: &Value| match serde_path_to_error::deserialize::<_, T>(candidate) {
+        Ok(_) => true,
+        Err(e) => {
+            let at = e.path().to_string();
+            let holds_it = at == "." || (text.starts_with(&at) && text[at.len()..].starts_with(['.', '[']));
+            at != text && !holds_it
+        }
+    };
+    let empties = [
+        Value::Null,
+        Value::String(String::new()),
+        Value::Array(Vec::new()),
+        Value::Object(serde_json::Map::new()),
+        Value::from(0),
+        Value::Bool(false),
+    ];
+    // An unknown field is removed; anything else replaced in place (taking
+    // a list's item out would move the later ones' indices).
+    let removal = matches!(last, serde_path_to_error::Segment::Map { .. }).then_some(None);
+    for with in removal.into_iter().chain(empties.into_iter().map(Some)) {
+        let mut candidate = value.clone();
+        let Some(parent) = node_at(&mut candidate, parents) else { return false };
+        match (last, parent, with) {
+            (serde_path_to_error::Segment::Map { key }, Value::Object(map), None) => {
+                map.remove(key.as_str());
+            }
+            (serde_path_to_error::Segment::Map { key }, Value::Object(map), Some(with)) => {
+                map.insert(key.clone(), with);
+            }
+            (serde_path_to_error::Segment::Seq { index }, Value::Array(items), Some(with)) if *index < items.len() => {
+                items[*index] = with;
+            }
+            _ => return false,
+        }
+        if past(&candidate) {
+            *value = candidate;
+            return true;
+        }
+    }
+    false
+}
+
+/// The node at `segments` below `value`.
+fn node_at<'v>(
+    value: &'v mut serde_json::Value,
+    segments: &[&serde_path_to_error::Segment],
+) -> Option<&'v mut serde_json::Value> {
+    use serde_json::Value;
+    let mut node = value;
+    for segment in segments {
+        node = match (segment, node) {
+            (serde_path_to_error::Segment::Map { key }, Value::Object(map)) => map.get_mut(key.as_str())?,
+            (serde_path_to_error::Segment::Seq { index }, Value::Array(items)) => items.get_mut(*index)?,
+            _ => return None,
+        };
+    }
+    Some(node)
+}
+
 /// What differs between the expectation and the decision: one line each.
 pub fn mismatches(expect: &Expect, decision: &Decision) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(rule) = &expect.rule {
         if rule != decision.matched.label() {
-            out.push(format!("rule: expected {rule}, got {}", decision.matched.label()));
+            out.push(format!("rule: expected {}, got {}", in_log(rule), in_log(decision.matched.label())));
         }
     }
     if let Some(backends) = &expect.backends {
@@ -294,7 +396,7 @@ pub fn mismatches(expect: &Expect, decision: &Decision) -> Vec<String> {
     }
     if let Some(strategy) = &expect.strategy {
         if *strategy != decision.strategy {
-            out.push(format!("strategy: expected {strategy}, got {}", shown(&decision.strategy)));
+            out.push(format!("strategy: expected {}, got {}", in_log(strategy), shown(&decision.strategy)));
         }
     }
     match (expect.status, decision.status) {
@@ -305,17 +407,17 @@ pub fn mismatches(expect: &Expect, decision: &Decision) -> Vec<String> {
     out
 }
 
-fn shown(s: &str) -> &str {
+fn shown(s: &str) -> Cow<'_, str> {
     if s.is_empty() {
-        "(none)"
+        Cow::Borrowed("(none)")
     } else {
-        s
+        in_log(s)
     }
 }
 
-/// `[a, b]`.
+/// `[a, b]`, each item as a log line may hold it.
 pub fn list<S: AsRef<str>>(items: &[S]) -> String {
-    format!("[{}]", items.iter().map(AsRef::as_ref).collect::<Vec<_>>().join(", "))
+    format!("[{}]", items.iter().map(|i| in_log(i.as_ref())).collect::<Vec<_>>().join(", "))
 }
 
 /// The router a test file names, among the routers of one plane.
@@ -497,6 +599,36 @@ mod tests {
         assert_eq!((case.name.as_str(), case.at.to_string().as_str()), ("a", "t.yaml:5:3"));
         assert_eq!(case.request.headers, [("x-team".to_string(), "a".to_string())]);
         assert_eq!(case.expect, Expect { rule: Some("r1".into()), status: Some(503), ..Expect::default() });
+    }
+
+    /// Every field that does not fit is named, whatever its kind of
+    /// mistake: an unknown field, a wrong type in a required field (which
+    /// is then not also said to be missing), in an optional one, in a
+    /// list's items and in a map's values.
+    #[test]
+    fn every_bad_field_of_an_entry_is_named() {
+        let case = serde_json::json!({
+            "name": 3,
+            "request": {"modl": "m", "headers": {"a": ["x"], "b": "ok"}},
+            "unhealthy": [1, "ok", {"x": 1}],
+            "expect": {"status": "503", "rule": "r"},
+        });
+        let errors = read_every::<CaseSpec>(&case).expect_err("refused");
+        let mut paths: Vec<&str> = errors.iter().map(|(p, _)| p.as_str()).collect();
+        paths.sort_unstable();
+        assert_eq!(
+            paths,
+            ["expect.status", "name", "request.headers.a", "request.modl", "unhealthy[0]", "unhealthy[2]"],
+            "{errors:?}"
+        );
+        let modl = errors.iter().find(|(p, _)| p == "request.modl").map(|(_, m)| m.as_str());
+        assert!(modl.is_some_and(|m| m.starts_with("unknown field `modl`")), "{errors:?}");
+        // A good entry reads as it would whole; an entry that is no
+        // mapping is one error.
+        let good = serde_json::json!({"name": "a", "expect": {"status": 503}});
+        assert_eq!(read_every::<CaseSpec>(&good).map(|c| c.expect.status).ok(), Some(Some(503)));
+        let errors = read_every::<CaseSpec>(&serde_json::json!("a case")).expect_err("refused");
+        assert_eq!(errors.len(), 1, "{errors:?}");
     }
 
     #[test]

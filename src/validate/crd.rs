@@ -15,11 +15,12 @@ use std::sync::OnceLock;
 use anyhow::{bail, Context as _, Result};
 use serde_json::Value;
 
+use crate::diagnostic::{rules, Diagnostic, Refusal};
 use crate::input::Source;
 use crate::kube::kinds::GATEWAY_KINDS;
 use crate::model::GROUP;
 use crate::release::{Release, CHANGES, RELEASES};
-use crate::schema::crd::{crd_objects, found_objects, str_at};
+use crate::schema::crd::{crd_objects, found_objects, str_at, CostRefused};
 use crate::schema::structural::Schema;
 
 /// The type each CRD is read into.
@@ -240,7 +241,21 @@ fn from_crd(crd: &Value) -> Result<CrdSchema> {
         .find(|k| k.kind == kind)
         .and_then(|k| k.api_version.split('/').nth(1))
         .unwrap_or(BUILT_FOR_VERSION);
-    CrdSchema::from_crd(crd, wanted)
+    CrdSchema::from_crd(crd, wanted).map_err(|e| match e.downcast_ref::<CostRefused>() {
+        // Each rule over its budget is a finding of its own.
+        Some(cost) => {
+            let heading = Diagnostic::error(
+                rules::CRD,
+                format!(
+                    "CustomResourceDefinition {}: the API server refuses this CRD for the cost of its CEL rules",
+                    cost.crd
+                ),
+            );
+            let findings = cost.refused.iter().map(|r| Diagnostic::error(rules::CRD, r.as_str())).collect();
+            Refusal::new(heading, findings).into()
+        }
+        None => e,
+    })
 }
 
 /// A warning when a ModelRouter CRD given with `--crd` is for another

@@ -18,12 +18,12 @@ const LOOKUP: &str =
     "--request-timeout=30s get deployments.apps --all-namespaces -l control-plane=controller-manager -o json";
 /// What a cluster without an operator makes routerctl say.
 const NO_OPERATOR: &str = "warning: found no LLMKube operator in the cluster (no Deployment labelled \
-                           control-plane=controller-manager runs an llmkube-controller image); rendering as next \
+                           control-plane=controller-manager runs an llmkube-controller image); rendering as v0.9.19 \
                            with the operator flags given here\n";
 /// The plan of the router against `testdata/diff/live-unchanged.yaml`, and
 /// the release it was rendered as: every run but `-q` ends with them.
 const UNCHANGED_PLAN: &str = "ml/coding-router: Deployment unchanged, ConfigMap unchanged, Service unchanged\n\
-                              rendered as operator release next (from routerctl's default; no operator was found \
+                              rendered as operator release v0.9.19 (from routerctl's default; no operator was found \
                               in the cluster)\n";
 
 #[test]
@@ -78,7 +78,7 @@ fn kubectl_failing_exits_2_with_its_message_and_nothing_on_stdout() {
         format!(
             "kubectl said (the operator look-up):\n  error: context \"prod\" does not exist\n\
              warning: could not look for the LLMKube operator (`kubectl {lookup}` failed (exit status 1)); rendering \
-             as next with the operator flags given here\n\
+             as v0.9.19 with the operator flags given here\n\
              error: `kubectl {get}` failed (exit status 1) (check --context and --kubeconfig, or give the live objects \
              with --live FILE)\n"
         )
@@ -263,8 +263,21 @@ fn render_and_explain_read_the_cluster_when_asked() {
     );
     assert_eq!(from_cluster.stdout, from_file.stdout);
 
-    let explained =
-        kubectl.run(&["explain", "-f", ROUTER, "--live-from-cluster", "--router-proxy-image", DEV_IMAGE], None);
+    // As `next`, whose records prune a key the spec dropped (a released
+    // operator keeps none).
+    let explained = kubectl.run(
+        &[
+            "explain",
+            "-f",
+            ROUTER,
+            "--live-from-cluster",
+            "--router-proxy-image",
+            DEV_IMAGE,
+            "--operator-version",
+            "next",
+        ],
+        None,
+    );
     assert_eq!(explained.code, 0, "{}", explained.stderr);
     assert!(explained.stdout.contains("pruned"), "{}", explained.stdout);
     assert_eq!(

@@ -159,6 +159,10 @@ fn recursive_reads_subdirectories() {
     let flat = routerctl(&["render", "-f", &path, "--router-proxy-image", DEV_IMAGE], None);
     assert_eq!(flat.code, 2, "without -R the top directory holds no manifests");
     assert_eq!(flat.stdout, "");
+    assert_eq!(
+        flat.stderr,
+        format!("error: {path}: directory holds no *.yaml, *.yml or *.json files; -R reads its subdirectories too (team-a)\n")
+    );
     for flag in ["-R", "--recursive"] {
         let run = routerctl(&["render", "-f", &path, flag, "--router-proxy-image", DEV_IMAGE, "-o", "name"], None);
         assert_eq!(run.code, 0, "{}", run.stderr);
@@ -220,4 +224,44 @@ fn a_file_given_without_f_gets_the_hint() {
     let other = routerctl(&["render", "-f", "testdata/render/sample.yaml", "extra"], None);
     assert_eq!(other.code, 2);
     assert!(!other.stderr.contains("reads files given with -f"), "{}", other.stderr);
+}
+
+/// Every command routerctl has, as `routerctl --help` lists them.
+const COMMANDS: [&str; 11] =
+    ["render", "diff", "explain", "test", "route", "verify", "krm", "schema", "completions", "version", "man"];
+
+/// Each command's `--help` ends with an `Examples:` section as kubectl's
+/// do (a `#` line saying what, then the command), lists the global options
+/// under a heading of their own, apart from the command's; and every
+/// example's arguments are ones the command takes (each parses, with
+/// `--help` added).
+#[test]
+fn every_commands_help_ends_with_examples_and_shows_global_options_apart() {
+    let listed = routerctl(&["--help"], None);
+    for command in COMMANDS {
+        assert!(listed.stdout.contains(&format!("\n  {command} ")), "{command} is listed: {}", listed.stdout);
+        let help = routerctl(&[command, "--help"], None);
+        assert_eq!(help.code, 0, "{command}: {}", help.stderr);
+        let (body, examples) =
+            help.stdout.rsplit_once("\nExamples:\n").unwrap_or_else(|| panic!("{command}: no Examples"));
+        let lines: Vec<&str> = examples.lines().filter(|l| !l.trim().is_empty()).collect();
+        assert!(lines.len() >= 2, "{command}: {examples}");
+        assert!(lines.iter().all(|l| l.starts_with("  ")), "{command}: examples are indented: {examples}");
+        for pair in lines.chunks(2) {
+            assert!(pair[0].trim_start().starts_with("# "), "{command}: a comment says what: {pair:?}");
+            assert!(pair.len() == 2 && !pair[1].trim_start().starts_with('#'), "{command}: then the command: {pair:?}");
+        }
+        // The global options under their own heading, not among the command's.
+        let (own, global) = body.split_once("\nGlobal options:\n").unwrap_or_else(|| panic!("{command}: {body}"));
+        for flag in ["--quiet", "--verbose", "--message-format"] {
+            assert!(global.contains(flag) && !own.contains(&format!("  {flag}")), "{command}: {flag}");
+        }
+        // Each example a routerctl command line whose arguments parse.
+        for line in lines.iter().map(|l| l.trim()).filter(|l| l.starts_with("routerctl ")) {
+            let words: Vec<&str> =
+                line.split(['|', '<', '>']).next().unwrap_or("").split_whitespace().skip(1).collect();
+            let run = routerctl(&[&words[..], &["--help"]].concat(), None);
+            assert_eq!(run.code, 0, "{command}: `{line}` does not parse: {}", run.stderr);
+        }
+    }
 }

@@ -1,9 +1,12 @@
 //! The documentation's shell examples, run: every ```sh and ```console block
 //! of README.md, CONTRIBUTING.md, bench/README.md and docs/ carries a marker
 //! in an HTML comment on the line before it, and the runnable ones are run
-//! with the built binary first on PATH, in a temporary directory per page
-//! seeded with a copy of `testdata/`. Also: every relative link of those
-//! pages leads to a file that exists, and to a heading it has.
+//! with the built binary first on PATH, in an empty temporary directory per
+//! page, holding only the files the page's examples write (`file NAME`
+//! blocks, and what its commands write): an example works for a reader
+//! with routerctl installed and nothing of its source tree. Also: every
+//! relative link of those pages leads to a file that exists, and to a
+//! heading it has.
 //!
 //! The markers (`<!-- example: ... -->`):
 //! - `run`, `run, exit N`, `run, needs TOOL`: a ```sh block runs as one bash
@@ -136,6 +139,16 @@ fn blocks(name: &str, text: &str) -> Vec<Block> {
     out
 }
 
+/// The body of the block of `page` (a path under the root) marked
+/// `file NAME`: what another test runs of a page (the GitOps recipes).
+pub(crate) fn file_block(page: &str, name: &str) -> String {
+    let text = std::fs::read_to_string(common::root().join(page)).expect("reads the page");
+    let mut found = blocks(page, &text).into_iter().filter(|b| b.marker == Some(Ok(Marker::File(name.to_string()))));
+    let block = found.next().unwrap_or_else(|| panic!("{page} has no block marked `file {name}`"));
+    assert!(found.next().is_none(), "{page} has two blocks marked `file {name}`");
+    block.body
+}
+
 fn is_shell(language: &str) -> bool {
     matches!(language, "sh" | "console" | "shell" | "bash")
 }
@@ -212,26 +225,12 @@ fn on_path(tool: &str) -> bool {
     Command::new("sh").arg("-c").arg(format!("command -v {tool}")).output().is_ok_and(|o| o.status.success())
 }
 
-/// Copies `from` into `to`, recursively.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("creates a directory");
-    for entry in std::fs::read_dir(from).expect("reads testdata") {
-        let entry = entry.expect("an entry");
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copies a file");
-        }
-    }
-}
-
 /// Runs one page's examples; what failed, one message each.
 fn run_page(page: &Path) -> Vec<String> {
     let name = relative(page);
     let text = std::fs::read_to_string(page).unwrap_or_else(|e| panic!("{name}: {e}"));
+    // Empty: nothing of the source tree, as a reader has it.
     let dir = tempfile::tempdir().expect("a temporary directory");
-    copy_tree(&common::root().join("testdata"), &dir.path().join("testdata"));
     let mut failures = Vec::new();
     for block in blocks(&name, &text) {
         let marker = match block.marker {

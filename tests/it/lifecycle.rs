@@ -1,6 +1,7 @@
 //! The change's own lifecycle (add, another tool edits, change, remove), run
 //! step by step through the real binary: each step's `render --live` output,
-//! plus the other tool's edits, is the next step's live state.
+//! plus the other tool's edits, is the next step's live state. The change is
+//! in no release yet, so every step renders as `--operator-version next`.
 
 use crate::common;
 
@@ -15,7 +16,7 @@ const ANNOTATIONS_RECORD: &str = "inference.llmkube.dev/applied-pod-annotations"
 
 /// Renders `router` against `live` (none for the first apply).
 fn step(router: &str, live: Option<&[Value]>, extra: &[&str]) -> (Vec<Value>, String) {
-    let mut args = vec!["render", "-f", router];
+    let mut args = vec!["render", "-f", router, "--operator-version", "next"];
     args.extend_from_slice(extra);
     let stdin = live.map(to_stream);
     if stdin.is_some() {
@@ -126,7 +127,10 @@ fn a_live_selector_on_a_pruned_label_is_an_error() {
     let d = deployment(&mut objects);
     d["spec"]["selector"]["matchLabels"]["a"] = json!("1");
     let stdin = to_stream(&objects);
-    let run = routerctl(&["render", "-f", "testdata/lifecycle/4-remove.yaml", "--live", "-"], Some(&stdin));
+    let run = routerctl(
+        &["render", "-f", "testdata/lifecycle/4-remove.yaml", "--live", "-", "--operator-version", "next"],
+        Some(&stdin),
+    );
     assert_eq!(run.code, 2);
     assert_eq!(run.stdout, "");
     assert!(run.stderr.contains("spec.selector.matchLabels[\"a\"]: the selector requires a=\"1\""), "{}", run.stderr);

@@ -402,11 +402,11 @@ fn github_workflow_commands_read_back_as_the_json_findings() {
     let fixture =
         std::fs::read_to_string(common::root().join("testdata/formats/unknown-field.yaml")).expect("reads the fixture");
     let odd = dir.path().join("50%,a:b.yaml");
-    std::fs::write(&odd, fixture.replace("    podLabel:", "    \"pod%Label\":")).expect("writes the odd file");
+    std::fs::write(&odd, fixture.replace("    replica:", "    \"repl%ica\":")).expect("writes the odd file");
     let odd = odd.to_str().expect("a UTF-8 temp path");
     let runs = in_every_format(&["render", "-f", odd, "--router-proxy-image", "x"], &[]);
     let line = runs.of("github").stderr.lines().next().expect("one warning").to_string();
-    assert!(line.contains("50%25%2Ca%3Ab.yaml,line=") && line.contains("pod%25Label"), "{line}");
+    assert!(line.contains("50%25%2Ca%3Ab.yaml,line=") && line.contains("repl%25ica"), "{line}");
     github_matches_json(&runs);
 
     // A message with `%`, CR and LF: a note from KUBECTL_EXTERNAL_DIFF.
@@ -566,4 +566,375 @@ fn a_file_name_that_is_not_utf8_keeps_its_bytes_in_sarif() {
         .collect();
     assert_eq!(uris, BTreeSet::from(["r%FF.yaml"]), "{sarif}");
     assert!(run("github").contains("file=r\u{FFFD}.yaml,line=7"), "the unknown field's line");
+}
+
+// ---------------------------------------------------------------------------
+// Every problem in one run
+
+/// testdata/formats/many-problems.yaml with `--strict`: each problem found
+/// by another stage, as (rule, line, column) worked out from the file.
+const MANY_PROBLEMS: &[&str] = &["render", "-f", "testdata/formats/many-problems.yaml", "--strict"];
+const PROBLEMS: [(&str, u64, u64); 5] = [
+    // The missing InferenceService, at its reference.
+    ("render", 11, 27),
+    // The operator's refusal: a rule routes to a backend that is not there.
+    ("operator", 18, 24),
+    // No image: at spec.proxy, where spec.proxy.image would go.
+    ("render", 21, 3),
+    // The CRD's: a misspelt field, and a field of no release.
+    ("schema-unknown-field", 22, 5),
+    ("release-newer-field", 23, 5),
+];
+
+/// A router with an operator refusal, a missing InferenceService, no image
+/// and two fields its CRD does not know is refused once, with every one of
+/// them placed at its line and column under its own rule, in every format.
+#[test]
+fn every_problem_of_a_router_is_found_in_one_run_in_every_format() {
+    let runs = in_every_format(MANY_PROBLEMS, &[]);
+    for format in FORMATS {
+        let run = runs.of(format);
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{format}: {}", run.stderr);
+    }
+    let expected: BTreeSet<(String, u64, u64)> = PROBLEMS.iter().map(|(r, l, c)| (r.to_string(), *l, *c)).collect();
+
+    let json: BTreeSet<(String, u64, u64)> = json_findings(runs.of("json"))
+        .iter()
+        .map(|f| {
+            assert_eq!(f["severity"], "error", "{f}");
+            assert_eq!(f["file"], "testdata/formats/many-problems.yaml", "{f}");
+            (str_of(&f["rule"]).to_string(), f["line"].as_u64().unwrap_or(0), f["column"].as_u64().unwrap_or(0))
+        })
+        .collect();
+    assert_eq!(json, expected, "json");
+    assert_eq!(json_findings(runs.of("json")).len(), PROBLEMS.len(), "each once");
+
+    let github: Vec<Annotation> = runs.of("github").stderr.lines().map(Annotation::parse).collect();
+    let number = |a: &Annotation, key: &str| a.property(key).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+    let placed: BTreeSet<(String, u64, u64)> = github
+        .iter()
+        .map(|a| {
+            assert_eq!(a.command, "error", "{a:?}");
+            assert_eq!(a.property("file"), Some("testdata/formats/many-problems.yaml"), "{a:?}");
+            let rule = a.property("title").and_then(|t| t.strip_prefix("routerctl ")).unwrap_or("").to_string();
+            (rule, number(a, "line"), number(a, "col"))
+        })
+        .collect();
+    assert_eq!((placed, github.len()), (expected.clone(), PROBLEMS.len()), "github");
+    github_matches_json(&runs);
+
+    let log = sarif_log(runs.of("sarif"));
+    let validator = jsonschema::draft7::new(&sarif_schema()).expect("the SARIF schema compiles");
+    assert_eq!(schema_errors(&validator, &log), Vec::<String>::new(), "{log:#}");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    let sarif: BTreeSet<(String, u64, u64)> = results
+        .iter()
+        .map(|r| {
+            assert_eq!(r["level"], "error", "{r}");
+            let region = &r["locations"][0]["physicalLocation"]["region"];
+            let line = region["startLine"].as_u64().unwrap_or(0);
+            (str_of(&r["ruleId"]).to_string(), line, region["startColumn"].as_u64().unwrap_or(0))
+        })
+        .collect();
+    assert_eq!((sarif, results.len()), (expected, PROBLEMS.len()), "sarif");
+
+    // Human: each at its place, the refusals before the one that ends the
+    // run, which lists what the render could only assume.
+    let human = &runs.of("human").stderr;
+    for (_, line, column) in PROBLEMS {
+        let at = format!("testdata/formats/many-problems.yaml:{line}:{column}: ");
+        assert_eq!(human.matches(&at).count(), 1, "{at}: {human}");
+    }
+    assert_eq!(human.lines().filter(|l| l.starts_with("error: ")).count(), 4, "{human}");
+    assert!(human.contains("the operator refuses this ModelRouter: spec.rules[0].route.backends[0]"), "{human}");
+    assert!(human.contains("what routerctl can only assume offline (refused with --strict):\n"), "{human}");
+}
+
+/// testdata/formats/bad-router-tests.yaml: each bad field of each bad case
+/// and invariant, as (field, line, column) worked out from the file.
+const BAD_TESTS: &[&str] = &[
+    "test",
+    "-f",
+    "testdata/render/sample.yaml",
+    "-t",
+    "testdata/formats/bad-router-tests.yaml",
+    "--router-proxy-image",
+    "x:1",
+];
+const BAD_FIELDS: [(&str, u64, u64); 6] = [
+    ("tests[0].request.modl", 9, 13),
+    ("tests[0].expect.backendz", 11, 5),
+    ("tests[0].expect.status", 12, 5),
+    ("tests[2].dataPlane", 17, 3),
+    ("tests[2].unhealthy[0]", 18, 15),
+    ("invariants[0].when.classification", 21, 10),
+];
+
+/// A RouterTest file with two bad cases (one with three bad fields) and a
+/// bad invariant: each field is a finding at its own line, in every
+/// format: `file=` and `line=` under `github`, a `physicalLocation` under
+/// `sarif`.
+#[test]
+fn every_bad_field_of_a_router_test_file_is_placed_in_every_format() {
+    let runs = in_every_format(BAD_TESTS, &[]);
+    for format in FORMATS {
+        let run = runs.of(format);
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{format}: {}", run.stderr);
+    }
+    let file = "testdata/formats/bad-router-tests.yaml";
+    let expected: Vec<(String, u64, u64)> = BAD_FIELDS.iter().map(|(f, l, c)| (f.to_string(), *l, *c)).collect();
+
+    let json: Vec<(String, u64, u64)> = json_findings(runs.of("json"))
+        .iter()
+        .map(|f| {
+            assert_eq!((&f["rule"], &f["file"]), (&json!("test"), &json!(file)), "{f}");
+            (str_of(&f["field"]).to_string(), f["line"].as_u64().unwrap_or(0), f["column"].as_u64().unwrap_or(0))
+        })
+        .collect();
+    assert_eq!(json, expected, "json");
+
+    let github: Vec<(String, u64, u64)> = runs
+        .of("github")
+        .stderr
+        .lines()
+        .map(Annotation::parse)
+        .map(|a| {
+            assert_eq!((a.command.as_str(), a.property("file")), ("error", Some(file)), "{a:?}");
+            let field = a.message.split(": ").nth(1).unwrap_or("").to_string();
+            let number = |key: &str| a.property(key).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+            (field, number("line"), number("col"))
+        })
+        .collect();
+    assert_eq!(github, expected, "github");
+    github_matches_json(&runs);
+
+    let log = sarif_log(runs.of("sarif"));
+    let validator = jsonschema::draft7::new(&sarif_schema()).expect("the SARIF schema compiles");
+    assert_eq!(schema_errors(&validator, &log), Vec::<String>::new(), "{log:#}");
+    let sarif: Vec<(String, u64, u64)> = log["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            let physical = &r["locations"][0]["physicalLocation"];
+            assert_eq!(physical["artifactLocation"]["uri"], file, "{r}");
+            let region = &physical["region"];
+            let line = region["startLine"].as_u64().unwrap_or(0);
+            (str_of(&r["properties"]["field"]).to_string(), line, region["startColumn"].as_u64().unwrap_or(0))
+        })
+        .collect();
+    assert_eq!(sarif, expected, "sarif");
+
+    let human = &runs.of("human").stderr;
+    assert!(human.starts_with("error: 6 problems in RouterTest files:\n"), "{human}");
+    for (field, line, column) in BAD_FIELDS {
+        assert!(human.contains(&format!("\n  {file}:{line}:{column}: {field}: ")), "{field}: {human}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Input values and CI log lines
+
+/// Values that would be workflow or logging commands if they started a line
+/// of a CI log: GitHub's `::error` and `::add-mask::`, its older `##[`
+/// form and Azure Pipelines' `##vso[`, each after a line break of its own
+/// kind, and a Unicode line separator.
+const INJECTED: [&str; 4] = [
+    "a\n::error file=README.md,line=1::owned",
+    "b\r\n##vso[task.setvariable variable=owned]1",
+    "c\u{2028}::add-mask::owned",
+    "::error::owned",
+];
+
+/// The lines of `text` a runner takes for commands, as GitHub's runner and
+/// Azure Pipelines read a step's output: split at line feeds and carriage
+/// returns, leading white space trimmed, a line starting with `::` or `##`;
+/// lines between `::stop-commands::TOKEN` and `::TOKEN::` are not read as
+/// commands.
+fn obeyed(text: &str) -> Vec<String> {
+    let mut commands = Vec::new();
+    let mut stopped: Option<String> = None;
+    for line in text.split(['\n', '\r']) {
+        let line = line.trim_start();
+        if let Some(token) = &stopped {
+            if line == format!("::{token}::") {
+                stopped = None;
+            }
+            continue;
+        }
+        if let Some(token) = line.strip_prefix("::stop-commands::") {
+            stopped = Some(token.to_string());
+        } else if line.starts_with("::") || line.starts_with("##") {
+            commands.push(line.to_string());
+        }
+    }
+    commands
+}
+
+/// Every command a runner would obey in `run`'s output is a finding of
+/// routerctl's own (in `github`, an annotation titled `routerctl RULE`);
+/// none is a value of the input.
+fn no_command_from_the_input(what: &str, format: &str, run: &Run) {
+    for command in obeyed(&format!("{}\n{}", run.stdout, run.stderr)) {
+        let ours = format == "github"
+            && ["::error ", "::warning ", "::notice "].iter().any(|c| command.starts_with(c))
+            && Annotation::parse(&command).property("title").is_some_and(|t| t.starts_with("routerctl "));
+        assert!(ours, "{what} --message-format {format}: a runner obeys {command:?}\n{}\n{}", run.stdout, run.stderr);
+    }
+}
+
+/// A RouterTest for ml/coding-router whose case names, requests (model,
+/// header names and values) and expected strategies each hold one of
+/// [`INJECTED`]: every case fails on its strategy, so the report shows it;
+/// with `names`, the expected rule and backends hold them too, which the
+/// reader refuses (no such rule or backend), naming them.
+fn injected_suite(names: bool) -> String {
+    let q = |s: &str| serde_json::to_string(s).expect("a JSON string");
+    let mut cases = String::new();
+    for (i, value) in INJECTED.iter().enumerate() {
+        let v = q(value);
+        let (rule, backends) = if names { (v.clone(), v.clone()) } else { ("default".into(), "local-qwen".into()) };
+        cases.push_str(&format!(
+            "- name: {v}\n  request:\n    model: {v}\n    headers: {{{name}: {v}, x-llmkube-classification: {v}}}\n  \
+             expect: {{rule: {rule}, backends: [{backends}], strategy: {v}}}\n",
+            name = q(&format!("x-h{i}{value}"))
+        ));
+    }
+    format!("apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\nrouter: ml/coding-router\ntests:\n{cases}")
+}
+
+/// Every field `test`, `route`, `render`, `diff` and `explain` print from
+/// the input — case names, expectations, header names and values, models,
+/// router and file names, annotation values — fed each of [`INJECTED`]: in
+/// no format does any reach the start of a line a CI runner reads.
+#[test]
+fn no_input_value_starts_a_log_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // File names are input too.
+    let tests = dir.path().join("t\n::error file=README.md,line=1::owned.yaml");
+    std::fs::write(&tests, injected_suite(false)).expect("writes the suite");
+    let tests = tests.to_str().expect("a UTF-8 path").to_string();
+    let bad_tests = dir.path().join("u\r##vso[task.complete]1.yaml");
+    std::fs::write(&bad_tests, injected_suite(true)).expect("writes the suite");
+    let bad_tests = bad_tests.to_str().expect("a UTF-8 path").to_string();
+    let router = dir.path().join("r\n##vso[task.complete]\u{2028}::error::x.yaml");
+    let sample = common::fixture("testdata/render/sample.yaml");
+    // An annotation the pod-metadata change writes on the pods, and one a
+    // live Deployment carries.
+    let annotated = sample.replacen(
+        "spec:\n",
+        &format!(
+            "spec:\n  proxy:\n    podAnnotations: {{example.com/note: {}}}\n",
+            serde_json::to_string(INJECTED[0]).expect("JSON")
+        ),
+        1,
+    );
+    std::fs::write(&router, &annotated).expect("writes the router");
+    let router = router.to_str().expect("a UTF-8 path").to_string();
+    let rendered = routerctl_env(
+        &["render", "-f", &router, "--router-proxy-image", "rp:1", "--operator-version", "next"],
+        None,
+        &[],
+    );
+    assert_eq!(rendered.code, 0, "{}", rendered.stderr);
+    let live = dir.path().join("live.yaml");
+    let mut objects = common::parse_stream(&rendered.stdout);
+    for o in &mut objects {
+        o["metadata"]["annotations"]["example.com/live"] = json!(INJECTED[1]);
+        if o["kind"] == "Deployment" {
+            o["spec"]["replicas"] = json!(3);
+        }
+    }
+    std::fs::write(&live, common::to_stream(&objects)).expect("writes live objects");
+    let live = live.to_str().expect("a UTF-8 path").to_string();
+    let header = format!("{}={}", INJECTED[2], INJECTED[0]);
+
+    let commands: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "test",
+            vec![
+                "test",
+                "-f",
+                "testdata/render/sample.yaml",
+                "-t",
+                &tests,
+                "--router-proxy-image",
+                "rp:1",
+                "--coverage",
+            ],
+        ),
+        ("test on a file named with a value", vec!["test", "-f", &router, "-t", &tests, "--operator-version", "next"]),
+        (
+            "test naming no rule",
+            vec!["test", "-f", "testdata/render/sample.yaml", "-t", &bad_tests, "--router-proxy-image", "rp:1"],
+        ),
+        (
+            "route",
+            vec![
+                "route",
+                "-f",
+                &router,
+                "--model",
+                INJECTED[3],
+                "-H",
+                &header,
+                "-H",
+                "x-llmkube-classification=\n::error::c",
+            ],
+        ),
+        ("render", vec!["render", "-f", &router, "--operator-version", "next"]),
+        ("render --strict", vec!["render", "-f", &router, "--strict"]),
+        (
+            "diff",
+            vec!["diff", "-f", &router, "--live", &live, "--router-proxy-image", "rp:1", "--operator-version", "next"],
+        ),
+        (
+            "explain",
+            vec![
+                "explain",
+                "-f",
+                &router,
+                "--live",
+                &live,
+                "--router-proxy-image",
+                "rp:1",
+                "--operator-version",
+                "next",
+            ],
+        ),
+    ];
+    for (what, args) in &commands {
+        let mut codes = Vec::new();
+        for format in FORMATS {
+            let run = routerctl_env(&[&args[..], &["--message-format", format]].concat(), None, &[]);
+            no_command_from_the_input(what, format, &run);
+            codes.push(run.code);
+            if *what == "test" && format == "human" {
+                // The report says each value, escaped and quoted.
+                assert!(
+                    run.stdout.contains(r#"strategy: expected "a\n::error file=README.md,line=1::owned""#),
+                    "{}",
+                    run.stdout
+                );
+                assert!(run.stdout.contains(r#""c\u{2028}::add-mask::owned""#), "{}", run.stdout);
+            }
+        }
+        assert!(codes.windows(2).all(|w| w[0] == w[1]), "{what}: exit codes {codes:?}");
+    }
+    // A ModelRouter whose name holds a value is refused, and says so safely.
+    let named = sample.replacen(
+        "name: coding-router",
+        &format!("name: {}", serde_json::to_string(INJECTED[0]).expect("JSON")),
+        1,
+    );
+    for format in FORMATS {
+        let run = routerctl_env(&["render", "-f", "-", "--message-format", format], Some(&named), &[]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        no_command_from_the_input("a router named with a value", format, &run);
+    }
+    // The runner's reading is the one the check relies on.
+    assert_eq!(
+        obeyed("x\n  ::error::y\n##vso[z]\n::stop-commands::t\n::error::n\n::t::\n"),
+        ["::error::y", "##vso[z]"]
+    );
 }

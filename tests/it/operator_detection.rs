@@ -129,7 +129,7 @@ fn a_tag_of_no_known_release_is_a_warning_and_an_error_with_strict() {
         run.stderr.contains(
             "warning: operator ops/llmkube-controller-manager runs ghcr.io/defilantech/llmkube-controller:my-build: \
              its image tag \"my-build\" names no LLMKube release, so which release reconciles is not known; give \
-             --operator-version; rendering as next\n"
+             --operator-version; rendering as v0.9.19\n"
         ),
         "{}",
         run.stderr
@@ -288,7 +288,7 @@ fn no_permission_to_list_says_so_and_goes_on_with_the_defaults() {
             "kubectl said (the operator look-up):\n  Error from server (Forbidden): deployments.apps is forbidden: User \
              \"ci\" cannot list resource \"deployments\" in API group \"apps\" at the cluster scope\n\
              warning: could not look for the LLMKube operator (`kubectl --request-timeout=30s get deployments.apps \
-             --all-namespaces -l control-plane=controller-manager -o json` failed (exit status 1)); rendering as next \
+             --all-namespaces -l control-plane=controller-manager -o json` failed (exit status 1)); rendering as v0.9.19 \
              with the operator flags given here\n"
         ),
         "{}",

@@ -170,11 +170,11 @@ fn the_update_path_is_the_releases_own() {
     assert_eq!(next["metadata"]["annotations"]["inference.llmkube.dev/applied-pod-labels"], "team");
 }
 
-/// The default is `next`, and `next` is what routerctl wrote before the
-/// flag existed: every render scenario in testdata is the same byte for
-/// byte with and without it.
+/// The default is the newest release, v0.9.19: every render scenario in
+/// testdata is the same byte for byte without the flag and with
+/// `--operator-version v0.9.19`; `next` is only rendered when asked for.
 #[test]
-fn the_default_is_next_for_every_testdata_file() {
+fn the_default_is_the_newest_release_for_every_testdata_file() {
     for dir in ["testdata/render", "testdata/gateway", "testdata/versions", "testdata/lifecycle"] {
         let mut files: Vec<_> = std::fs::read_dir(common::root().join(dir))
             .expect("reads testdata")
@@ -186,8 +186,12 @@ fn the_default_is_next_for_every_testdata_file() {
         for file in files {
             let file = file.to_string_lossy().into_owned();
             let plain = routerctl(&["render", "-f", &file], None);
-            let next = routerctl(&["render", "-f", &file, "--operator-version", "next"], None);
-            assert_eq!((plain.code, &plain.stdout, &plain.stderr), (next.code, &next.stdout, &next.stderr), "{file}");
+            let newest = routerctl(&["render", "-f", &file, "--operator-version", "v0.9.19"], None);
+            assert_eq!(
+                (plain.code, &plain.stdout, &plain.stderr),
+                (newest.code, &newest.stdout, &newest.stderr),
+                "{file}"
+            );
         }
     }
 }

@@ -64,11 +64,17 @@ fn a_new_image_rolls_the_pods() {
 fn new_pod_labels_roll_the_pods() {
     let router = router()
         .replace("  defaultRoute: local-qwen\n", "  defaultRoute: local-qwen\n  proxy:\n    podLabels: {team: ml}\n");
-    let (code, report) = plan(&router, &live(), &[]);
+    let (code, report) = plan(&router, &live(), &["--operator-version", "next"]);
     assert_eq!(code, 1);
     assert_eq!(report["routers"][0]["rollsPods"], true);
     assert_eq!(report["routers"][0]["rollReasons"], serde_json::json!(["pod label team"]));
     assert_eq!(action_of(&report, "Deployment"), "update");
+    // The default release, v0.9.19, has no podLabels: the API server drops
+    // the field, so nothing changes and no pod rolls.
+    let (code, report) = plan(&router, &live(), &[]);
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["routers"][0]["rollsPods"], false);
+    assert_eq!(report["release"]["name"], "v0.9.19", "{report}");
 }
 
 #[test]
@@ -136,13 +142,13 @@ fn json_errors_exit_2_with_nothing_on_stdout() {
     assert!(run.stderr.contains("i/o timeout"), "{}", run.stderr);
 }
 
-/// The plan of router.yaml against live-drift.yaml: the recorded pod label
-/// `b` is pruned and the env var added by hand is dropped, so the pods
-/// roll for both; the Service is switched back to ClusterIP.
-const DRIFTED: &str =
-    "ml/coding-router: Deployment update (rolls pods: pod label b, env), ConfigMap unchanged, Service update";
+/// The plan of router.yaml against live-drift.yaml: the env var added by
+/// hand is dropped, so the pods roll; the Service is switched back to
+/// ClusterIP. The recorded pod label `b` stays: v0.9.19, the default,
+/// keeps no records, so it prunes nothing by one.
+const DRIFTED: &str = "ml/coding-router: Deployment update (rolls pods: env), ConfigMap unchanged, Service update";
 const RELEASE: &str =
-    "rendered as operator release next (from routerctl's default; no operator was found in the cluster)";
+    "rendered as operator release v0.9.19 (from routerctl's default; no operator was found in the cluster)";
 
 #[test]
 fn a_pipe_gets_the_plan_with_why_the_pods_roll_unless_quiet() {
@@ -214,7 +220,7 @@ fn a_terminal_gets_one_plan_line_per_router_after_the_diff() {
     let drifted = format!("{DRIFTED}\n");
     let pooled = "gpu/pooled: Deployment create, ConfigMap create, ServiceAccount create, Role create, RoleBinding create, Service create\n";
     let release =
-        "rendered as operator release next (from routerctl's default; no operator was found in the cluster)\n";
+        "rendered as operator release v0.9.19 (from routerctl's default; no operator was found in the cluster)\n";
     assert!(screen.ends_with(&format!("{drifted}{pooled}{release}")), "{screen}");
     assert!(screen.find("+++ operator").is_some_and(|i| i < screen.find(&drifted).unwrap_or(0)), "{screen}");
 }

@@ -129,7 +129,8 @@ proptest! {
         emit_scrape in any::<bool>(),
     ) {
         let input = router(&spec_labels, &spec_annotations);
-        let flags = OperatorFlags { emit_scrape_annotations: emit_scrape, ..OperatorFlags::default() };
+        // The pod-metadata change's update path: `next`, the one that has it.
+        let flags = OperatorFlags { emit_scrape_annotations: emit_scrape, release: Release::NEXT, ..OperatorFlags::default() };
         let plan = pod_metadata(&input, HASH, &flags);
         let want = desired(&plan);
         let before = live(&live_labels, &live_annotations, &label_record, &annotation_record, &live_selector);

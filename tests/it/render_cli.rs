@@ -124,7 +124,7 @@ fn missing_inference_service_warns_and_assumes_port_8080() {
 #[test]
 fn missing_inference_service_is_an_error_with_strict() {
     let input = ROUTER.replace("external: {provider: openai, model: gpt-4o}", "inferenceServiceRef: {name: llama}");
-    let run = routerctl(&["render", "-f", "-", "--strict"], Some(&input));
+    let run = routerctl(&["render", "-f", "-", "--strict", "--router-proxy-image", "rp:1"], Some(&input));
     assert_eq!(run.code, 2);
     assert_eq!(run.stdout, "");
     assert!(
@@ -133,6 +133,22 @@ fn missing_inference_service_is_an_error_with_strict() {
         run.stderr
     );
     assert!(run.stderr.contains("drop --strict"), "{}", run.stderr);
+    // Placed at the reference, under the render's rule.
+    let json = routerctl(
+        &["render", "-f", "-", "--strict", "--router-proxy-image", "rp:1", "--message-format", "json"],
+        Some(&input),
+    );
+    let finding: Value = serde_json::from_str(json.stderr.trim()).expect("one JSON line");
+    assert_eq!(
+        (&finding["rule"], &finding["line"], &finding["column"], &finding["field"]),
+        (
+            &Value::from("render"),
+            &Value::from(8),
+            &Value::from(27),
+            &Value::from("spec.backends[0].inferenceServiceRef.name")
+        ),
+        "{finding}"
+    );
 }
 
 #[test]

@@ -15,14 +15,32 @@ fn sample_router() {
     snapshot("render_sample", &["render", "-f", "testdata/render/sample.yaml"]);
 }
 
+/// The pod-metadata change, in no release yet: rendered as `next`.
 #[test]
 fn pod_labels_and_annotations() {
-    snapshot("render_podmeta", &["render", "-f", "testdata/render/podmeta.yaml"]);
+    snapshot("render_podmeta", &["render", "-f", "testdata/render/podmeta.yaml", "--operator-version", "next"]);
 }
 
 #[test]
 fn pod_labels_and_annotations_with_scrape_emission() {
-    snapshot("render_podmeta_scrape", &["render", "-f", "testdata/render/podmeta.yaml", "--emit-scrape-annotations"]);
+    snapshot(
+        "render_podmeta_scrape",
+        &["render", "-f", "testdata/render/podmeta.yaml", "--emit-scrape-annotations", "--operator-version", "next"],
+    );
+}
+
+/// The same router as the default release, v0.9.19, renders it: its CRD
+/// has neither field, so both are pruned with a warning that names
+/// `--operator-version next`, the pods get the operator's keys alone and
+/// no applied-key record is written; scrape annotations are for
+/// InferenceService pods only.
+#[test]
+fn pod_labels_and_annotations_under_the_default_release() {
+    snapshot("render_podmeta_default", &["render", "-f", "testdata/render/podmeta.yaml"]);
+    snapshot(
+        "render_podmeta_scrape_default",
+        &["render", "-f", "testdata/render/podmeta.yaml", "--emit-scrape-annotations"],
+    );
 }
 
 #[test]

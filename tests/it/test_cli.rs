@@ -134,7 +134,7 @@ fn bad_test_files_are_refused_with_their_place() {
     assert_eq!((router.code, router.stdout.as_str()), (2, ""));
     assert!(
         router.stderr.starts_with(
-            "error: 3 RouterTest entries cannot be read:\n  testdata/render/sample.yaml:4:1: a RouterTest was expected \
+            "error: 3 problems in RouterTest files:\n  testdata/render/sample.yaml:4:1: a RouterTest was expected \
              but the document has kind \"Secret\""
         ),
         "{}",
@@ -185,7 +185,7 @@ fn every_bad_case_is_reported_at_its_place() {
     );
     let human = test(&["-f", ROUTER, "-t", "-"], Some(suite));
     assert_eq!((human.code, human.stdout.as_str()), (2, ""));
-    assert_eq!(human.stderr.lines().next(), Some("error: 2 RouterTest entries cannot be read:"), "{}", human.stderr);
+    assert_eq!(human.stderr.lines().next(), Some("error: 2 problems in RouterTest files:"), "{}", human.stderr);
     assert!(human.stderr.contains("\n  <stdin>:5:12: tests[0].expect.backend: unknown field"), "{}", human.stderr);
     assert!(human.stderr.contains("\n  <stdin>:8:5: tests[1].request.model: invalid type"), "{}", human.stderr);
     let json = test(&["-f", ROUTER, "-t", "-", "--message-format", "json"], Some(suite));
@@ -274,6 +274,10 @@ fn nothing_passes_that_was_not_judged() {
         Some(&case("{}", "").replace("tests:", "router: ml/coding-router\ntests:")),
     );
     assert_eq!(below.code, 1, "{}", below.stdout);
+    // Only the router under the bar, each with its figure.
+    let lines: Vec<&str> = below.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", below.stderr);
+    assert!(lines[0].starts_with("error: gpu/pooled (Proxy): coverage 0% of "), "{}", below.stderr);
 }
 
 #[test]
@@ -289,6 +293,12 @@ fn coverage_names_the_routes_no_case_reaches() {
     );
     let below = test(&["-f", ROUTER, "-t", "-", "--min-coverage", "50"], Some(&case("{rule: pii-stays-local}", "")));
     assert_eq!(below.code, 1, "{}", below.stdout);
+    // The router under the bar is named, with its figure.
+    assert_eq!(
+        below.stderr,
+        "error: ml/coding-router (Proxy): coverage 33% of 3 routes, under --min-coverage 50%; no case reaches \
+         [complex-to-cloud, default]\n"
+    );
 }
 
 #[test]
@@ -396,8 +406,8 @@ fn unfenced(stdout: &str) -> String {
 }
 
 /// Values from a RouterTest file or the command line cannot forge workflow
-/// commands in a GitHub log: every line that could be read as one is
-/// inside the fence, whose token the input cannot know.
+/// commands in a GitHub log: each is shown quoted and escaped, and the
+/// report is inside a fence whose token the input cannot know.
 #[test]
 fn input_values_cannot_forge_workflow_commands() {
     let forged = "\n::error file=README.md,line=1::forged\n::add-mask::secret";
@@ -409,7 +419,10 @@ fn input_values_cannot_forge_workflow_commands() {
     let run = test(&["--message-format", "github", "-f", ROUTER, "-t", "-"], Some(&cases));
     assert_eq!(run.code, 1, "{}", run.stderr);
     let body = unfenced(&run.stdout);
-    assert!(body.lines().any(|l| l.trim_start().starts_with("::error")), "the forged line is there, fenced: {body}");
+    // Inside the fence too, each value is quoted and escaped: no line of
+    // the report starts with it.
+    assert!(!body.lines().any(|l| l.trim_start().starts_with("::")), "no value starts a line: {body}");
+    assert!(body.contains(r#""\n::error file=README.md,line=1::forged\n::add-mask::secret""#), "{body}");
     let route = routerctl(
         &["route", "--message-format", "github", "-f", ROUTER, "--model", forged, "-H", &format!("x-team={forged}")],
         None,

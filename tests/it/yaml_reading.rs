@@ -3,6 +3,9 @@
 //! scalars, `<<` merge keys, tags) and sigs.k8s.io/yaml's key conversion,
 //! not taken from routerctl's own output. Hostile shapes get an answer
 //! (exit code and message); their time and memory are measured in bench/.
+//! The values read are carried by `spec.proxy.podLabels` and
+//! `podAnnotations`, so every run renders as `--operator-version next`, the
+//! one that has them.
 
 use crate::common;
 
@@ -14,20 +17,20 @@ const HEAD: &str =
 
 /// The rendered Deployment of a router read from `yaml` on stdin.
 fn deployment(yaml: &str) -> Value {
-    let run = routerctl(&["render", "-f", "-"], Some(yaml));
+    let run = routerctl(&["render", "--operator-version", "next", "-f", "-"], Some(yaml));
     assert_eq!(run.code, 0, "{}", run.stderr);
     parse_stream(&run.stdout).into_iter().find(|o| o["kind"] == "Deployment").expect("a Deployment")
 }
 
 fn config(yaml: &str) -> Value {
-    let run = routerctl(&["render", "-f", "-"], Some(yaml));
+    let run = routerctl(&["render", "--operator-version", "next", "-f", "-"], Some(yaml));
     assert_eq!(run.code, 0, "{}", run.stderr);
     let cm = parse_stream(&run.stdout).into_iter().find(|o| o["kind"] == "ConfigMap").expect("a ConfigMap");
     serde_json::from_str(cm["data"]["config.json"].as_str().expect("config.json")).expect("JSON")
 }
 
 fn refused(yaml: &str) -> String {
-    let run = routerctl(&["render", "-f", "-"], Some(yaml));
+    let run = routerctl(&["render", "--operator-version", "next", "-f", "-"], Some(yaml));
     assert_eq!(run.code, 2, "{}", run.stdout);
     assert!(run.stdout.is_empty());
     run.stderr
@@ -121,7 +124,10 @@ fn duplicate_keys_in_live_objects_are_refused() {
     )
     .expect("writes");
     let yaml = format!("{HEAD}spec:\n  backends: [{{name: a, external: {{provider: openai, model: m}}}}]\n");
-    let run = routerctl(&["render", "-f", "-", "--live", live.to_str().expect("UTF-8 path")], Some(&yaml));
+    let run = routerctl(
+        &["render", "--operator-version", "next", "-f", "-", "--live", live.to_str().expect("UTF-8 path")],
+        Some(&yaml),
+    );
     assert_eq!(run.code, 2, "{}", run.stdout);
     assert!(run.stdout.is_empty());
     assert!(run.stderr.contains("live.yaml:6:") && run.stderr.contains("duplicate key \"a\""), "{}", run.stderr);
@@ -165,7 +171,7 @@ fn millions_of_keys_in_an_ignored_document_are_skipped() {
         text.push_str(&format!("  k{i}: v\n"));
     }
     text.push_str(&format!("---\n{HEAD}spec:\n  backends: [{{name: a, external: {{provider: openai, model: m}}}}]\n"));
-    let run = routerctl(&["render", "-f", "-"], Some(&text));
+    let run = routerctl(&["render", "--operator-version", "next", "-f", "-"], Some(&text));
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
 
@@ -229,7 +235,7 @@ fn a_json_document_is_read_with_go_json_rules() {
     }
     // Two values one after another are two documents.
     let two = format!("{}{}", json_router("{}"), json_router("{}").replace("\"r\"", "\"s\""));
-    let run = routerctl(&["render", "-f", "-", "-o", "name"], Some(&two));
+    let run = routerctl(&["render", "--operator-version", "next", "-f", "-", "-o", "name"], Some(&two));
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stdout.contains("deployment.apps/r-router-proxy\n")
@@ -274,7 +280,7 @@ fn a_null_map_value_is_dropped_as_the_api_server_drops_it() {
         let yaml = format!(
             "{HEAD}spec:\n  backends:\n  - name: gpt\n    external: {{provider: openai, model: gpt-4o}}\n{proxy}"
         );
-        let run = routerctl(&["render", "-f", "-"], Some(&yaml));
+        let run = routerctl(&["render", "--operator-version", "next", "-f", "-"], Some(&yaml));
         assert_eq!(run.code, 0, "{}", run.stderr);
         assert!(
             run.stderr.contains(": spec.proxy.podAnnotations.note: null, which this field does not take: the API server drops the key; remove it, or write note: \"\" for an empty value\n"),
@@ -285,7 +291,7 @@ fn a_null_map_value_is_dropped_as_the_api_server_drops_it() {
         let annotations = &d["spec"]["template"]["metadata"]["annotations"];
         assert_eq!(annotations["keep"], "v");
         assert!(annotations.get("note").is_none(), "{annotations}");
-        let strict = routerctl(&["render", "-f", "-", "--strict"], Some(&yaml));
+        let strict = routerctl(&["render", "--operator-version", "next", "-f", "-", "--strict"], Some(&yaml));
         assert_eq!((strict.code, strict.stdout.as_str()), (2, ""));
         assert!(
             strict.stderr.contains("has null values the API server drops (refused with --strict)"),
@@ -469,7 +475,10 @@ fn thousands_of_libyaml_forms_in_one_document_are_read() {
     let annotations = &d["spec"]["template"]["metadata"]["annotations"];
     assert_eq!((&annotations["k2999"], &annotations["z"]), (&json!("v2999"), &json!("-")));
     let dashes = lines(&|_| "  - {a: -}\n".to_string(), 3000);
-    let run = routerctl(&["render", "-f", "-"], Some(&format!("{}  x:\n{dashes}", with_annotations(""))));
+    let run = routerctl(
+        &["render", "--operator-version", "next", "-f", "-"],
+        Some(&format!("{}  x:\n{dashes}", with_annotations(""))),
+    );
     assert_eq!(run.code, 0, "{}", run.stderr);
     // 64 documents of 2,000 tabs after colons: one input's allowance of
     // rewrites is enough for all of them.
@@ -479,7 +488,7 @@ fn thousands_of_libyaml_forms_in_one_document_are_read() {
                 .replace("name: r\n", &format!("name: r{d}\n"))
         })
         .collect();
-    let run = routerctl(&["render", "-f", "-"], Some(&documents.join("---\n")));
+    let run = routerctl(&["render", "--operator-version", "next", "-f", "-"], Some(&documents.join("---\n")));
     assert_eq!(run.code, 0, "{}", run.stderr);
     let deployments = parse_stream(&run.stdout).into_iter().filter(|o| o["kind"] == "Deployment").count();
     assert_eq!(deployments, 64);
@@ -498,7 +507,7 @@ fn libyaml_line_breaks_outside_quotes_do_not_move_later_lines() {
     ] {
         let yaml = with_annotations(&format!("{annotations}  bogus: 1\n"));
         let line = yaml.lines().position(|l| l.contains("bogus")).expect("the line") + 1;
-        let run = routerctl(&["render", "-f", "-"], Some(&yaml));
+        let run = routerctl(&["render", "--operator-version", "next", "-f", "-"], Some(&yaml));
         assert_eq!(run.code, 0, "{case}: {}", run.stderr);
         assert!(run.stderr.contains(&format!("<stdin>:{line}:3: spec.bogus: unknown field")), "{case}: {}", run.stderr);
         let d = parse_stream(&run.stdout).into_iter().find(|o| o["kind"] == "Deployment").expect("a Deployment");
@@ -518,7 +527,7 @@ fn libyaml_line_breaks_outside_quotes_do_not_move_later_lines() {
 fn a_nel_in_a_quoted_scalar_does_not_move_later_lines() {
     let yaml = with_annotations("    podAnnotations:\n      a: \"x\u{85}y\"\n  bogus: 1\n");
     let line = yaml.lines().position(|l| l.contains("bogus")).expect("the line") + 1;
-    let run = routerctl(&["render", "-f", "-"], Some(&yaml));
+    let run = routerctl(&["render", "--operator-version", "next", "-f", "-"], Some(&yaml));
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.contains(&format!("<stdin>:{line}:3: spec.bogus: unknown field")), "{}", run.stderr);
 }
@@ -528,7 +537,7 @@ fn from_bytes(bytes: &[u8]) -> common::Run {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("router.yaml");
     std::fs::write(&path, bytes).expect("writes");
-    routerctl(&["render", "-f", path.to_str().expect("UTF-8 path")], None)
+    routerctl(&["render", "--operator-version", "next", "-f", path.to_str().expect("UTF-8 path")], None)
 }
 
 fn utf16(text: &str, little: bool) -> Vec<u8> {
