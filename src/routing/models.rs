@@ -596,9 +596,8 @@ impl Models {
     fn letters(&self, local: &[usize]) -> Vec<usize> {
         let mut groups: std::collections::HashSet<Vec<&[u8]>> = std::collections::HashSet::new();
         let mut out = Vec::new();
-        for (class, rep) in self.alphabet.reps.iter().enumerate() {
+        for class in 0..self.alphabet.len() {
             let key: Vec<&[u8]> = local.iter().map(|&a| self.machines[a].runes[class].as_slice()).collect();
-            let _ = rep;
             if groups.insert(key) {
                 out.push(class);
             }
@@ -692,12 +691,52 @@ mod tests {
 
     #[test]
     fn no_backtracking() {
-        // `*[^b]*` takes `a` for the class; the last `*` cannot cross `/`.
+        // `*[^b]*` places its class on the first byte that is not `b` and
+        // never moves it: then the last `*` cannot cross `/`, so "x/" is
+        // not its (an automaton that backtracks would say it is), and the
+        // rule after it, `*/`, takes it.
         assert_eq!(path_match("*[^b]*", "ax/"), Some(false));
-        let out = first_match(&["*[^b]*"]);
-        for m in &out {
-            let decided = first(&["*[^b]*"], m);
-            assert!(decided.is_some() || path_match("*[^b]*", m) == Some(false));
+        assert_eq!(path_match("*[^b]*", "/"), Some(true));
+        let globs = ["*[^b]*", "*/"];
+        let mut models = Models::new(globs.iter().map(|g| Atom::Glob(g.to_string())));
+        let rules: ModelRules =
+            globs.iter().map(|g| Some(vec![models.atom(&Atom::Glob(g.to_string())).expect("given")])).collect();
+        let out = models.classes(&[rules], &[], &mut budget()).expect("within budget");
+        let second = out.iter().find(|(_, d)| d == &[1]);
+        assert!(second.is_some_and(|(m, _)| first(&globs, m) == Some(1)), "{out:?}");
+    }
+
+    /// Every class's decision is the one `path.Match` gives its witness,
+    /// and each decision `path.Match` gives some short model has a class.
+    #[test]
+    fn every_decision_is_path_matchs() {
+        let lists: [&[&str]; 5] = [
+            &["*??", "??*", "*[^b]*"],
+            &["*\u{20AC}*", "[\u{E0}-\u{FF}]*", "*??"],
+            &["gpt-*", "*-mini", "org/*", "[gq]*", "*"],
+            &["a*b*c", "*a*", "*/*", "a?/*", "[/]"],
+            &["*x[^/]?", "*[a-c][^x]*", "[]a]", "*\\[*"],
+        ];
+        for globs in lists {
+            let mut models = Models::new(globs.iter().map(|g| Atom::Glob(g.to_string())));
+            let rules: ModelRules =
+                globs.iter().map(|g| models.atom(&Atom::Glob(g.to_string())).map(|a| vec![a])).collect();
+            let out = models.classes(&[rules], &[], &mut budget()).expect("within budget");
+            for (model, decided) in &out {
+                let want = first(globs, model).map_or(u16::MAX, |i| i as u16);
+                assert_eq!(decided, &[want], "{globs:?} on {model:?}");
+            }
+            // Every model of up to three runes from a small alphabet falls
+            // in a class that is there.
+            let runes = ["a", "b", "x", "/", "-", "\u{E9}", "\u{20AC}", "\u{1D11E}", "["];
+            let mut names: Vec<String> = vec![String::new()];
+            for _ in 0..3 {
+                names = names.iter().flat_map(|n| runes.iter().map(move |r| format!("{n}{r}"))).collect();
+                for name in &names {
+                    let want = first(globs, name).map_or(u16::MAX, |i| i as u16);
+                    assert!(out.iter().any(|(_, d)| d == &[want]), "{globs:?}: {name:?} decides {want}, no class");
+                }
+            }
         }
     }
 
