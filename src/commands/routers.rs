@@ -15,7 +15,7 @@ use crate::input::{for_each_document, for_each_document_placed};
 use crate::model::DataPlane;
 use crate::pipeline::{Rendered, RouterResult};
 use crate::report::Reporter;
-use crate::routing::router::Router;
+use crate::routing::router::{Places, Router};
 use crate::routing::suite::{self, TestFile};
 
 /// The planes to render: each router's own, or the one chosen, or both
@@ -70,7 +70,7 @@ fn router(result: RouterResult) -> Result<Router> {
         }
     }?;
     router.origin = Some(result.origin.clone());
-    router.document = result.document;
+    router.places = result.document.as_ref().map(Places::of);
     Ok(router)
 }
 

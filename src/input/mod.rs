@@ -113,6 +113,25 @@ impl Document {
         self.placement.positions().nearest(&self.full_path(path))
     }
 
+    /// Every written field at or under `path`, with its place, the paths
+    /// as [`Document::place`] takes them.
+    pub fn places_under(&self, path: &str) -> Vec<(String, Place)> {
+        let full = self.full_path(path);
+        let source = self.origin.source.as_str();
+        self.placement
+            .positions()
+            .under(&full)
+            .map(|(p, spot)| {
+                let own = if self.path_prefix.is_empty() {
+                    p
+                } else {
+                    p.strip_prefix(self.path_prefix.as_str()).map_or(p, |r| r.strip_prefix('.').unwrap_or(r))
+                };
+                (own.to_string(), Place::at(source, spot.line, spot.column))
+            })
+            .collect()
+    }
+
     /// `file:line:col` of the field at `path`, or of the document.
     pub fn locate(&self, path: &str) -> String {
         self.place(path).to_string()

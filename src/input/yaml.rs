@@ -89,6 +89,14 @@ impl Positions {
         self.spots.get(path)
     }
 
+    /// Every written path at or under `path`, with its spot.
+    pub fn under<'a>(&'a self, path: &'a str) -> impl Iterator<Item = (&'a str, &'a Spot)> + 'a {
+        self.spots.iter().filter_map(move |(p, spot)| {
+            let rest = p.strip_prefix(path)?;
+            (rest.is_empty() || rest.starts_with(['.', '['])).then_some((p.as_str(), spot))
+        })
+    }
+
     /// The spot of `path`, else of its nearest ancestor that was written
     /// (a missing field is reported where its parent is).
     pub fn nearest(&self, path: &str) -> Option<&Spot> {

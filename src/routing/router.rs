@@ -68,12 +68,39 @@ pub struct Router {
     pub sensitive: Vec<String>,
     /// Where the ModelRouter was read, when it was.
     pub origin: Option<Place>,
-    /// The ModelRouter's document, when it was read from one: it places a
-    /// finding at the field it is about.
-    pub document: Option<Document>,
+    /// Where the fields a finding may name are written, when the router
+    /// was read from a document (`Places::of`).
+    pub places: Option<Places>,
     /// `spec.rules` as written, in order (empty for a router known only by
     /// its compiled config): where a finding about a rule is placed.
     pub spec_rules: Vec<SpecRule>,
+}
+
+/// Where the fields a finding of `verify` may name are written: `spec`,
+/// its default route and strategy, and every field under `spec.rules`.
+/// Kept instead of the document, whose positions of every field a fleet
+/// of routers would hold until the last is verified.
+#[derive(Debug, Clone)]
+pub struct Places {
+    at: HashMap<String, Place>,
+    /// The document's first line, for a path not written.
+    document: Place,
+}
+
+impl Places {
+    pub fn of(document: &Document) -> Places {
+        let mut at = HashMap::new();
+        for path in ["spec", "spec.defaultRoute", "spec.defaultRouteStrategy"] {
+            at.insert(path.to_string(), document.place(path));
+        }
+        at.extend(document.places_under("spec.rules"));
+        Places { at, document: document.place("") }
+    }
+
+    /// Where `path` is written, or its nearest written ancestor's place.
+    fn place(&self, path: &str) -> Place {
+        self.at.get(path).cloned().unwrap_or_else(|| self.document.clone())
+    }
 }
 
 /// A rule of `spec.rules` as written: its name and its route's backends.
@@ -145,7 +172,7 @@ impl Router {
             class_header,
             sensitive,
             origin: None,
-            document: None,
+            places: None,
             spec_rules: Vec::new(),
         }
     }
@@ -182,7 +209,7 @@ impl Router {
             class_header,
             sensitive,
             origin: None,
-            document: None,
+            places: None,
             spec_rules: rule_names(spec),
         })
     }
@@ -284,8 +311,8 @@ impl Router {
     /// `file:line:col` (or the document's first line when the path is not
     /// written there), when the router was read from a document.
     pub fn place(&self, path: &str) -> Option<Place> {
-        match &self.document {
-            Some(document) => Some(document.place(path)),
+        match &self.places {
+            Some(places) => Some(places.place(path)),
             None => self.origin.clone(),
         }
     }
