@@ -108,8 +108,8 @@ next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l live -d 'Live objects (`kubectl get deploy,svc,cm,sa,role,rolebinding -o yaml`, a YAML stream, a single object, a directory or `-`) to merge into. Repeatable' -r -F
-complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l context -d 'The kubeconfig context kubectl uses to read the live objects' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the live objects' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l context -d 'The kubeconfig context kubectl uses to read the cluster' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the cluster' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -l request-timeout -d 'How long the whole cluster read may take, every kubectl together (a Go duration such as 30s or 2m, passed to each kubectl as its --request-timeout); what still runs is stopped up to 10s after' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand render" -s o -l output -d 'Output format' -r -f -a "yaml\t''
 json\t''
@@ -189,8 +189,8 @@ next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l live -d 'Live objects to compare with (as for `render --live`), instead of reading them from the cluster. Repeatable' -r -F
-complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l context -d 'The kubeconfig context kubectl uses to read the live objects' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the live objects' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l context -d 'The kubeconfig context kubectl uses to read the cluster' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the cluster' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l request-timeout -d 'How long the whole cluster read may take, every kubectl together (a Go duration such as 30s or 2m, passed to each kubectl as its --request-timeout); what still runs is stopped up to 10s after' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s o -l output -d '`diff`: unified diffs; `json`: the plan per router (objects created, updated, unchanged; whether the pods roll)' -r -f -a "diff\t''
 json\t''"
@@ -270,8 +270,8 @@ next\t'the newest release with the changes no release has yet'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s j -l jobs -d 'Routers reconciled at once (default: the cores available). Output and errors are the same for every value' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l live -d 'Live objects, as for `render --live`. Repeatable' -r -F
-complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l context -d 'The kubeconfig context kubectl uses to read the live objects' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the live objects' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l context -d 'The kubeconfig context kubectl uses to read the cluster' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the cluster' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -l request-timeout -d 'How long the whole cluster read may take, every kubectl together (a Go duration such as 30s or 2m, passed to each kubectl as its --request-timeout); what still runs is stopped up to 10s after' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand explain" -s o -l output -d 'Output format' -r -f -a "table\t''
 json\t''"
@@ -601,6 +601,10 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -s j -l jobs
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l crd -d 'The cluster\'s CRDs (`kubectl get crd modelrouters.inference.llmkube.dev -o yaml`; also the InferenceService and ModelPool CRDs): judge, prune and default those kinds by their schemas instead of the built-in ModelRouter schema. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l log -d 'A router-proxy log (`kubectl logs deploy/NAME-router-proxy`), or `-` for stdin. Repeatable' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l counts -d 'Requests counted where the logs are kept (CSV or JSON lines: model, classification, taskComplexity, count; optionally rule, backend, outcome). Repeatable' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l since -d 'With --from-cluster: only the lines of the last DURATION (a Go duration such as 24h or 90m, passed to `kubectl logs --since`). Default: all the pods still hold' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l context -d 'The kubeconfig context kubectl uses to read the cluster' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the cluster' -r -F
+complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l request-timeout -d 'How long the whole cluster read may take, every kubectl together (a Go duration such as 30s or 2m, passed to each kubectl as its --request-timeout); what still runs is stopped up to 10s after' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l against -d 'The routers before the change (files or directories, as -f): what the change moves and the drift are reported apart' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l router -d 'The router whose log it is (`namespace/name`, or a name) when the inputs hold several' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l top -d 'The groups shown in the text report, the largest first' -r
@@ -613,6 +617,7 @@ sarif\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -s R -l recursive -d 'Read the directories given to -f (and --live) with their subdirectories, as kubectl\'s -R'
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l emit-scrape-annotations -d 'The operator\'s --emit-scrape-annotations: add prometheus.io/* pod annotations (and stop cleaning them up)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l strict -d 'Treat what can only be assumed offline (a referenced InferenceService missing from the inputs, the built-in default proxy image) and unknown fields as errors'
+complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l from-cluster -d 'Read the router-proxy\'s log from the cluster through kubectl: every replica of the router\'s proxy (`kubectl logs -l` by the Deployment\'s selector), within --request-timeout, as `diff` reads'
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -s q -l quiet -d 'Print no warnings and no progress (errors still go to stderr)'
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -s v -l verbose -d 'Say what is being done: each router rendered, and the time taken'
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -289,7 +289,8 @@ pub enum Command {
     /// shares and the first lines of each group. With --against, what the
     /// change moves (the router before against the one in -f) and the
     /// drift (the log against the router before) apart. --counts replays
-    /// an aggregate made where the logs are kept.
+    /// an aggregate made where the logs are kept; --from-cluster reads the
+    /// logs of every replica of the router's proxy through kubectl.
     ///
     /// Exit status: 0 when done, 1 when a sensitive request would leave
     /// the cluster (as `verify`), 2 on bad input.
@@ -510,7 +511,7 @@ pub struct Budgets {
 }
 
 #[derive(Debug, Args)]
-#[command(group(clap::ArgGroup::new("requests").required(true).multiple(true).args(["logs", "counts"])))]
+#[command(group(clap::ArgGroup::new("requests").required(true).multiple(true).args(["logs", "counts", "from_cluster"])))]
 pub struct ReplayArgs {
     #[command(flatten)]
     pub common: CommonArgs,
@@ -525,6 +526,21 @@ pub struct ReplayArgs {
     /// backend, outcome). Repeatable.
     #[arg(long = "counts", value_name = "FILE")]
     pub counts: Vec<PathBuf>,
+
+    /// Read the router-proxy's log from the cluster through kubectl: every
+    /// replica of the router's proxy (`kubectl logs -l` by the Deployment's
+    /// selector), within --request-timeout, as `diff` reads.
+    #[arg(long)]
+    pub from_cluster: bool,
+
+    /// With --from-cluster: only the lines of the last DURATION (a Go
+    /// duration such as 24h or 90m, passed to `kubectl logs --since`).
+    /// Default: all the pods still hold.
+    #[arg(long, value_name = "DURATION", requires = "from_cluster")]
+    pub since: Option<String>,
+
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 
     /// The routers before the change (files or directories, as -f): what
     /// the change moves and the drift are reported apart.
@@ -628,11 +644,11 @@ pub struct CommonArgs {
 /// Which cluster `kubectl` reads the live objects from.
 #[derive(Debug, Clone, Args)]
 pub struct ClusterArgs {
-    /// The kubeconfig context kubectl uses to read the live objects.
+    /// The kubeconfig context kubectl uses to read the cluster.
     #[arg(long, value_name = "CONTEXT")]
     pub context: Option<String>,
 
-    /// The kubeconfig file kubectl uses to read the live objects.
+    /// The kubeconfig file kubectl uses to read the cluster.
     #[arg(long, value_name = "FILE")]
     pub kubeconfig: Option<PathBuf>,
 

@@ -4,6 +4,7 @@
 //! a bar per group, or the JSON contract (docs/replay.md); in the CI
 //! formats a notice per group and an error per sensitive-egress group.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -12,15 +13,18 @@ use serde_json::{json, Value};
 
 use super::outcome::{fenced, Outcome};
 use super::routers::routers;
+use super::stream::kubectl_options;
 use crate::cli::{CommonArgs, ReplayArgs, ReportFormat};
-use crate::diagnostic::{rules, Diagnostic, Place, Severity};
+use crate::diagnostic::{kubectl_said, rules, Diagnostic, Place, Severity};
 use crate::input::inputs::Inputs;
 use crate::input::log::{self, classify, Line};
 use crate::input::{InputPath, STDIN_NAME};
+use crate::live::logs::{self, ProxyLogs};
+use crate::model::duration::parse_at;
 use crate::output::spool::Spool;
 use crate::report::{MessageFormat, Reporter};
 use crate::routing::replay::{self, By, Dispatched, Example, Groups, LineRef, Report, Tally};
-use crate::routing::router::Router;
+use crate::routing::router::{Plane, Router};
 
 /// Lines read between two looks at the progress line.
 const PROGRESS_LINES: u64 = 1 << 16;
@@ -59,7 +63,11 @@ pub(super) fn run(args: &ReplayArgs, inputs: &mut Inputs, reporter: &mut Reporte
     };
     let mut tally = Tally::new();
     let mut skipped = Skipped::default();
-    read_logs(&args.logs, inputs, reporter, &mut tally, &mut skipped)?;
+    let mut reading = Reading { reporter, tally: &mut tally, skipped: &mut skipped, lines: 0 };
+    read_logs(&args.logs, inputs, &mut reading)?;
+    if args.from_cluster {
+        read_cluster_logs(args, router, &mut reading)?;
+    }
     read_counts(&args.counts, inputs, &mut tally)?;
     warn_skipped(&skipped, &tally, reporter);
     let report = replay::replay(&tally, router, before.as_ref())?;
@@ -105,49 +113,119 @@ fn pick<'r>(routers: &'r [Router], wanted: Option<&str>, whose: &str) -> Result<
     }
 }
 
+/// Where a line of a log is: its source in the tally and its number there.
+struct At {
+    source: u32,
+    line: u64,
+}
+
+/// What the lines read go into, and how many were read (for the
+/// progress line).
+struct Reading<'a, 'r> {
+    reporter: &'a mut Reporter<'r>,
+    tally: &'a mut Tally,
+    skipped: &'a mut Skipped,
+    lines: u64,
+}
+
+impl Reading<'_, '_> {
+    /// Classifies and tallies one line found at `at` (named `name`).
+    fn line(&mut self, text: Option<&str>, at: At, name: &str) {
+        let line = text.map_or(Line::NotLog, classify);
+        let place = || Place::line(name.to_string(), usize::try_from(at.line).unwrap_or(usize::MAX));
+        match line {
+            Line::Dispatch(d) => self.tally.add(&d, 1, LineRef { source: at.source, line: at.line }),
+            Line::Blank => {}
+            Line::OtherLog => self.skipped.other += 1,
+            Line::NotLog => {
+                self.skipped.not_log += 1;
+                self.skipped.first_not_log.get_or_insert_with(place);
+            }
+            Line::Malformed(why) => {
+                self.skipped.malformed += 1;
+                self.skipped.first_malformed.get_or_insert_with(|| (place(), why));
+            }
+        }
+        self.lines += 1;
+        if self.lines.is_multiple_of(PROGRESS_LINES) {
+            let (lines, requests) = (self.lines, self.tally.requests());
+            self.reporter.progress(&|| format!("{lines} lines read, {requests} requests"));
+        }
+    }
+}
+
 /// Each line of each log, classified and tallied as it is read.
-fn read_logs(
-    paths: &[PathBuf],
-    inputs: &mut Inputs,
-    reporter: &mut Reporter,
-    tally: &mut Tally,
-    skipped: &mut Skipped,
-) -> Result<()> {
+fn read_logs(paths: &[PathBuf], inputs: &mut Inputs, reading: &mut Reading<'_, '_>) -> Result<()> {
     if let Some(dir) = paths.iter().find(|p| p.is_dir()) {
         bail!("--log {}: a directory; give the log files", dir.display());
     }
-    let mut lines = 0u64;
     for input in inputs.streamed(paths, false)? {
         let (name, mut reader) = match &input {
             InputPath::Stdin => (STDIN_NAME.to_string(), log::open(STDIN_NAME, Box::new(inputs.stdin()))?),
             InputPath::File(path) => (path.display().to_string(), log::open_file(path)?),
         };
-        let source = tally.source(&name);
+        let source = reading.tally.source(&name);
         log::for_each_line(&name, &mut reader, |number, text| {
-            let line = text.map_or(Line::NotLog, classify);
-            let place = || Place::line(name.clone(), usize::try_from(number).unwrap_or(usize::MAX));
-            match line {
-                Line::Dispatch(d) => tally.add(&d, 1, LineRef { source, line: number }),
-                Line::Blank => {}
-                Line::OtherLog => skipped.other += 1,
-                Line::NotLog => {
-                    skipped.not_log += 1;
-                    skipped.first_not_log.get_or_insert_with(place);
-                }
-                Line::Malformed(why) => {
-                    skipped.malformed += 1;
-                    skipped.first_malformed.get_or_insert_with(|| (place(), why));
-                }
-            }
-            lines += 1;
-            if lines.is_multiple_of(PROGRESS_LINES) {
-                let requests = tally.requests();
-                reporter.progress(&|| format!("{lines} lines read, {requests} requests"));
-            }
+            reading.line(text, At { source, line: number }, &name);
             Ok(())
         })?;
     }
     Ok(())
+}
+
+/// The logs of every replica of the router's proxy, read through kubectl
+/// as they arrive. kubectl's `--prefix` names each line's pod: a line is
+/// told as the pod's (`pod/NAME:12`, its 12th line read), so a witness
+/// points into one replica's log.
+fn read_cluster_logs(args: &ReplayArgs, router: &Router, reading: &mut Reading<'_, '_>) -> Result<()> {
+    if let Some(since) = &args.since {
+        let nanos = parse_at("--since", since)?;
+        if nanos <= 0 {
+            bail!("--since {since:?}: must be longer than 0; write it like 24h or 90m");
+        }
+    }
+    if let Plane::Gateway { .. } = router.plane {
+        bail!(
+            "--from-cluster: ModelRouter {} has dataPlane: Gateway, which runs no router-proxy pods to read; \
+             replay decides on the Proxy data plane",
+            router.id
+        );
+    }
+    let options = kubectl_options(&args.cluster)?;
+    // The router's id is `namespace/name`; a namespace has no `/`.
+    let namespace = router.id.split_once('/').map_or("default", |(namespace, _)| namespace);
+    let wanted = ProxyLogs { namespace: namespace.to_string(), router: router.name.clone(), since: args.since.clone() };
+    let whole = format!("kubectl logs of {}", router.id);
+    let said = logs::read_proxy_logs(&options, &wanted, |stdout| {
+        let mut reader = log::open(&whole, Box::new(stdout))?;
+        // Each pod's source and lines read so far.
+        let mut pods: HashMap<String, (u32, u64)> = HashMap::new();
+        log::for_each_line(&whole, &mut reader, |_, text| {
+            let pod = text.and_then(pod_of).unwrap_or("kubectl logs");
+            let entry = match pods.get_mut(pod) {
+                Some(entry) => entry,
+                None => {
+                    let source = reading.tally.source(pod);
+                    pods.entry(pod.to_string()).or_insert((source, 0))
+                }
+            };
+            entry.1 += 1;
+            let at = At { source: entry.0, line: entry.1 };
+            reading.line(text, at, pod);
+            Ok(())
+        })
+    })?;
+    if let Some(note) = kubectl_said(&format!("the router-proxy logs of {}", router.id), &said.0) {
+        reading.reporter.warn(note);
+    }
+    Ok(())
+}
+
+/// `pod/NAME` of kubectl's `[pod/NAME/CONTAINER] ` before a line.
+fn pod_of(line: &str) -> Option<&str> {
+    let inside = line.strip_prefix('[')?.split_once("] ")?.0;
+    let (pod, _container) = inside.rsplit_once('/')?;
+    pod.starts_with("pod/").then_some(pod)
 }
 
 fn read_counts(paths: &[PathBuf], inputs: &mut Inputs, tally: &mut Tally) -> Result<()> {

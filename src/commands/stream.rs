@@ -140,7 +140,7 @@ pub(super) fn stream_as<T: Send>(
 /// kubectl's flags from ours. An empty one is refused: kubectl would take
 /// `--context=` for the current context, silently, and the run would read
 /// another cluster than the one named.
-fn kubectl_options(cluster: &ClusterArgs) -> Result<KubectlOptions> {
+pub(super) fn kubectl_options(cluster: &ClusterArgs) -> Result<KubectlOptions> {
     if cluster.context.as_deref() == Some("") {
         bail!("--context is empty (an unset variable?); name a kubeconfig context, or leave the flag out for the current one");
     }

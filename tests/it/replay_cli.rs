@@ -301,3 +301,170 @@ fn router_picks_one_of_several() {
     let (_, by_name) = json(&["-f", both, "--router", "chat", "--log", LOG]);
     assert_eq!(by_name, report);
 }
+
+/// `replay --from-cluster`: a kubectl stand-in first on PATH answers
+/// `kubectl logs` as kubectl does with a selector and `--prefix`, one pod
+/// after the other: the lines of access.log's pod x2k4q, then those of
+/// pod 9wq7z.
+mod from_cluster {
+    use super::*;
+    use common::FakeKubectl;
+
+    const PODS: [&str; 2] = ["pod/chat-router-proxy-6c9f7d8b5-x2k4q", "pod/chat-router-proxy-6c9f7d8b5-9wq7z"];
+
+    /// The lines of access.log, each with its file line number, pod by pod.
+    fn by_pod() -> Vec<(String, Vec<u32>, String)> {
+        let log = common::fixture(LOG);
+        PODS.iter()
+            .map(|pod| {
+                let prefix = format!("[{pod}/router-proxy] ");
+                let mine: Vec<(u32, &str)> =
+                    (1..).zip(log.lines()).filter(|(_, line)| line.starts_with(&prefix)).collect();
+                let text: String = mine.iter().map(|(_, line)| format!("{line}\n")).collect();
+                (pod.to_string(), mine.iter().map(|(n, _)| *n).collect(), text)
+            })
+            .collect()
+    }
+
+    /// access.log's line `n` as the cluster read tells it: `pod/NAME:K`,
+    /// the K-th line of its pod.
+    fn in_pods(n: u32) -> String {
+        for (pod, numbers, _) in by_pod() {
+            if let Some(k) = numbers.iter().position(|m| *m == n) {
+                return format!("{pod}:{}", k + 1);
+            }
+        }
+        panic!("line {n} is no pod's")
+    }
+
+    /// A stand-in whose `kubectl logs` writes both pods' lines.
+    fn cluster() -> FakeKubectl {
+        let kubectl = FakeKubectl::raw("cat \"$dir/logs\"");
+        let all: String = by_pod().into_iter().map(|(_, _, text)| text).collect();
+        std::fs::write(kubectl.dir.path().join("logs"), all).expect("writes the answer");
+        kubectl
+    }
+
+    #[test]
+    fn every_replicas_lines_are_replayed_as_from_the_file() {
+        let pods = by_pod();
+        assert!(pods.iter().all(|(_, numbers, _)| !numbers.is_empty()), "both replicas log");
+        assert_eq!(pods.iter().map(|(_, n, _)| n.len()).sum::<usize>(), 16, "every line is a pod's");
+        let kubectl = cluster();
+        let args = ["replay", "-q", "-f", REORDERED, "--against", ROUTER, "--from-cluster", "--since", "24h", "-o"];
+        let run = kubectl.run(&[&args[..], &["json"]].concat(), None);
+        assert_eq!((run.code, run.stderr.as_str()), (1, ""), "sensitive egress, as from the file");
+        let report: Value = serde_json::from_str(&run.stdout).expect("JSON");
+        let r = &report["routers"][0];
+        // The 13 requests and 3 skipped lines of both replicas together.
+        assert_eq!((r["requests"].as_u64(), report["skippedLines"].as_u64()), (Some(13), Some(3)));
+        // What the reorder moves, each witness the line of its replica.
+        let want: Vec<_> = moved_by_the_reorder(LOG)
+            .into_iter()
+            .map(|(before, after, count, lines)| {
+                let lines =
+                    lines.iter().map(|l| in_pods(l.rsplit(':').next().and_then(|n| n.parse().ok()).unwrap_or(0)));
+                (before, after, count, lines.collect::<Vec<_>>())
+            })
+            .collect();
+        assert_eq!(groups(&r["moved"]), want);
+        assert!(want.iter().flat_map(|g| &g.3).any(|l| l.starts_with(PODS[0])));
+        assert!(want.iter().flat_map(|g| &g.3).any(|l| l.starts_with(PODS[1])));
+        // One kubectl, by the Deployment's selector, every line of each pod
+        // (kubectl keeps 10 a pod with a selector otherwise), --since as written.
+        assert_eq!(
+            kubectl.calls(),
+            ["--request-timeout=30s logs -n team -l app=chat-router-proxy,inference.llmkube.dev/model-router=chat \
+              --container=router-proxy --prefix --tail=-1 --since=24h"]
+        );
+    }
+
+    #[test]
+    fn the_cluster_flags_are_passed_as_diff_passes_them() {
+        let kubectl = cluster();
+        let run = kubectl.run(
+            &[
+                "replay",
+                "-q",
+                "-f",
+                ROUTER,
+                "--from-cluster",
+                "--since",
+                "1h30m",
+                "--context",
+                "prod",
+                "--kubeconfig",
+                "kc.yaml",
+                "--request-timeout",
+                "2m",
+            ],
+            None,
+        );
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+        assert!(run.stdout.starts_with("team/chat (proxy plane): 13 requests replayed"), "{}", run.stdout);
+        assert_eq!(
+            kubectl.calls(),
+            ["--request-timeout=2m --context prod --kubeconfig kc.yaml logs -n team -l \
+              app=chat-router-proxy,inference.llmkube.dev/model-router=chat --container=router-proxy --prefix \
+              --tail=-1 --since=1h30m"]
+        );
+        // Without --since, all the pods hold.
+        let all = cluster();
+        let run = all.run(&["replay", "-q", "-f", ROUTER, "--from-cluster"], None);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(all.calls()[0].ends_with("--prefix --tail=-1"), "{:?}", all.calls());
+    }
+
+    #[test]
+    fn kubectl_failing_exits_2_with_its_message_and_nothing_on_stdout() {
+        // kubectl read the first pod, then could not read the second: no
+        // replica is left out silently, nothing is replayed.
+        let kubectl = FakeKubectl::raw(
+            "cat \"$dir/logs\"\nprintf 'error: container \"router-proxy\" in pod \"chat-router-proxy-6c9f7d8b5-9wq7z\" is \
+             waiting to start: ContainerCreating\\n' >&2\nexit 1",
+        );
+        std::fs::write(kubectl.dir.path().join("logs"), &by_pod()[0].2).expect("writes the answer");
+        let run = kubectl.run(&["replay", "-f", ROUTER, "--from-cluster", "--since", "24h"], None);
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+        let command = "kubectl --request-timeout=30s logs -n team -l \
+                       app=chat-router-proxy,inference.llmkube.dev/model-router=chat --container=router-proxy \
+                       --prefix --tail=-1 --since=24h";
+        assert_eq!(
+            run.stderr,
+            format!(
+                "kubectl said (the router-proxy logs of team/chat):\n  error: container \"router-proxy\" in pod \
+                 \"chat-router-proxy-6c9f7d8b5-9wq7z\" is waiting to start: ContainerCreating\n\
+                 error: `{command}` failed (exit status 1) (check --context and --kubeconfig, give a longer \
+                 --request-timeout for a long --since, or give the log with --log FILE)\n"
+            )
+        );
+        // No kubectl on PATH at all.
+        let empty = tempfile::tempdir().expect("a temp dir");
+        let run = common::routerctl_env(
+            &["replay", "-f", ROUTER, "--from-cluster"],
+            None,
+            &[("PATH", empty.path().as_os_str().to_owned())],
+        );
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+        assert!(run.stderr.contains("kubectl: it is not on PATH"), "{}", run.stderr);
+    }
+
+    #[test]
+    fn mistakes_are_refused_before_kubectl_runs() {
+        let kubectl = cluster();
+        for (args, why) in [
+            (&["--since", "24h"][..], "--from-cluster"),
+            (&["--from-cluster", "--since", "a day"], "--since"),
+            (&["--from-cluster", "--since", "0s"], "must be longer than 0"),
+            (&["--from-cluster", "--context", ""], "--context is empty"),
+        ] {
+            let run = kubectl.run(&[&["replay", "-f", ROUTER][..], args].concat(), None);
+            assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{args:?}: {}", run.stderr);
+            assert!(run.stderr.contains(why), "{args:?}: {}", run.stderr);
+        }
+        let run = kubectl.run(&["replay", "-f", "testdata/gateway/local.yaml", "--from-cluster"], None);
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+        assert!(run.stderr.contains("dataPlane: Gateway, which runs no router-proxy pods"), "{}", run.stderr);
+        assert_eq!(kubectl.calls(), Vec::<String>::new(), "no kubectl ran");
+    }
+}
