@@ -591,3 +591,111 @@ fn every_release_the_docs_name_is_cargo_tomls_version() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert!(seen > 0, "the docs name a release");
 }
+
+/// The README's router, its proxy image given (so it renders with
+/// `--strict`), a RouterTest whose first case passes and whose second
+/// expects a backend the router does not pick, and a file that is not a
+/// Kubernetes object.
+const HOOKED_ROUTER: &str = "\
+apiVersion: inference.llmkube.dev/v1alpha1
+kind: InferenceService
+metadata: {name: qwen3-coder, namespace: ml}
+spec:
+  endpoint: {port: 8080}
+---
+apiVersion: inference.llmkube.dev/v1alpha1
+kind: ModelRouter
+metadata: {name: coding-router, namespace: ml}
+spec:
+  proxy: {image: ghcr.io/defilantech/llmkube-router-proxy:0.9.19}
+  backends:
+  - name: local-qwen
+    tier: local
+    inferenceServiceRef: {name: qwen3-coder}
+  - name: cloud-opus
+    tier: cloud
+    external: {provider: anthropic, model: claude-opus-4-7, credentialsSecretRef: {name: anthropic-key}}
+  rules:
+  - name: pii-stays-local
+    match: {dataClassification: [pii, phi]}
+    route: {backends: [local-qwen]}
+    failClosed: true
+  - name: complex-to-cloud
+    match: {taskComplexity: complex}
+    route: {backends: [cloud-opus, local-qwen]}
+  defaultRoute: local-qwen
+  policy:
+    classification: {sensitiveClassifications: [pii, phi]}
+";
+
+const HOOKED_TESTS: &str = "\
+apiVersion: routerctl.llmkube.dev/v1alpha1
+kind: RouterTest
+router: ml/coding-router
+tests:
+- name: complex tasks go to the cloud first
+  request:
+    headers: {x-llmkube-task-complexity: complex}
+  expect: {rule: complex-to-cloud, backends: [cloud-opus, local-qwen]}
+- name: pii goes to the cloud (wrong on purpose)
+  request:
+    headers: {x-llmkube-classification: pii}
+  expect: {backends: [cloud-opus]}
+";
+
+#[test]
+#[ignore = "needs pre-commit and git, and builds routerctl with cargo install (minutes); .ci/run runs it with --ignored where pre-commit is installed"]
+fn pre_commit_installs_the_hooks_from_the_checkout_and_each_passes_or_fails_as_routerctl_does() {
+    common::require_tool("pre-commit", &["--version"], "the pre-commit hooks' test");
+    common::require_tool("git", &["--version"], "the pre-commit hooks' test");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let repo = dir.path().join("repo");
+    for (file, text) in [
+        ("routers/router.yaml", HOOKED_ROUTER),
+        ("router-tests/router-test.yaml", HOOKED_TESTS),
+        (".github/workflows/ci.yml", "on: push\njobs: {ci: {runs-on: ubuntu-24.04, steps: [{run: make}]}}\n"),
+    ] {
+        let path = repo.join(file);
+        std::fs::create_dir_all(path.parent().expect("a directory")).expect("creates a directory");
+        std::fs::write(&path, text).expect("writes a file");
+    }
+    for args in [&["init", "-q"][..], &["add", "-A"]] {
+        let out = run(Command::new("git").args(args).current_dir(&repo));
+        assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
+    }
+    // The hooks' build (cargo install, a release build) in a target
+    // directory of its own beside the tests' (cargo test holds the tests'
+    // own while they run), unoptimised: what is tested is how pre-commit
+    // installs and runs the hooks, and an optimised build of every
+    // dependency takes minutes more.
+    let target = Path::new(env!("CARGO_BIN_EXE_routerctl"))
+        .ancestors()
+        .nth(2)
+        .expect("the binary is in TARGET/debug")
+        .join("pre-commit");
+    let started = std::time::Instant::now();
+    let out = run(Command::new("pre-commit")
+        .args(["try-repo"])
+        .arg(common::root())
+        .arg("--all-files")
+        .current_dir(&repo)
+        .env("PRE_COMMIT_HOME", dir.path().join("cache"))
+        .env("CARGO_TARGET_DIR", &target)
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "0")
+        .env("CARGO_PROFILE_RELEASE_LTO", "off")
+        .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
+        .env_remove("PRE_COMMIT_COLOR")
+        .stdin(std::process::Stdio::null()));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &stderr(&out);
+    eprintln!("pre-commit try-repo took {:.0?}", started.elapsed());
+    assert_eq!(out.status.code(), Some(1), "one hook fails:\n{text}");
+    let status = |name: &str| -> &str {
+        let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} line:\n{text}"));
+        line.rsplit('.').next().unwrap_or_default().trim()
+    };
+    assert_eq!(status("routerctl render --strict"), "Passed", "{text}");
+    assert_eq!(status("routerctl verify"), "Passed", "{text}");
+    assert_eq!(status("routerctl test"), "Failed", "{text}");
+    assert!(text.contains("pii goes to the cloud (wrong on purpose)"), "the failing case is named:\n{text}");
+    assert!(!text.contains("complex tasks go to the cloud first"), "a passing case is not reported with -q:\n{text}");
+}
