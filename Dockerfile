@@ -11,14 +11,16 @@ ARG RUST_VERSION=1.95
 
 FROM rust:${RUST_VERSION}-alpine AS build
 # Headers for the C the allocator (mimalloc) compiles; on Alpine the Rust
-# target is musl and its binaries are static.
+# host is musl, and packaging/build.sh builds for it as for the release
+# archives (static, not position-independent).
 RUN apk add --no-cache musl-dev~1.2
 WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
 COPY src ./src
+COPY packaging/build.sh ./packaging/
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
-    cargo build --release --locked --bin routerctl \
-    && cp target/release/routerctl /routerctl \
+    host="$(rustc --print host-tuple)" \
+    && cp "$(packaging/build.sh "$host")" /routerctl \
     && /routerctl version
 
 FROM gcr.io/distroless/static-debian12:nonroot

@@ -195,7 +195,7 @@ fn the_release_builds_one_archive_per_platform_with_its_binary_completions_man_p
 }
 
 #[test]
-fn the_workflow_packs_with_archive_sh_and_publishes_sums_the_krew_manifest_and_provenance() {
+fn the_workflow_builds_with_build_sh_packs_with_archive_sh_and_publishes_sums_the_krew_manifest_and_provenance() {
     if !in_repository() {
         return;
     }
@@ -210,6 +210,11 @@ fn the_workflow_packs_with_archive_sh_and_publishes_sums_the_krew_manifest_and_p
             .join("\n")
     };
     let build = runs("build");
+    assert!(build.contains(r#"packaging/build.sh "$TARGET""#), "the build job builds with build.sh:\n{build}");
+    assert!(
+        read("Dockerfile").contains(r#"packaging/build.sh "$host""#),
+        "the image's binary is built as the archives' are"
+    );
     assert!(
         build.contains(r#"packaging/archive.sh "$VERSION" "$TARGET""#),
         "the build job packs with archive.sh:\n{build}"
