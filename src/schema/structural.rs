@@ -78,6 +78,11 @@ impl Schema {
         let strings = |v: &Value| -> Vec<String> {
             v.as_array().map(|r| r.iter().filter_map(Value::as_str).map(str::to_string).collect()).unwrap_or_default()
         };
+        // A node's path only names a pattern that does not compile: the
+        // built-in schemas' patterns are not checked, so their paths are
+        // not built (a string for each of their nodes at every start).
+        let below = |step: &str| if check { child_path(path, step) } else { String::new() };
+        let items_path = || if check { format!("{path}[*]") } else { String::new() };
         let string = |v: &Value| v.as_str().map(str::to_string);
         let count = |v: &Value| v.as_u64().map(|n| n as usize);
         let flag = |v: &Value| v.as_bool().unwrap_or(false);
@@ -110,20 +115,20 @@ impl Schema {
                 "properties" => {
                     if let Some(props) = v.as_object() {
                         for (k, v) in props {
-                            compiled.properties.insert(k.clone(), Self::compile_at(v, &child_path(path, k), check)?);
+                            compiled.properties.insert(k.clone(), Self::compile_at(v, &below(k), check)?);
                         }
                     }
                 }
                 "additionalProperties" => match v {
                     Value::Object(_) => {
-                        let below = Self::compile_at(v, &child_path(path, "*"), check)?;
-                        compiled.additional_properties = Some(Box::new(below));
+                        let additional = Self::compile_at(v, &below("*"), check)?;
+                        compiled.additional_properties = Some(Box::new(additional));
                     }
                     Value::Bool(b) => compiled.additional_any = *b,
                     _ => {}
                 },
                 "items" if v.is_object() => {
-                    compiled.items = Some(Box::new(Self::compile_at(v, &format!("{path}[*]"), check)?));
+                    compiled.items = Some(Box::new(Self::compile_at(v, &items_path(), check)?));
                 }
                 "nullable" => compiled.nullable = flag(v),
                 "default" => compiled.default = Some(v.clone()),
@@ -344,6 +349,20 @@ mod tests {
         assert!(digits.is_match(&"7".repeat(SHORT_VALUE + 1)));
         assert!(digits.matcher.get().is_some());
         assert!(digits.is_match("42") && digits.short.get().is_some());
+    }
+
+    #[test]
+    fn a_pattern_that_does_not_parse_is_named_by_its_path_in_a_checked_schema() {
+        let crd = serde_json::json!({"properties": {"spec": {"properties": {"names": {
+            "items": {"properties": {"x": {"type": "string", "pattern": "(("}}}
+        }}}}});
+        let error = Schema::compile(&crd).expect_err("the pattern does not parse");
+        assert!(error.starts_with("spec.names[*].x: pattern \"((\" does not compile"), "{error}");
+        // The built-in schemas' patterns are not checked, so nothing is refused.
+        assert!(Schema::compile_built_in(&crd).is_ok());
+        let crd = serde_json::json!({"properties": {"labels": {"additionalProperties": {"pattern": "[z-a]"}}}});
+        let error = Schema::compile(&crd).expect_err("the pattern does not parse");
+        assert!(error.starts_with("labels[\"*\"]: pattern \"[z-a]\" does not compile"), "{error}");
     }
 
     #[test]
