@@ -116,6 +116,7 @@ fn message_format(args: &[std::ffi::OsString]) -> Option<MessageChoice> {
 /// an interrupted run has printed nothing there. Installed before the
 /// first kubectl starts; until then the signals' default actions stop
 /// routerctl at once.
+#[cfg(unix)]
 fn stop_on_signals() {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
@@ -140,3 +141,8 @@ fn stop_on_signals() {
         }
     });
 }
+
+/// On Windows a console's Ctrl-C reaches every process attached to it,
+/// kubectl too, and ends routerctl by its default action.
+#[cfg(not(unix))]
+fn stop_on_signals() {}

@@ -14,10 +14,11 @@
 //! the start are one step under the same lock), and the thread that ran a
 //! stopped kubectl parks in [`park_if_stopping`] rather than report its
 //! failure: the signal handler says what happened and ends the process.
+//! Windows has no process groups to signal: there kubectl's process tree
+//! is ended with `taskkill /T /F` ([`group`]).
 
 use std::ffi::OsString;
 use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::process::{Command, ExitStatus, Stdio};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -121,26 +122,69 @@ pub fn stop_all() -> usize {
         return 0;
     }
     for group in &groups {
-        signal_group(*group, libc::SIGTERM);
+        group::terminate(*group);
     }
     std::thread::sleep(Duration::from_millis(200));
     // Every group, its kubectl reaped or not: what kubectl started (a
     // credential plugin) may outlive it in the group, and a group's id is
     // not given to another process while a member lives.
     for group in &groups {
-        signal_group(*group, libc::SIGKILL);
+        group::kill(*group);
     }
     groups.len()
 }
 
-fn signal_group(group: u32, signal: libc::c_int) {
-    if let Ok(pid) = libc::pid_t::try_from(group) {
-        // SAFETY: kill(2) with a negative pid signals a process group; it
-        // touches no memory of this process. The group is kubectl's own
-        // (process_group(0) at spawn), never routerctl's.
-        unsafe {
-            libc::kill(-pid, signal);
+/// kubectl and what it starts, stopped together.
+#[cfg(unix)]
+mod group {
+    use std::os::unix::process::CommandExt;
+    use std::process::Command;
+
+    /// kubectl leads a process group of its own: its pid names the group.
+    pub fn own(command: &mut Command) {
+        command.process_group(0);
+    }
+
+    pub fn terminate(group: u32) {
+        signal(group, libc::SIGTERM);
+    }
+
+    pub fn kill(group: u32) {
+        signal(group, libc::SIGKILL);
+    }
+
+    fn signal(group: u32, signal: libc::c_int) {
+        if let Ok(pid) = libc::pid_t::try_from(group) {
+            // SAFETY: kill(2) with a negative pid signals a process group; it
+            // touches no memory of this process. The group is kubectl's own
+            // (process_group(0) at spawn), never routerctl's.
+            unsafe {
+                libc::kill(-pid, signal);
+            }
         }
+    }
+}
+
+/// kubectl and what it starts, stopped together: Windows has no process
+/// groups nor SIGTERM, so kubectl's process tree (by its pid, which its
+/// `Child` handle keeps from reuse until it is dropped) is ended at once.
+#[cfg(windows)]
+mod group {
+    use std::process::{Command, Stdio};
+
+    pub fn own(_: &mut Command) {}
+
+    pub fn terminate(pid: u32) {
+        kill(pid);
+    }
+
+    pub fn kill(pid: u32) {
+        let _ = Command::new("taskkill")
+            .args(["/T", "/F", "/PID", &pid.to_string()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
     }
 }
 
@@ -204,7 +248,8 @@ pub fn run_kubectl<T>(
         }
     });
     let mut command = Command::new(program);
-    command.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).process_group(0);
+    command.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    group::own(&mut command);
     let (mut child, registered) = Registered::spawn(&mut command)?;
     // kubectl leads its group: its pid names the group. The pid stays
     // kubectl's until the wait below reaps it, and the watchdog is stopped
@@ -226,7 +271,7 @@ pub fn run_kubectl<T>(
                 wake.wait_timeout_while(finished, kill_in, |f| !*f).unwrap_or_else(PoisonError::into_inner);
             if !*finished {
                 *timed_out.lock().unwrap_or_else(PoisonError::into_inner) = true;
-                signal_group(group, libc::SIGKILL);
+                group::kill(group);
             }
         })
     };
@@ -236,7 +281,7 @@ pub fn run_kubectl<T>(
     let mut stopped_by_reader = false;
     if read_result.is_err() && matches!(child.try_wait(), Ok(None)) {
         // The reader gave up (a flood, a bad answer): kubectl is not waited for.
-        signal_group(group, libc::SIGKILL);
+        group::kill(group);
         stopped_by_reader = true;
     }
     // Whatever is left unread is drained, so that kubectl can finish.

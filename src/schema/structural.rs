@@ -4,9 +4,12 @@
 //! how the API server reads a null against it.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::panic::{RefUnwindSafe, UnwindSafe};
+use std::sync::{Arc, OnceLock};
 
 use regex::Regex;
+use regex_automata::nfa::thompson::{self, pikevm, pikevm::PikeVM};
+use regex_automata::util::pool::Pool;
 use serde_json::Value;
 
 use crate::input::child_path;
@@ -75,6 +78,11 @@ impl Schema {
         let strings = |v: &Value| -> Vec<String> {
             v.as_array().map(|r| r.iter().filter_map(Value::as_str).map(str::to_string).collect()).unwrap_or_default()
         };
+        // A node's path only names a pattern that does not compile: the
+        // built-in schemas' patterns are not checked, so their paths are
+        // not built (a string for each of their nodes at every start).
+        let below = |step: &str| if check { child_path(path, step) } else { String::new() };
+        let items_path = || if check { format!("{path}[*]") } else { String::new() };
         let string = |v: &Value| v.as_str().map(str::to_string);
         let count = |v: &Value| v.as_u64().map(|n| n as usize);
         let flag = |v: &Value| v.as_bool().unwrap_or(false);
@@ -107,20 +115,20 @@ impl Schema {
                 "properties" => {
                     if let Some(props) = v.as_object() {
                         for (k, v) in props {
-                            compiled.properties.insert(k.clone(), Self::compile_at(v, &child_path(path, k), check)?);
+                            compiled.properties.insert(k.clone(), Self::compile_at(v, &below(k), check)?);
                         }
                     }
                 }
                 "additionalProperties" => match v {
                     Value::Object(_) => {
-                        let below = Self::compile_at(v, &child_path(path, "*"), check)?;
-                        compiled.additional_properties = Some(Box::new(below));
+                        let additional = Self::compile_at(v, &below("*"), check)?;
+                        compiled.additional_properties = Some(Box::new(additional));
                     }
                     Value::Bool(b) => compiled.additional_any = *b,
                     _ => {}
                 },
                 "items" if v.is_object() => {
-                    compiled.items = Some(Box::new(Self::compile_at(v, &format!("{path}[*]"), check)?));
+                    compiled.items = Some(Box::new(Self::compile_at(v, &items_path(), check)?));
                 }
                 "nullable" => compiled.nullable = flag(v),
                 "default" => compiled.default = Some(v.clone()),
@@ -169,25 +177,74 @@ impl Schema {
 }
 
 /// A `pattern`, its syntax checked when the schema is compiled and its
-/// matcher built on the first value it judges: building every pattern of
+/// matchers built on the first value they judge: building every pattern of
 /// a CRD up front was half of a one-router run's instructions, and most
-/// runs judge one or two of them.
+/// runs judge one or two of them. A value of at most [`SHORT_VALUE`] bytes
+/// (a name, a quantity: nearly every value a pattern meets) is judged by a
+/// PikeVM alone, built from one NFA in about a third of the instructions of
+/// a full regex (which compiles a forward and a reverse NFA for its lazy
+/// DFA; a name's `{0,62}` is 62 states in each); a longer value by the full
+/// regex, built on the first such value, whose lazy DFA keeps a long value
+/// fast. Both read the pattern with the same syntax and limits, and say
+/// the same of every value (a property test holds them to it).
 #[derive(Debug, Clone)]
 pub struct Pattern {
     source: String,
+    /// `None` inside: past the size limit, the pattern matches nothing.
+    short: OnceLock<Option<Arc<ShortMatcher>>>,
     matcher: OnceLock<Regex>,
+}
+
+/// The longest value the PikeVM judges: its time grows with the value's
+/// length times the pattern's states, where the full regex's lazy DFA is
+/// linear in the value alone.
+const SHORT_VALUE: usize = 256;
+
+/// The `regex` crate's own limit on a pattern's compiled size, which the
+/// PikeVM keeps too: a pattern past it matches nothing with either.
+const SIZE_LIMIT: usize = 10 * (1 << 20);
+
+type CacheFn = Box<dyn Fn() -> pikevm::Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
+
+/// A PikeVM and the search caches of the threads that use it.
+struct ShortMatcher {
+    vm: PikeVM,
+    caches: Pool<pikevm::Cache, CacheFn>,
+}
+
+impl std::fmt::Debug for ShortMatcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShortMatcher").field("vm", &self.vm).finish_non_exhaustive()
+    }
+}
+
+impl ShortMatcher {
+    /// `None` past the size limit.
+    fn new(source: &str) -> Option<Arc<ShortMatcher>> {
+        // No capture groups: whether a value matches is all a schema asks.
+        let config =
+            thompson::Config::new().which_captures(thompson::WhichCaptures::None).nfa_size_limit(Some(SIZE_LIMIT));
+        let vm = PikeVM::builder().thompson(config).build(source).ok()?;
+        let for_cache = vm.clone();
+        let caches = Pool::new(Box::new(move || for_cache.create_cache()) as CacheFn);
+        Some(Arc::new(ShortMatcher { vm, caches }))
+    }
+
+    fn is_match(&self, text: &str) -> bool {
+        self.vm.is_match(&mut self.caches.get(), text)
+    }
 }
 
 impl Pattern {
     /// Checks the syntax (a pattern that does not parse is refused as the
-    /// API server refuses such a CRD), leaving the matcher to `is_match`.
+    /// API server refuses such a CRD), leaving the matchers to `is_match`.
     fn new(source: String, check: bool) -> Result<Pattern, (String, String)> {
         if check {
             if let Err(e) = regex_syntax::Parser::new().parse(&source) {
                 return Err((source, e.to_string()));
             }
         }
-        Ok(Pattern { source, matcher: OnceLock::new() })
+        Ok(Pattern { source, short: OnceLock::new(), matcher: OnceLock::new() })
     }
 
     pub fn source(&self) -> &str {
@@ -198,6 +255,15 @@ impl Pattern {
     /// matcher cannot be built (past the regex size limit) matches
     /// nothing, so the value is refused with the pattern named.
     pub fn is_match(&self, text: &str) -> bool {
+        if text.len() <= SHORT_VALUE {
+            let short = self.short.get_or_init(|| ShortMatcher::new(&self.source));
+            return short.as_ref().is_some_and(|m| m.is_match(text));
+        }
+        self.long_is_match(text)
+    }
+
+    /// The full regex's answer, whatever the value's length.
+    fn long_is_match(&self, text: &str) -> bool {
         self.matcher
             .get_or_init(|| {
                 Regex::new(&self.source).unwrap_or_else(|_| Regex::new("[^\\s\\S]").expect("an empty class compiles"))
@@ -224,4 +290,88 @@ pub(super) fn non_nullable_null(x: &Value, s: &Schema) -> bool {
 /// (`PruneNonNullableNullsWithoutDefaults`, which runs before defaulting).
 pub(super) fn dropped_null(x: &Value, s: &Schema) -> bool {
     non_nullable_null(x, s) && s.default.is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The patterns of the built-in ModelRouter schema, and others of the
+    /// shapes CRDs use (anchored or not, classes, alternation, counted
+    /// repetition, Unicode classes, an empty match).
+    const PATTERNS: [&str; 10] = [
+        r"^[a-z0-9][a-z0-9-]{0,62}$",
+        r"^[0-9]+(\.[0-9]+)?$",
+        r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$",
+        r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$",
+        r"[A-Z]{2}",
+        r"^\w+$",
+        r"^(https?|grpc)://[^/]+(/.*)?$",
+        r"\d{3}-\d{4}",
+        r"x*",
+        r"^$",
+    ];
+
+    fn pattern(source: &str) -> Pattern {
+        Pattern::new(source.to_string(), true).expect("the pattern parses")
+    }
+
+    /// Values near what the patterns take: their own alphabet, some noise,
+    /// on both sides of the PikeVM's length bound.
+    fn value() -> impl Strategy<Value = String> {
+        let short = "[a-z0-9.+\\-A-Z_:/ éß]{0,70}";
+        let long = "[a-z0-9.-]{250,300}";
+        prop_oneof![short, long, Just("a".repeat(SHORT_VALUE)), Just("a".repeat(SHORT_VALUE + 1))]
+    }
+
+    proptest! {
+        #[test]
+        fn the_short_and_the_full_matcher_agree_on_every_value(index in 0..PATTERNS.len(), text in value()) {
+            let p = pattern(PATTERNS[index]);
+            let full = Regex::new(PATTERNS[index]).expect("compiles").is_match(&text);
+            prop_assert_eq!(p.is_match(&text), full, "{} on {:?}", PATTERNS[index], text);
+            prop_assert_eq!(p.long_is_match(&text), full);
+        }
+    }
+
+    #[test]
+    fn a_name_pattern_judges_short_and_long_values() {
+        let p = pattern(r"^[a-z0-9][a-z0-9-]{0,62}$");
+        assert!(p.is_match("local-qwen"));
+        assert!(!p.is_match("Local-Qwen"));
+        assert!(p.is_match(&"a".repeat(63)));
+        assert!(!p.is_match(&"a".repeat(64)));
+        // Past the PikeVM's bound, the full regex answers.
+        assert!(!p.is_match(&"a".repeat(SHORT_VALUE + 1)));
+        assert!(p.matcher.get().is_some(), "the full regex was built for the long value");
+        let digits = pattern(r"^[0-9]+$");
+        assert!(digits.is_match(&"7".repeat(SHORT_VALUE + 1)));
+        assert!(digits.matcher.get().is_some());
+        assert!(digits.is_match("42") && digits.short.get().is_some());
+    }
+
+    #[test]
+    fn a_pattern_that_does_not_parse_is_named_by_its_path_in_a_checked_schema() {
+        let crd = serde_json::json!({"properties": {"spec": {"properties": {"names": {
+            "items": {"properties": {"x": {"type": "string", "pattern": "(("}}}
+        }}}}});
+        let error = Schema::compile(&crd).expect_err("the pattern does not parse");
+        assert!(error.starts_with("spec.names[*].x: pattern \"((\" does not compile"), "{error}");
+        // The built-in schemas' patterns are not checked, so nothing is refused.
+        assert!(Schema::compile_built_in(&crd).is_ok());
+        let crd = serde_json::json!({"properties": {"labels": {"additionalProperties": {"pattern": "[z-a]"}}}});
+        let error = Schema::compile(&crd).expect_err("the pattern does not parse");
+        assert!(error.starts_with("labels[\"*\"]: pattern \"[z-a]\" does not compile"), "{error}");
+    }
+
+    #[test]
+    fn a_pattern_past_the_size_limit_matches_nothing_short_or_long() {
+        // Parses, but compiles past 10 MiB; "a" would match it otherwise.
+        let source = r"(\w{100}){30}|a";
+        assert!(Regex::new(source).is_err(), "the regex crate refuses it too");
+        let p = pattern(source);
+        assert!(!p.is_match("a"));
+        assert!(!p.is_match(&"a".repeat(SHORT_VALUE + 1)));
+    }
 }

@@ -33,7 +33,8 @@ pub const BUILT_FOR_VERSION: &str = "v1alpha1";
 
 /// The built-in schema (written for routerctl in the CRD's form, in
 /// `schemas/modelrouter-v1alpha1.yaml`), as the JSON generated from it:
-/// read at every start, and JSON reads several times faster than YAML.
+/// read at every start, and compact JSON reads several times faster than
+/// YAML.
 /// `tests/it/generated_files.rs` keeps the two the same.
 const BUILT_IN_SCHEMA: &str = include_str!("schemas/modelrouter-v1alpha1.json");
 

@@ -30,7 +30,9 @@ fn the_built_in_schema_json_is_its_yaml() {
     let yaml = std::fs::read_to_string(common::root().join("src/validate/schemas/modelrouter-v1alpha1.yaml"))
         .expect("reads the schema");
     let value: serde_json::Value = routerctl::input::from_yaml_str(&yaml).expect("the schema is YAML");
-    let json = serde_json::to_string_pretty(&value).expect("serializes") + "\n";
+    // Compact: routerctl reads it at every start, and indentation was
+    // most of its bytes.
+    let json = serde_json::to_string(&value).expect("serializes") + "\n";
     check("src/validate/schemas/modelrouter-v1alpha1.json", &json);
 }
 

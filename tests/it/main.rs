@@ -34,6 +34,7 @@ mod live_json;
 mod message_format;
 mod operator_detection;
 mod operator_versions;
+mod packaging;
 mod plan_cli;
 mod reconcile_props;
 mod reference_fields;

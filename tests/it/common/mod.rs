@@ -38,6 +38,14 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Whether the tests run from the published crate (`cargo package` writes
+/// `Cargo.toml.orig` beside the manifest it rewrites) rather than from the
+/// repository: the crate leaves out the benchmarks, CI and release files
+/// (Cargo.toml's `include`), so the tests that check those stand aside.
+pub fn packaged() -> bool {
+    root().join("Cargo.toml.orig").is_file()
+}
+
 /// Runs the binary from the crate root with `args`, feeding `stdin`.
 pub fn routerctl(args: &[&str], stdin: Option<&str>) -> Run {
     routerctl_env(args, stdin, &[])
