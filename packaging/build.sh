@@ -7,7 +7,7 @@
 #
 # Linux binaries are built for musl, static and not position-independent:
 # a static-pie binary relocates itself at every start (some 22,000
-# relocations), 12% of the instructions of a one-router render, where the
+# relocations), 11% of the instructions of a one-router render, where the
 # non-PIE binary has none to do (bench/results-startup.md). The other
 # targets build as cargo builds them.
 set -eu
