@@ -54,6 +54,8 @@ pub struct Budget {
 pub enum Spent {
     States,
     Steps,
+    /// The states held at once, whatever `--max-states` allows.
+    Memory,
 }
 
 /// The rune classes: runes in one class are read alike, byte by byte, by
@@ -312,6 +314,12 @@ pub struct Models {
 /// says "not covered", which only costs the search time).
 const COVER_LIMIT: usize = 4_096;
 
+/// The automaton states one search may hold (each product state kept is
+/// one per glob): 16 Mi of them, 64 MiB, held twice (seen and queued), so
+/// a router of many live globs spends `--max-states` before the memory
+/// runs out.
+const HELD_STATES: usize = 16 << 20;
+
 impl Models {
     /// The automata of `atoms` over one alphabet.
     pub fn new(atoms: impl IntoIterator<Item = Atom>) -> Models {
@@ -548,6 +556,7 @@ impl Models {
         let mut seen: std::collections::HashSet<Vec<u32>> = std::collections::HashSet::new();
         let mut path: Vec<(u32, u16)> = vec![(u32::MAX, 0)];
         let mut queue: VecDeque<(u32, Vec<u32>)> = VecDeque::new();
+        let mut held = 0usize;
         let mut first = start.to_vec();
         self.prune(lists, local, letters, &mut first);
         if doomed(&first) {
@@ -583,6 +592,10 @@ impl Models {
                     continue;
                 }
                 budget.states = budget.states.checked_sub(1).ok_or(Spent::States)?;
+                held += next.len();
+                if held > HELD_STATES {
+                    return Err(Spent::Memory);
+                }
                 seen.insert(next.clone());
                 path.push((node, class as u16));
                 queue.push_back(((path.len() - 1) as u32, next));

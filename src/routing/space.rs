@@ -316,6 +316,9 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
                              found",
                             limits.model_states
                         ),
+                        Spent::Memory => "the model search held 64 MiB of states at once (a bound of its own, \
+                                          under --max-states) before every class of models was found"
+                            .to_string(),
                         Spent::Steps => format!(
                             "the model search took its {} automaton steps (--max-steps) before every class of models \
                              was found",
