@@ -47,6 +47,8 @@ pub struct Budget {
     pub states: usize,
     /// Automaton steps that may still be taken.
     pub steps: u64,
+    /// Glob states one search may hold at once ([`HELD_STATES`]).
+    pub held: usize,
 }
 
 /// Which budget ran out.
@@ -318,7 +320,7 @@ const COVER_LIMIT: usize = 4_096;
 /// one per glob): 16 Mi of them, 64 MiB, held twice (seen and queued), so
 /// a router of many live globs spends `--max-states` before the memory
 /// runs out.
-const HELD_STATES: usize = 16 << 20;
+pub const HELD_STATES: usize = 16 << 20;
 
 impl Models {
     /// The automata of `atoms` over one alphabet.
@@ -593,7 +595,7 @@ impl Models {
                 }
                 budget.states = budget.states.checked_sub(1).ok_or(Spent::States)?;
                 held += next.len();
-                if held > HELD_STATES {
+                if held > budget.held {
                     return Err(Spent::Memory);
                 }
                 seen.insert(next.clone());
@@ -656,7 +658,7 @@ mod tests {
     use crate::routing::glob::path_match;
 
     fn budget() -> Budget {
-        Budget { states: 1_000_000, steps: 1_000_000_000 }
+        Budget { states: 1_000_000, steps: 1_000_000_000, held: HELD_STATES }
     }
 
     /// The classes of one first-match list of globs, one glob a rule.
@@ -759,7 +761,11 @@ mod tests {
         let mut models = Models::new(globs.iter().map(|g| Atom::Glob(g.clone())));
         let rules: ModelRules =
             globs.iter().map(|g| Some(vec![models.atom(&Atom::Glob(g.clone())).expect("given")])).collect();
-        let mut tiny = Budget { states: 5, steps: u64::MAX };
-        assert_eq!(models.classes(&[rules], &[], &mut tiny), Err(Spent::States));
+        let mut tiny = Budget { states: 5, steps: u64::MAX, held: HELD_STATES };
+        assert_eq!(models.classes(std::slice::from_ref(&rules), &[], &mut tiny), Err(Spent::States));
+        // However many states are allowed, a search holds no more glob
+        // states at once than its bound.
+        let mut narrow = Budget { states: usize::MAX, steps: u64::MAX, held: 100 };
+        assert_eq!(models.classes(&[rules], &[], &mut narrow), Err(Spent::Memory));
     }
 }

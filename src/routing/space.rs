@@ -34,7 +34,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::glob::{path_match, Glob};
-use super::models::{Atom, Budget, ModelRules, Models, Spent};
+use super::models::{Atom, Budget, ModelRules, Models, Spent, HELD_STATES};
 use super::proxy::{self, lower_value, ProxyConfig, Rule as ProxyRule, UNSEEN_HEADERS};
 use super::router::{Plane, Router};
 use super::Request;
@@ -294,7 +294,7 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
     }
     let mut models = Models::new(atoms);
     let candidates = nice_models(&models);
-    let mut budget = Budget { states: limits.model_states, steps: limits.model_steps };
+    let mut budget = Budget { states: limits.model_states, steps: limits.model_steps, held: HELD_STATES };
     let mut known: HashMap<Vec<ModelRules>, Vec<(String, Vec<u16>)>> = HashMap::new();
     let mut cells = Vec::new();
     'leaves: for leaf in &leaves {
