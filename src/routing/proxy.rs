@@ -288,17 +288,24 @@ fn first_failure<'a>(config: &ProxyConfig, rule: &'a Rule, f: &'a Features) -> O
             Some(_) => {}
         }
     }
-    if !m.required_capabilities.is_empty()
-        && !rule
+    if !satisfies_required_capabilities(config, rule) {
+        return Some(Failure::Capabilities);
+    }
+    None
+}
+
+/// `satisfiesRequiredCapabilities`: a rule that requires capabilities
+/// matches only when a backend of its route has all of them (its
+/// backends are not filtered by them).
+pub fn satisfies_required_capabilities(config: &ProxyConfig, rule: &Rule) -> bool {
+    let required = &rule.match_.required_capabilities;
+    required.is_empty()
+        || rule
             .route
             .backends
             .iter()
             .filter_map(|b| config.backend(b))
-            .any(|b| m.required_capabilities.iter().all(|c| b.capabilities.contains(c)))
-    {
-        return Some(Failure::Capabilities);
-    }
-    None
+            .any(|b| required.iter().all(|c| b.capabilities.contains(c)))
 }
 
 /// Whether `rule` takes a request with features `f`.

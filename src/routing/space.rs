@@ -140,14 +140,7 @@ fn receivable_name(name: &str) -> bool {
 /// capabilities no backend of its route has: `satisfiesRequiredCapabilities`).
 pub fn rule_condition(config: &ProxyConfig, class_header: &str, rule: &ProxyRule) -> Option<Condition> {
     let m = &rule.match_;
-    if !m.required_capabilities.is_empty()
-        && !rule.route.backends.iter().any(|b| {
-            config
-                .backends
-                .iter()
-                .any(|cb| cb.name == *b && m.required_capabilities.iter().all(|c| cb.capabilities.contains(c)))
-        })
-    {
+    if !proxy::satisfies_required_capabilities(config, rule) {
         return None;
     }
     let mut headers = Vec::new();
@@ -298,10 +291,11 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
     let mut known: HashMap<Vec<ModelRules>, Vec<(String, Vec<u16>)>> = HashMap::new();
     let mut cells = Vec::new();
     'leaves: for leaf in &leaves {
-        let problem: Vec<ModelRules> =
-            leaf.lists.iter().map(|list| list.iter().map(|m| m.map(|t| model_atoms(&models, t))).collect()).collect();
         // Lists that read no model tell no model apart.
-        let problem: Vec<ModelRules> = problem.into_iter().filter(|l| l.iter().any(Option::is_some)).collect();
+        let reading: Vec<&Vec<Option<&ModelTest>>> =
+            leaf.lists.iter().filter(|l| l.iter().any(Option::is_some)).collect();
+        let problem: Vec<ModelRules> =
+            reading.iter().map(|list| list.iter().map(|m| m.map(|t| model_atoms(&models, t))).collect()).collect();
         if problem.is_empty() {
             known.entry(problem.clone()).or_default();
         } else if !known.contains_key(&problem) {
@@ -345,9 +339,7 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
         }
         // Each model witness, matched again by the proxy's own matcher.
         for (model, decided) in found {
-            let lists: Vec<Vec<Option<&ModelTest>>> =
-                leaf.lists.iter().filter(|l| l.iter().any(Option::is_some)).cloned().collect();
-            let again: Vec<u16> = lists
+            let again: Vec<u16> = reading
                 .iter()
                 .map(|list| list.iter().position(|t| t.is_none_or(|t| t.holds(model))).map_or(u16::MAX, |i| i as u16))
                 .collect();
