@@ -206,6 +206,7 @@ pub fn decide(rules: &[RouteRule], request: &Request, unhealthy: &[String]) -> D
             matched: rule.from.clone(),
             strategy: "weighted".to_string(),
             candidates: Vec::new(),
+            first_try: 0,
             status: Some(500),
             reason: Some("every backend of the rule has weight 0 (Envoy Gateway answers 500)".into()),
             trials,
@@ -231,8 +232,9 @@ pub fn decide(rules: &[RouteRule], request: &Request, unhealthy: &[String]) -> D
     } else {
         (None, dispatch.panic_note())
     };
-    let candidates = if status.is_some() { Vec::new() } else { dispatch.candidates };
-    Decision { matched, strategy: strategy.to_string(), candidates, status, reason, trials }
+    let (candidates, first_try) =
+        if status.is_some() { (Vec::new(), 0) } else { (dispatch.candidates, dispatch.first_try) };
+    Decision { matched, strategy: strategy.to_string(), candidates, first_try, status, reason, trials }
 }
 
 /// Envoy's healthy panic threshold, in percent: its default, as the
@@ -252,6 +254,8 @@ struct Dispatch {
     /// The backends in dispatch order, each with its weight where Envoy
     /// uses it.
     candidates: Vec<(String, Option<u32>)>,
+    /// How many of the leading candidates the first try is spread over.
+    first_try: usize,
     /// How many of the rule's hosts are up.
     healthy: usize,
     /// The priority levels in panic that take traffic: (priority, healthy
@@ -325,7 +329,16 @@ fn dispatch(refs: &[&BackendRef], unhealthy: &[String]) -> Dispatch {
         |healthy: usize, hosts: usize| total_availability < 100 && 100 * healthy < PANIC_THRESHOLD_PERCENT * hosts;
     let total_panic = levels.iter().all(|(_, hosts, healthy, _)| in_panic(*healthy, hosts.len()));
     let all_hosts: usize = levels.iter().map(|l| l.1.len()).sum();
-    let mut out = Dispatch { candidates: Vec::new(), healthy: levels.iter().map(|l| l.2).sum(), panicking: Vec::new() };
+    let mut out = Dispatch {
+        candidates: Vec::new(),
+        first_try: 0,
+        healthy: levels.iter().map(|l| l.2).sum(),
+        panicking: Vec::new(),
+    };
+    // The health of the levels the first try is spread over so far: a
+    // level takes as much of the traffic as its health, the next ones the
+    // rest (`recalculatePerPriorityState`), all of them in total panic.
+    let mut spread = 0usize;
     for (i, (priority, hosts, healthy, health)) in levels.iter().enumerate() {
         let takes_traffic = if total_panic {
             // Each level's share of the hosts, the rounding left to the first.
@@ -341,6 +354,10 @@ fn dispatch(refs: &[&BackendRef], unhealthy: &[String]) -> Dispatch {
             out.candidates.extend(hosts.iter().map(|b| (b.name.clone(), None)));
         } else {
             out.candidates.extend(hosts.iter().filter(|b| up(b)).map(|b| (b.name.clone(), b.weight)));
+        }
+        if total_panic || spread < 100 {
+            out.first_try = out.candidates.len();
+            spread += health;
         }
     }
     out

@@ -85,6 +85,12 @@ pub struct Decision {
     /// The backends the request may be dispatched to, in order, without the
     /// ones marked unhealthy; with their weights where the plane uses them.
     pub candidates: Vec<(String, Option<u32>)>,
+    /// How many of the leading candidates the first try may go to: one on
+    /// the Proxy plane, which tries its route in order; on the Gateway
+    /// plane, every backend of the priority levels Envoy spreads the
+    /// traffic over (a weighted rule's one level, or the levels below
+    /// full health and the next ones until it adds up), by their weights.
+    pub first_try: usize,
     /// The HTTP status the data plane answers with itself, when no backend
     /// is tried (no route, a fail-closed refusal, every candidate down).
     pub status: Option<u16>,
@@ -101,10 +107,24 @@ impl Decision {
             matched: Matched::Nothing,
             strategy: String::new(),
             candidates: Vec::new(),
+            first_try: 0,
             status: Some(status),
             reason: Some(reason.to_string()),
             trials,
         }
+    }
+
+    /// The candidates the first try may go to.
+    pub fn first_tried(&self) -> Vec<&str> {
+        self.candidates.iter().take(self.first_try).map(|(name, _)| name.as_str()).collect()
+    }
+
+    /// The share of the first try each of those candidates takes, as
+    /// their weights in lowest terms (an unweighted candidate weighs 1).
+    fn shares(&self) -> Vec<u32> {
+        let weights: Vec<u32> = self.candidates.iter().take(self.first_try).map(|(_, w)| w.unwrap_or(1)).collect();
+        let gcd = weights.iter().fold(0u32, |a, &b| gcd(a, b)).max(1);
+        weights.iter().map(|w| w / gcd).collect()
     }
 
     /// The candidate names, in dispatch order.
@@ -113,11 +133,28 @@ impl Decision {
     }
 
     /// Whether two decisions send a request to the same place: the route
-    /// that took it, the candidates in order and the status (the strategy
-    /// label and the explanation aside).
+    /// that took it, the candidates in order, which of them share the
+    /// first try and in what shares, and the status (the strategy label
+    /// and the explanation aside).
     pub fn same_outcome(&self, other: &Decision) -> bool {
-        self.matched.label() == other.matched.label()
-            && self.backends() == other.backends()
+        self.matched.label() == other.matched.label() && self.same_dispatch(other)
+    }
+
+    /// Whether two decisions dispatch a request alike, whatever route
+    /// took it: the candidates in order, the first try's spread and shares,
+    /// and the status.
+    pub fn same_dispatch(&self, other: &Decision) -> bool {
+        self.backends() == other.backends()
+            && self.first_try == other.first_try
+            && (self.first_try < 2 || self.shares() == other.shares())
             && self.status == other.status
+    }
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }

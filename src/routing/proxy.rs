@@ -404,6 +404,7 @@ fn decide_as(config: &ProxyConfig, request: &Request, unhealthy: &[String], expl
                     matched,
                     strategy,
                     candidates: Vec::new(),
+                    first_try: 0,
                     status: Some(503),
                     reason: Some(reason),
                     trials,
@@ -425,7 +426,9 @@ fn decide_as(config: &ProxyConfig, request: &Request, unhealthy: &[String], expl
     } else {
         (Some(502), Some("all backends failed".to_string()))
     };
-    Decision { matched, strategy, candidates, status, reason, trials }
+    // The route is tried in order: the first candidate takes the request.
+    let first_try = candidates.len().min(1);
+    Decision { matched, strategy, candidates, first_try, status, reason, trials }
 }
 
 /// Where a request no rule took goes (`Matcher.Match` after the rules):
@@ -434,17 +437,22 @@ fn decide_as(config: &ProxyConfig, request: &Request, unhealthy: &[String], expl
 /// is the model; else the default route; else nowhere.
 pub fn fallback(config: &ProxyConfig, model: &str) -> Option<(Matched, String)> {
     let by_name = (config.default_route_strategy == "BackendNameMatch" && !model.is_empty())
-        .then(|| {
-            config.backends.iter().find(|b| {
-                let published = if b.display_name.is_empty() { &b.name } else { &b.display_name };
-                published == model
-            })
-        })
+        .then(|| config.backends.iter().find(|b| published_id(b) == model))
         .flatten();
     match by_name {
         Some(b) => Some((Matched::NameMatch(b.name.clone()), b.name.clone())),
         None if !config.default_route.is_empty() => Some((Matched::Default, config.default_route.clone())),
         None => None,
+    }
+}
+
+/// The model id a backend is published as (`backendByPublishedID`, and
+/// `/v1/models`): its displayName, else its name.
+pub fn published_id(backend: &Backend) -> &str {
+    if backend.display_name.is_empty() {
+        &backend.name
+    } else {
+        &backend.display_name
     }
 }
 

@@ -121,7 +121,8 @@ fn spec_facts(spec: &ModelRouterSpec) -> (Vec<BackendFacts>, String, Vec<String>
             provider: b.external.as_ref().map(|e| e.provider.clone()),
         })
         .collect();
-    let header = classification_header(spec).to_ascii_lowercase();
+    // Looked up as the proxy does: lower-cased by Go's `strings.ToLower`.
+    let header = proxy::lower_value(classification_header(spec));
     let sensitive = sensitive_classifications(spec).into_iter().map(str::to_string).collect();
     (backends, header, sensitive)
 }
@@ -267,7 +268,7 @@ impl Router {
         request
             .headers
             .iter()
-            .find(|(name, _)| name.eq_ignore_ascii_case(&self.class_header))
+            .find(|(name, _)| proxy::lower_value(name) == self.class_header)
             .map(|(_, value)| proxy::lower_value(proxy::received_value(value)))
             .unwrap_or_default()
     }

@@ -168,23 +168,34 @@ impl Literals {
     /// Adds what `router` compares requests with.
     pub fn add_router(&mut self, router: &Router) {
         let class = router.class_header.clone();
-        // Whether a request's classification is sensitive, apart from any rule.
-        self.add_condition(Condition {
-            headers: vec![HeaderTest::LowerIn { name: class.clone(), values: router.sensitive.clone() }],
-            models: None,
-        });
+        // Each sensitive classification apart from any rule: a finding is
+        // made per class that leaves the cluster, so each needs its cell.
+        for sensitive in &router.sensitive {
+            self.add_condition(Condition {
+                headers: vec![HeaderTest::LowerIn { name: class.clone(), values: vec![sensitive.clone()] }],
+                models: None,
+            });
+        }
         match &router.plane {
             Plane::Proxy(config) => {
                 self.rules += config.rules.len() + 1;
                 let mut list: Vec<Condition> =
                     config.rules.iter().filter_map(|rule| rule_condition(config, &class, rule)).collect();
                 if config.default_route_strategy == "BackendNameMatch" {
-                    let ids = config
-                        .backends
-                        .iter()
-                        .map(|b| if b.display_name.is_empty() { b.name.clone() } else { b.display_name.clone() })
-                        .collect();
-                    list.push(Condition { headers: Vec::new(), models: Some(ModelTest { globs: Vec::new(), ids }) });
+                    // Each published id sends to its own backend: a
+                    // condition apiece, in the backends' order, so the
+                    // first backend of a shared id takes it
+                    // (`backendByPublishedID`).
+                    let mut ids: Vec<&str> = Vec::new();
+                    for id in config.backends.iter().map(proxy::published_id) {
+                        if !ids.contains(&id) {
+                            ids.push(id);
+                        }
+                    }
+                    list.extend(ids.into_iter().map(|id| Condition {
+                        headers: Vec::new(),
+                        models: Some(ModelTest { globs: Vec::new(), ids: vec![id.to_string()] }),
+                    }));
                 }
                 if !config.default_route.is_empty() {
                     list.push(Condition::default());
@@ -267,7 +278,12 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
             list.iter().map(|c| Pending { headers: c.headers.iter().collect(), models: c.models.as_ref() }).collect()
         })
         .collect();
-    let most = limits.cells.min(usize::try_from(limits.decisions / literals.rules.max(1) as u64).unwrap_or(usize::MAX));
+    // The first cell is always decided: a space of no cell would hand out
+    // no case at all (`--emit-tests` writes one per class).
+    let most = limits
+        .cells
+        .min(usize::try_from(limits.decisions / literals.rules.max(1) as u64).unwrap_or(usize::MAX))
+        .max(1);
     let mut leaves = Vec::new();
     let mut cut = false;
     grow(lists, Vec::new(), &values, &mut leaves, most, &mut cut);
@@ -291,6 +307,19 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
     let mut known: HashMap<Vec<ModelRules>, Vec<(String, Vec<u16>)>> = HashMap::new();
     let mut cells = Vec::new();
     'leaves: for leaf in &leaves {
+        // The request without a model needs no search: its cell first, so
+        // a search that stops still leaves it decided.
+        if cells.len() >= most {
+            if !cut {
+                notes.push(format!(
+                    "the request space has more than {most} cells (--max-cells {}, --max-decisions {}): the first \
+                     {most} were decided",
+                    limits.cells, limits.decisions
+                ));
+            }
+            break 'leaves;
+        }
+        cells.push(Request { model: None, headers: leaf.headers.clone() });
         // Lists that read no model tell no model apart.
         let reading: Vec<&Vec<Option<&ModelTest>>> =
             leaf.lists.iter().filter(|l| l.iter().any(Option::is_some)).collect();
@@ -324,7 +353,7 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
             }
         }
         let found = &known[&problem];
-        for model in std::iter::once(None).chain(found.iter().map(|(m, _)| Some(m.clone()))) {
+        for model in found.iter().map(|(m, _)| Some(m.clone())) {
             if cells.len() >= most {
                 if !cut {
                     notes.push(format!(

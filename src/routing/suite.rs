@@ -678,6 +678,7 @@ mod tests {
             matched: Matched::Rule("complex".into()),
             strategy: "primary-fallback".into(),
             candidates: vec![("cloud".into(), None)],
+            first_try: 1,
             status: None,
             reason: None,
             trials: Vec::new(),

@@ -171,7 +171,11 @@ fn verify_one(
     invariants: &[&PlacedInvariant],
     limits: Limits,
 ) -> RouterReport {
-    let (space, decisions) = decided(router, &[other, old], invariants, limits);
+    let (mut space, decisions) = decided(router, &[other, old], invariants, limits);
+    if let Some(note) = untried_health(router, &decisions) {
+        space.notes.push(note);
+        space.complete = false;
+    }
     let mut findings = Vec::new();
     sensitive_egress(router, &space, &decisions, &mut findings);
     unmatchable(router, &mut findings);
@@ -271,14 +275,68 @@ pub fn describe(request: &Request) -> String {
     parts.join(", ")
 }
 
-/// Each dispatch a request can reach across health states: (the backends
-/// down, the backend it goes to), then all candidates down.
-fn dispatches(decision: &Decision) -> Vec<(Vec<String>, Option<String>)> {
+/// The Gateway rules whose health states are all tried: up to this many
+/// backends (2^n decisions per request); a rule with more makes the run
+/// incomplete rather than sampled.
+const GATEWAY_HEALTH_BACKENDS: usize = 10;
+
+/// Where a request's first try goes (empty: the plane answers itself) with
+/// some backends down.
+type Reached = (Vec<String>, Vec<String>);
+
+/// Where the first try of `cell` goes in each health state that can change
+/// it, the smallest sets of backends down first. The Proxy plane tries its
+/// route in order, so the first try goes to candidate `i` exactly when
+/// those before it are down, and nowhere when all are. Envoy spreads it
+/// over priority levels by their health, and a level in panic over its
+/// down backends too: there every set of the rule's backends down is
+/// decided again. `None` when a Gateway rule has more backends than
+/// [`GATEWAY_HEALTH_BACKENDS`].
+fn reach(router: &Router, cell: &Request, decision: &Decision) -> Option<Vec<Reached>> {
     let names: Vec<String> = decision.backends().iter().map(|b| b.to_string()).collect();
-    let mut out: Vec<(Vec<String>, Option<String>)> =
-        (0..names.len()).map(|i| (names[..i].to_vec(), Some(names[i].clone()))).collect();
-    out.push((names, None));
-    out
+    match &router.plane {
+        Plane::Proxy(_) => {
+            let mut out: Vec<Reached> =
+                (0..names.len()).map(|i| (names[..i].to_vec(), vec![names[i].clone()])).collect();
+            out.push((names, Vec::new()));
+            Some(out)
+        }
+        Plane::Gateway { .. } => {
+            if names.len() > GATEWAY_HEALTH_BACKENDS {
+                return None;
+            }
+            let mut sets: Vec<u32> = (0..1u32 << names.len()).collect();
+            sets.sort_by_key(|set| (set.count_ones(), set.reverse_bits()));
+            Some(
+                sets.into_iter()
+                    .map(|set| {
+                        let down: Vec<String> = names
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| set & (1 << i) != 0)
+                            .map(|(_, n)| n.clone())
+                            .collect();
+                        let d = if down.is_empty() { decision.clone() } else { router.decide_quietly(cell, &down) };
+                        let first: Vec<String> = d.first_tried().iter().map(|b| b.to_string()).collect();
+                        (down, first)
+                    })
+                    .collect(),
+            )
+        }
+    }
+}
+
+/// Why the health states of some request were not all tried, if so.
+fn untried_health(router: &Router, decisions: &[Decision]) -> Option<String> {
+    let Plane::Gateway { .. } = router.plane else { return None };
+    let widest = decisions.iter().map(|d| d.candidates.len()).max().unwrap_or(0);
+    (widest > GATEWAY_HEALTH_BACKENDS).then(|| {
+        format!(
+            "a Gateway rule spreads requests over {widest} backends, and the health states of more than \
+             {GATEWAY_HEALTH_BACKENDS} are not tried one by one: where its requests go with some backends down is \
+             not proved"
+        )
+    })
 }
 
 fn sensitive_egress(router: &Router, space: &Space, decisions: &[Decision], findings: &mut Vec<Finding>) {
@@ -288,51 +346,56 @@ fn sensitive_egress(router: &Router, space: &Space, decisions: &[Decision], find
         if !router.is_sensitive(&class) {
             continue;
         }
-        for (down, target) in dispatches(decision) {
-            let Some(backend) = target.and_then(|t| router.backend(&t)) else { continue };
-            if !backend.leaves_cluster() {
-                continue;
-            }
-            let key = (class.clone(), decision.matched.label().to_string(), backend.name.clone());
-            if !seen.insert(key) {
-                continue;
-            }
-            let why = match &backend.provider {
-                Some(provider) if backend.tier == "local" => format!(
-                    "external ({provider}) although its tier is local (the CRD defaults an absent tier to local; \
+        for (down, first) in reach(router, cell, decision).into_iter().flatten() {
+            for target in first {
+                let Some(backend) = router.backend(&target) else { continue };
+                if !backend.leaves_cluster() {
+                    continue;
+                }
+                let key = (class.clone(), decision.matched.label().to_string(), backend.name.clone());
+                if !seen.insert(key) {
+                    continue;
+                }
+                let why = match &backend.provider {
+                    Some(provider) if backend.tier == "local" => format!(
+                        "external ({provider}) although its tier is local (the CRD defaults an absent tier to local; \
                      the fail-closed gate trusts it)"
-                ),
-                Some(provider) => format!("tier {}, external ({provider})", backend.tier),
-                None => format!("tier {}", backend.tier),
-            };
-            let when = if down.is_empty() { String::new() } else { format!(" when {} down", down.join(", ")) };
-            let message = format!(
-                "{class} requests ({}) go to {} ({why}) by {}{when}",
-                describe(cell),
-                backend.name,
-                by(&decision.matched)
-            );
-            let name = format!("{class} leaves the cluster via {}", backend.name);
-            // Placed at what sends it out: the rule's reference to the
-            // backend, the default route, or BackendNameMatch.
-            let field = router.dispatch_field(&decision.matched, &backend.name);
-            let case = case_for(router, cell, &down, name);
-            findings.push(Finding::of(router, rules::SENSITIVE_EGRESS, Severity::Error, message, field, case));
+                    ),
+                    Some(provider) => format!("tier {}, external ({provider})", backend.tier),
+                    None => format!("tier {}", backend.tier),
+                };
+                let when = if down.is_empty() { String::new() } else { format!(" when {} down", down.join(", ")) };
+                let message = format!(
+                    "{class} requests ({}) go to {} ({why}) by {}{when}",
+                    describe(cell),
+                    backend.name,
+                    by(&decision.matched)
+                );
+                let name = format!("{class} leaves the cluster via {}", backend.name);
+                // Placed at what sends it out: the rule's reference to the
+                // backend, the default route, or BackendNameMatch.
+                let field = router.dispatch_field(&decision.matched, &backend.name);
+                let case = case_for(router, cell, &down, name);
+                findings.push(Finding::of(router, rules::SENSITIVE_EGRESS, Severity::Error, message, field, case));
+            }
         }
     }
 }
 
-/// Why no request the proxy handles carries a header named `name`, if
-/// none does: Go's server moves it out of `r.Header`, or answers 400 for a
-/// name that is no token (net/http `conn.readRequest`).
+/// Why no request the proxy handles carries a header a rule names `name`,
+/// if none does. The proxy looks the rule's name up lower-cased by Go's
+/// `strings.ToLower` (`x-\u{212A}ey`, with a Kelvin sign, is `x-key`),
+/// among the request's names, which Go's server hands on only as tokens
+/// and without the ones it moves out of `r.Header`.
 fn unseen_header(name: &str) -> Option<String> {
-    let lower = name.to_ascii_lowercase();
+    let lower = lower_value(name);
     if UNSEEN_HEADERS.contains(&lower.as_str()) {
-        return Some(format!("Go's HTTP server moves {name} out of the request's headers"));
+        return Some(format!("Go's HTTP server moves {} out of the request's headers", double_quoted(name)));
     }
-    if !proxy::is_token(name) {
+    if !proxy::is_token(&lower) {
         return Some(format!(
-            "{} is no HTTP header name (a token): Go's HTTP server answers a request with it 400",
+            "{} is no HTTP header name (a token), even lower-cased as the proxy looks it up: Go's HTTP server \
+             answers a request with such a name 400",
             double_quoted(name)
         ));
     }
@@ -590,12 +653,25 @@ fn by(matched: &Matched) -> String {
     }
 }
 
-/// `[a, b]` or `503`.
+/// `[a, b]`, `503`, or `[a | b, c]` where the first try is spread over
+/// `a` and `b` (`a ×3 | b ×1` where their weights differ).
 pub fn outcome(d: &Decision) -> String {
-    match d.status {
-        Some(status) => status.to_string(),
-        None => format!("[{}]", d.backends().join(", ")),
+    if let Some(status) = d.status {
+        return status.to_string();
     }
+    let first = &d.candidates[..d.first_try.min(d.candidates.len())];
+    let rest = d.candidates[first.len()..].iter().map(|(name, _)| name.clone());
+    let even = first.windows(2).all(|w| w[0].1.unwrap_or(1) == w[1].1.unwrap_or(1));
+    let spread: Vec<String> = first
+        .iter()
+        .map(|(name, weight)| if even { name.clone() } else { format!("{name} ×{}", weight.unwrap_or(1)) })
+        .collect();
+    let mut parts: Vec<String> = Vec::new();
+    if !spread.is_empty() {
+        parts.push(spread.join(" | "));
+    }
+    parts.extend(rest);
+    format!("[{}]", parts.join(", "))
 }
 
 /// Adds an invariant's `when`, so that no cell holds requests it tells
@@ -647,11 +723,16 @@ fn check_invariant(
             if !when_holds(router, &inv.when, cell) {
                 continue;
             }
-            let mut reach = dispatches(decision);
+            let mut reached = reach(router, cell, decision).unwrap_or_default();
             if inv.unhealthy == Health::None {
-                reach.truncate(1);
+                reached.truncate(1);
             }
-            for (down, target) in reach {
+            let targets = reached.into_iter().flat_map(|(down, first)| {
+                let first: Vec<Option<String>> =
+                    if first.is_empty() { vec![None] } else { first.into_iter().map(Some).collect() };
+                first.into_iter().map(move |target| (down.clone(), target))
+            });
+            for (down, target) in targets {
                 let why = match &target {
                     Some(b) if inv.never.as_ref().is_some_and(|n| fits(router, n, b)) => {
                         Some(format!("{} goes to {b}, which it must never reach", describe(cell)))
@@ -688,7 +769,8 @@ fn check_invariant(
 /// the changes, and whether the search covered every request.
 pub fn what_moves(old: &Router, new: &Router, limits: Limits) -> (Vec<Change>, bool) {
     let (space, decisions) = decided(new, &[Some(old)], &[], limits);
-    (changes(old, new, &space, &decisions), space.complete)
+    let complete = space.complete && untried_health(new, &decisions).is_none();
+    (changes(old, new, &space, &decisions), complete)
 }
 
 /// The cells of the space that `router`, the `others` it is compared with
@@ -724,17 +806,13 @@ fn changes(old: &Router, new: &Router, space: &Space, decisions: &[Decision]) ->
     let mut out: Vec<Change> = Vec::new();
     for (cell, after_up) in space.cells.iter().zip(decisions) {
         let before_up = old.decide_quietly(cell, &[]);
-        for unhealthy in health_states(&before_up, after_up) {
+        for unhealthy in health_states(new, &before_up, after_up) {
             let (before, after) = if unhealthy.is_empty() {
                 (before_up.clone(), after_up.clone())
             } else {
                 (old.decide_quietly(cell, &unhealthy), new.decide_quietly(cell, &unhealthy))
             };
-            let moved = if unhealthy.is_empty() {
-                !before.same_outcome(&after)
-            } else {
-                before.backends() != after.backends() || before.status != after.status
-            };
+            let moved = if unhealthy.is_empty() { !before.same_outcome(&after) } else { !before.same_dispatch(&after) };
             if !moved {
                 continue;
             }
@@ -761,11 +839,27 @@ fn changes(old: &Router, new: &Router, space: &Space, decisions: &[Decision]) ->
     out
 }
 
-/// The health states two decisions of one request are compared in: all
-/// up, each prefix of `a`'s candidates down, then of `b`'s, then both
-/// lists down; each set of backends once.
-fn health_states(a: &Decision, b: &Decision) -> Vec<Vec<String>> {
+/// The health states two decisions of one request are compared in. On
+/// the Proxy plane: all up, each prefix of `a`'s candidates down, then of
+/// `b`'s, then both lists down; each set of backends once. On the Gateway
+/// plane, where Envoy spreads a request by the health of whole priority
+/// levels, every set of the two lists' backends (smallest first), up to
+/// [`GATEWAY_HEALTH_BACKENDS`] of them; past that the prefixes, and the run
+/// says it is incomplete ([`untried_health`]).
+fn health_states(plane: &Router, a: &Decision, b: &Decision) -> Vec<Vec<String>> {
     let (a, b) = (a.backends(), b.backends());
+    let mut union: Vec<&str> = a.clone();
+    union.extend(b.iter().filter(|n| !a.contains(n)));
+    if plane.data_plane() == DataPlane::Gateway && union.len() <= GATEWAY_HEALTH_BACKENDS {
+        let mut sets: Vec<u32> = (0..1u32 << union.len()).collect();
+        sets.sort_by_key(|set| (set.count_ones(), set.reverse_bits()));
+        return sets
+            .into_iter()
+            .map(|set| {
+                union.iter().enumerate().filter(|(i, _)| set & (1 << i) != 0).map(|(_, n)| n.to_string()).collect()
+            })
+            .collect();
+    }
     let mut out: Vec<Vec<String>> = Vec::new();
     let mut push = |state: Vec<String>| {
         let mut key = state.clone();

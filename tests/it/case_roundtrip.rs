@@ -100,6 +100,7 @@ fn emitted(requests: &[Request]) -> String {
         matched: Matched::Default,
         strategy: String::new(),
         candidates: vec![("b".into(), None)],
+        first_try: 1,
         status: None,
         reason: None,
         trials: Vec::new(),

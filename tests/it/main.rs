@@ -47,4 +47,5 @@ mod schema_cli;
 mod test_cli;
 mod toolbox_cli;
 mod verify_cli;
+mod verify_soundness;
 mod yaml_reading;

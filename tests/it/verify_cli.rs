@@ -138,8 +138,8 @@ fn values_no_request_carries_are_unmatchable() {
                 refused.clone()
             ),
             (
-                "rule spaced-name: header \"x team\" can never match: \"x team\" is no HTTP header name (a token): \
-                 Go's HTTP server answers a request with it 400"
+                "rule spaced-name: header \"x team\" can never match: \"x team\" is no HTTP header name (a token), \
+                 even lower-cased as the proxy looks it up: Go's HTTP server answers a request with such a name 400"
                     .to_string(),
                 refused
             ),
