@@ -140,7 +140,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__diff)
-            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --live --context --kubeconfig --request-timeout --output --color --quiet --verbose --message-format --help --version"
+            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --skip-other-files --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --live --context --kubeconfig --request-timeout --output --color --quiet --verbose --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -226,7 +226,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__explain)
-            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --live --live-from-cluster --context --kubeconfig --request-timeout --output --quiet --verbose --message-format --help --version"
+            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --skip-other-files --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --live --live-from-cluster --context --kubeconfig --request-timeout --output --quiet --verbose --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -540,7 +540,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__render)
-            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --live --live-from-cluster --context --kubeconfig --request-timeout --output --pass-through --quiet --verbose --message-format --help --version"
+            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --skip-other-files --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --live --live-from-cluster --context --kubeconfig --request-timeout --output --pass-through --quiet --verbose --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -622,7 +622,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__replay)
-            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --log --counts --from-cluster --since --context --kubeconfig --request-timeout --against --router --top --output --quiet --verbose --message-format --help --version"
+            opts="-f -R -n -j -o -q -v -h -V --filename --recursive --skip-other-files --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --log --counts --from-cluster --since --context --kubeconfig --request-timeout --against --router --top --output --quiet --verbose --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -724,7 +724,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__route)
-            opts="-f -R -n -j -H -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --router --model --header --unhealthy --data-plane --output --quiet --verbose --message-format --help --version"
+            opts="-f -R -n -j -H -o -q -v -h -V --filename --recursive --skip-other-files --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --router --model --header --unhealthy --data-plane --output --quiet --verbose --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -844,7 +844,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__test)
-            opts="-f -R -n -j -t -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --tests --data-plane --coverage --min-coverage --output --quiet --verbose --message-format --help --version"
+            opts="-f -R -n -j -t -o -q -v -h -V --filename --recursive --skip-other-files --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --tests --data-plane --coverage --min-coverage --output --quiet --verbose --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -926,7 +926,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__verify)
-            opts="-f -R -n -j -t -o -q -v -h -V --filename --recursive --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --tests --against --data-plane --emit-tests --output --allow-incomplete --max-states --max-steps --max-cells --max-decisions --quiet --verbose --message-format --help --version"
+            opts="-f -R -n -j -t -o -q -v -h -V --filename --recursive --skip-other-files --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --tests --against --data-plane --emit-tests --output --allow-incomplete --max-states --max-steps --max-cells --max-decisions --quiet --verbose --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -592,6 +592,15 @@ pub struct CommonArgs {
     #[arg(short = 'R', long)]
     pub recursive: bool,
 
+    /// Of the files in the directories given to -f (and -t, --against,
+    /// --crd), read only those whose text has a `kind:` of ModelRouter,
+    /// InferenceService, ModelPool or RouterTest, and none of a Helm
+    /// chart's templates/: a repository's other YAML and JSON
+    /// (node_modules, tsconfig.json, CI files, charts) is skipped unread.
+    /// A file named on its own is always read.
+    #[arg(long)]
+    pub skip_other_files: bool,
+
     /// Namespace for objects that do not name one (default: `default`).
     #[arg(short = 'n', long)]
     pub namespace: Option<String>,

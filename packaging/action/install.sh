@@ -1,20 +1,44 @@
 #!/usr/bin/env bash
 # The GitHub Action's installer (action.yml runs it): puts routerctl on
-# the job's PATH. It downloads the release archive for the runner's OS and
-# architecture (packaging/archive.sh names them), checks its SHA-256
-# against the release's SHA256SUMS, and unpacks it; where the release has
-# no archive for the runner (or none could be downloaded) it builds
-# routerctl with `cargo install --locked` instead. A download whose
-# checksum does not match fails the step: it is never installed, and
-# nothing is built in its place.
+# the job's PATH, or fails the step with an `::error` saying why.
+#
+# What it installs, by rule:
+# - a version that is a release (its SHA256SUMS can be downloaded): the
+#   release archive for the runner's OS and architecture
+#   (packaging/archive.sh names them), its SHA-256 checked against
+#   SHA256SUMS and, where `gh` is installed, its build provenance with
+#   `gh attestation verify`; a download that fails or does not match fails
+#   the step, and nothing is built in its place;
+# - that release on a runner no archive is built for: built with
+#   `cargo install --locked` (the crate, Cargo.toml's name, at exactly that
+#   version; the action's own source when it is the action's version);
+# - the action's own version (Cargo.toml beside this script) with no
+#   release yet (the action used at a branch or commit): built from the
+#   action's own source;
+# - any other version: refused. Nothing is built from crates.io for a
+#   version that has no release here.
+# A build that fails fails the step.
 #
 # Environment (action.yml sets it from the inputs and the runner):
 #   ROUTERCTL_VERSION       the release, 1.2.3 or v1.2.3; empty: the
-#                           action's own (Cargo.toml beside this script)
+#                           action's own
 #   ROUTERCTL_RELEASES_URL  where releases are downloaded from; empty:
 #                           Cargo.toml's repository + /releases/download
+#   ROUTERCTL_PROVENANCE    `false`: do not check build provenance
+#   GH_TOKEN                the token `gh attestation verify` reads with
 #   RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP, GITHUB_PATH, GITHUB_OUTPUT
 set -euo pipefail
+
+# A workflow command on stdout, which the runner shows as an annotation;
+# then the step fails.
+fail() {
+    echo "::error::routerctl: $*"
+    exit 1
+}
+
+note() {
+    echo "routerctl: $*" >&2
+}
 
 source_dir=$(cd "$(dirname "$0")/../.." && pwd)
 manifest="$source_dir/Cargo.toml"
@@ -24,16 +48,20 @@ package_field() {
     sed -n '/^\[package\]/,/^\[/s/^'"$1"' *= *"\(.*\)"$/\1/p' "$manifest" | head -n 1
 }
 
+crate=$(package_field name)
 own_version=$(package_field version)
+repository=$(package_field repository)
 version=${ROUTERCTL_VERSION:-$own_version}
 version=${version#v}
-if [ -z "$version" ]; then
-    echo "::error::routerctl: no version given, and none in $manifest" >&2
-    exit 1
+# Only a release number reaches a URL, a path, cargo or a log line.
+if ! [[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$ ]]; then
+    fail "the version input is not a release number (1.2.3 or v1.2.3)"
 fi
-repository=$(package_field repository)
 releases=${ROUTERCTL_RELEASES_URL:-$repository/releases/download}
 releases=${releases%/}
+if [[ $releases =~ [[:space:][:cntrl:]] ]]; then
+    fail "the releases-url input holds a space or a control character"
+fi
 
 case "${RUNNER_OS:-}/${RUNNER_ARCH:-}" in
     Linux/X64) target=x86_64-unknown-linux-musl ;;
@@ -47,10 +75,17 @@ case $target in
     *-windows-*) archive_type=zip exe=.exe ;;
     *) archive_type=tar.gz exe= ;;
 esac
+if [ "${RUNNER_OS:-}" = Windows ]; then
+    exe=.exe
+fi
 
 work="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/routerctl-$version"
 rm -rf "$work"
 mkdir -p "$work"
+
+download() {
+    curl --fail --silent --show-error --location --retry 3 -o "$2" "$1"
+}
 
 sha256() {
     if command -v sha256sum >/dev/null; then
@@ -60,65 +95,98 @@ sha256() {
     fi
 }
 
-# Downloads, checks and unpacks the archive; prints the directory holding
-# the binary. Returns 1 when there is no archive to download, and 2 when
-# one was downloaded but is refused (its checksum, its contents).
+# The archive's build provenance: made by this repository's release
+# workflow (gh attestation verify), where gh is installed.
+check_provenance() {
+    local archive=$1 name=$2 owner_repo=${repository#https://github.com/}
+    if [ "${ROUTERCTL_PROVENANCE:-true}" = false ]; then
+        note "build provenance not checked (provenance: false); the SHA-256 is"
+        return
+    fi
+    if ! command -v gh >/dev/null; then
+        note "gh is not installed: the build provenance of $name is not checked; its SHA-256 is"
+        return
+    fi
+    if ! gh attestation verify "$archive" --repo "$owner_repo" >&2; then
+        fail "$name has no build provenance from $owner_repo's release workflow (gh attestation verify failed; its output is above); not installed"
+    fi
+    note "build provenance of $name checked: built by $owner_repo"
+}
+
+# Downloads, checks and unpacks the runner's archive of the release whose
+# SHA256SUMS is at $work/SHA256SUMS; sets dir. Any failure fails the step.
 from_release() {
-    [ -n "$target" ] || { echo "routerctl: no release archive is built for ${RUNNER_OS:-?}/${RUNNER_ARCH:-?}" >&2; return 1; }
     local name="routerctl-$version-$target"
-    local url="$releases/v$version"
-    echo "routerctl: downloading $url/$name.$archive_type" >&2
-    curl --fail --silent --show-error --location --retry 3 -o "$work/$name.$archive_type" "$url/$name.$archive_type" || return 1
-    curl --fail --silent --show-error --location --retry 3 -o "$work/SHA256SUMS" "$url/SHA256SUMS" || return 1
+    local file="$name.$archive_type"
     local expected actual
-    expected=$(awk -v name="$name.$archive_type" '{ n = $2; sub(/^\*/, "", n) } n == name { print $1 }' "$work/SHA256SUMS")
-    actual=$(sha256 "$work/$name.$archive_type")
+    expected=$(awk -v name="$file" '{ n = $2; sub(/^\*/, "", n) } n == name { print $1 }' "$work/SHA256SUMS")
     if [ -z "$expected" ]; then
-        echo "::error::routerctl: $name.$archive_type is not in the release's SHA256SUMS; not installed" >&2
-        return 2
+        fail "$file is not in the SHA256SUMS of release v$version; not installed"
     fi
+    note "downloading $releases/v$version/$file"
+    download "$releases/v$version/$file" "$work/$file" || fail "$file of release v$version could not be downloaded; not installed"
+    actual=$(sha256 "$work/$file")
     if [ "$expected" != "$actual" ]; then
-        echo "::error::routerctl: the SHA-256 of $name.$archive_type is $actual, the release's SHA256SUMS says $expected; not installed" >&2
-        return 2
+        fail "the SHA-256 of $file is $actual, the release's SHA256SUMS says $expected; not installed"
     fi
+    check_provenance "$work/$file" "$file"
     if [ "$archive_type" = zip ]; then
         if command -v unzip >/dev/null; then
-            unzip -q "$work/$name.zip" -d "$work" || return 2
+            unzip -q "$work/$file" -d "$work" || fail "$file could not be unpacked; not installed"
         else
-            7z x -bd -bso0 "-o$work" "$work/$name.zip" || return 2
+            7z x -bd -bso0 "-o$work" "$work/$file" || fail "$file could not be unpacked; not installed"
         fi
     else
-        tar -xzf "$work/$name.tar.gz" -C "$work" || return 2
+        tar -xzf "$work/$file" -C "$work" || fail "$file could not be unpacked; not installed"
     fi
     if [ ! -f "$work/$name/routerctl$exe" ]; then
-        echo "::error::routerctl: $name.$archive_type holds no $name/routerctl$exe; not installed" >&2
-        return 2
+        fail "$file holds no $name/routerctl$exe; not installed"
     fi
-    echo "$work/$name"
+    dir="$work/$name"
 }
 
-# Builds with cargo: the action's own source when the version is the
-# action's, else the release from crates.io. Prints the binary's directory.
-from_source() {
-    local how=(routerctl --version "$version")
-    if [ "$version" = "$own_version" ] && [ -f "$source_dir/Cargo.lock" ]; then
-        how=(--path "$source_dir")
+# Builds with `cargo install --locked` ("$@" says what); sets dir.
+build() {
+    note "building with cargo install --locked $*"
+    if ! command -v cargo >/dev/null; then
+        fail "cargo is not installed, and building is the only way to install v$version here; not installed"
     fi
-    echo "routerctl: building with cargo install --locked ${how[*]}" >&2
-    cargo install --locked --root "$work/cargo" "${how[@]}" >&2
-    echo "$work/cargo/bin"
+    if ! cargo install --locked --root "$work/cargo" "$@" >&2; then
+        fail "cargo install --locked $* failed (its output is above); not installed"
+    fi
+    if [ ! -f "$work/cargo/bin/routerctl$exe" ]; then
+        fail "cargo install --locked $* installed no routerctl$exe; not installed"
+    fi
+    dir="$work/cargo/bin"
 }
 
-status=0
-dir=$(from_release) || status=$?
-case $status in
-    0) ;;
-    1) dir=$(from_source) ;;
-    *) exit 1 ;;
-esac
+own_source() {
+    [ "$version" = "$own_version" ] && [ -f "$source_dir/Cargo.lock" ]
+}
+
+dir=
+if download "$releases/v$version/SHA256SUMS" "$work/SHA256SUMS" 2>"$work/SHA256SUMS.err"; then
+    if [ -n "$target" ]; then
+        from_release
+    else
+        note "no release archive is built for ${RUNNER_OS:-?}/${RUNNER_ARCH:-?}"
+        if own_source; then
+            build --path "$source_dir"
+        else
+            build "$crate" --version "$version"
+        fi
+    fi
+elif own_source; then
+    note "v$version, the action's own version, has no release at $releases (yet): building the action's source"
+    build --path "$source_dir"
+else
+    cat "$work/SHA256SUMS.err" >&2
+    fail "there is no release v$version (its SHA256SUMS could not be downloaded from $releases/v$version); give a released version, or use the action at the ref that holds that version"
+fi
+
 echo "$dir" >> "${GITHUB_PATH:?GITHUB_PATH is set on a runner}"
 if [ -n "${GITHUB_OUTPUT:-}" ]; then
     echo "version=$version" >> "$GITHUB_OUTPUT"
     echo "path=$dir/routerctl$exe" >> "$GITHUB_OUTPUT"
 fi
-echo "routerctl $version: $dir/routerctl$exe" >&2
+note "$version: $dir/routerctl$exe"

@@ -31,9 +31,10 @@ use std::io::{Read, Write};
 use anyhow::Result;
 use serde_json::Value;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, CommonArgs};
 use crate::diff::{diff_object, Palette};
 use crate::input::inputs::Inputs;
+use crate::input::select::Selection;
 use crate::input::Source;
 use crate::output::{print_objects, Format};
 use crate::pipeline::{reconcile_sources, Options};
@@ -52,6 +53,9 @@ pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write, terminal: Te
     // Every -f, -t, --against, --crd and --live is read through one owner;
     // the KRM function's ResourceList is its stdin.
     let mut inputs = Inputs::new(stdin);
+    if common_args(&cli.command).is_some_and(|common| common.skip_other_files) {
+        inputs.select(Selection::of_kinds(&READ_KINDS));
+    }
     let outcome = run_command(cli, &mut inputs, reporter, terminal);
     reporter.raw_names(inputs.raw_names());
     // A signal stopped the kubectl runs: the handler reports it and ends
@@ -62,6 +66,28 @@ pub fn run(cli: &Cli, stdin: &mut dyn Read, stderr: &mut dyn Write, terminal: Te
     }
     reporter.finish();
     outcome.ok()
+}
+
+/// The kinds whose files `--skip-other-files` reads: the routers, what
+/// their backends resolve against, and the RouterTest files.
+const READ_KINDS: [&str; 4] = ["ModelRouter", "InferenceService", "ModelPool", crate::routing::suite::KIND];
+
+/// The inputs and operator settings of a command that reads manifests.
+fn common_args(command: &Command) -> Option<&CommonArgs> {
+    match command {
+        Command::Render(args) => Some(&args.common),
+        Command::Explain(args) => Some(&args.common),
+        Command::Diff(args) => Some(&args.common),
+        Command::Test(args) => Some(&args.common),
+        Command::Route(args) => Some(&args.common),
+        Command::Verify(args) => Some(&args.common),
+        Command::Replay(args) => Some(&args.common),
+        Command::Krm
+        | Command::Schema(_)
+        | Command::Version { .. }
+        | Command::Completions { .. }
+        | Command::Man { .. } => None,
+    }
 }
 
 fn run_command(cli: &Cli, inputs: &mut Inputs, reporter: &mut Reporter, terminal: Terminal) -> Result<Outcome> {

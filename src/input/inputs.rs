@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Result};
 
+use super::select::Selection;
 use super::{expand_paths, read_sources, InputPath, Source};
 
 /// What stdin was given to.
@@ -33,11 +34,21 @@ pub struct Inputs<'a> {
     /// The files read whose names are not UTF-8: the name messages use
     /// (U+FFFD for each bad byte) and the name's bytes.
     raw_names: Vec<(String, Vec<u8>)>,
+    /// `--skip-other-files`: of the files found in directories, only those
+    /// the selection keeps.
+    selection: Option<Selection>,
 }
 
 impl<'a> Inputs<'a> {
     pub fn new(stdin: &'a mut dyn Read) -> Inputs<'a> {
-        Inputs { stdin, stdin_use: None, read: HashMap::new(), raw_names: Vec::new() }
+        Inputs { stdin, stdin_use: None, read: HashMap::new(), raw_names: Vec::new(), selection: None }
+    }
+
+    /// Of the files directories stand for in [`Inputs::sources`], read only
+    /// those `selection` keeps (`--skip-other-files`); files named on their
+    /// own are read whatever they hold.
+    pub fn select(&mut self, selection: Selection) {
+        self.selection = Some(selection);
     }
 
     /// The sources `paths` stand for (`-` is stdin, a directory its
@@ -52,7 +63,15 @@ impl<'a> Inputs<'a> {
         if has_stdin(&expanded) {
             self.claim_stdin(&expanded, StdinUse::Read(key.clone()))?;
         }
-        let inputs = expand_paths(&expanded)?;
+        let mut inputs = expand_paths(&expanded)?;
+        if let Some(selection) = &self.selection {
+            // A path given as it is, not found in a directory, is read.
+            let named: Vec<&PathBuf> = paths.iter().filter(|p| !p.is_dir()).collect();
+            inputs.retain(|input| match input {
+                InputPath::File(path) => named.contains(&path) || selection.keeps(path),
+                InputPath::Stdin => true,
+            });
+        }
         self.note_names(&inputs);
         let sources: Arc<[Source]> = read_sources(inputs, self.stdin)?.into();
         self.read.insert(key, Arc::clone(&sources));

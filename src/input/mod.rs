@@ -13,6 +13,7 @@ pub mod log;
 pub mod recursive;
 mod repair;
 pub mod scalar;
+pub mod select;
 pub mod yaml;
 
 use std::fmt;

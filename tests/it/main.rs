@@ -12,6 +12,7 @@ mod conventions_cli;
 mod crd_cli;
 mod diff_cli;
 mod docs_examples;
+mod docs_recipes;
 mod drift_cli;
 mod emitter_roundtrip;
 mod faults_cli;

@@ -30,6 +30,10 @@ const VERSION: &str = "1.2.3";
 
 const REPOSITORY: &str = env!("CARGO_PKG_REPOSITORY");
 
+/// The name the crate is published as (crates.io's `routerctl` is another
+/// project's); its binary is `routerctl`.
+const CRATE: &str = "llmkube-routerctl";
+
 /// Whether the repository's release files are here; says why not.
 fn in_repository() -> bool {
     if common::packaged() {
@@ -268,8 +272,8 @@ fn cargo_binstall_downloads_the_archive_of_its_target_and_finds_the_binary_in_it
         .as_array()
         .expect("packages")
         .iter()
-        .find(|p| p["name"] == "routerctl")
-        .expect("routerctl");
+        .find(|p| p["name"] == CRATE)
+        .unwrap_or_else(|| panic!("the package {CRATE}"));
     assert_eq!(package["repository"], REPOSITORY);
     let binstall = &package["metadata"]["binstall"];
 
@@ -286,7 +290,8 @@ fn cargo_binstall_downloads_the_archive_of_its_target_and_finds_the_binary_in_it
         let vars = [
             ("repo", REPOSITORY),
             ("version", VERSION),
-            ("name", "routerctl"),
+            // binstall's { name } is the crate's.
+            ("name", CRATE),
             ("target", target.as_str()),
             ("bin", "routerctl"),
             ("binary-ext", exe),
@@ -368,27 +373,130 @@ struct Install {
     outputs: String,
     /// The stand-in cargo's arguments, when it ran.
     cargo: Option<String>,
+    /// The stand-in gh's arguments, when it ran.
+    gh: Option<String>,
+}
+
+impl Install {
+    fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.out.stdout).into_owned()
+    }
+
+    /// The step failed as GitHub shows it: a non-zero exit, an `::error`
+    /// workflow command on stdout holding `what`, and nothing installed.
+    fn assert_failed(&self, what: &str) {
+        let (stdout, stderr) = (self.stdout(), stderr(&self.out));
+        assert_ne!(self.out.status.code(), Some(0), "the step fails:\n{stdout}{stderr}");
+        assert!(
+            stdout.lines().any(|l| l.starts_with("::error::routerctl: ") && l.contains(what)),
+            "an ::error line on stdout says {what:?}:\n{stdout}\nstderr:\n{stderr}"
+        );
+        assert_eq!(self.path, "", "nothing is put on PATH");
+        assert_eq!(self.outputs, "", "and no output is set");
+    }
+}
+
+/// The runner's cargo and gh, as stand-ins that record their arguments.
+#[derive(Clone, Copy, PartialEq)]
+enum Tool {
+    Absent,
+    Passes,
+    Fails,
+}
+
+/// The programs the installer runs besides cargo and gh, linked into the
+/// runner's own PATH: the real cargo and gh of this machine (or of CI's
+/// GitHub runner, which has gh) are never reached.
+const RUNNER_TOOLS: &[&str] = &[
+    "bash",
+    "sh",
+    "curl",
+    "sed",
+    "awk",
+    "head",
+    "cut",
+    "mkdir",
+    "rm",
+    "dirname",
+    "tar",
+    "gzip",
+    "unzip",
+    "sha256sum",
+    "shasum",
+    "cat",
+    "chmod",
+];
+
+fn on_path(program: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .map(|dir| dir.join(program))
+        .find(|candidate| candidate.is_file())
+}
+
+fn executable(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let out = run(Command::new("chmod").arg("+x").arg(path));
+    assert!(out.status.success(), "chmod: {}", stderr(&out));
 }
 
 /// Runs packaging/action/install.sh as action.yml does, on a runner of
-/// `os`/`arch`, with releases from `dir/releases` and a stand-in cargo
-/// first on PATH that records its arguments.
+/// `os`/`arch`, with releases from `dir/releases`, cargo and gh as given.
 fn install(dir: &Path, os: &str, arch: &str, version: &str) -> Install {
+    install_with(dir, os, arch, version, Tool::Passes, Tool::Absent, &[])
+}
+
+fn install_with(
+    dir: &Path,
+    os: &str,
+    arch: &str,
+    version: &str,
+    cargo: Tool,
+    gh: Tool,
+    env: &[(&str, &str)],
+) -> Install {
     let runner = tempfile::tempdir_in(dir).expect("a runner's temporary directory");
     let bin = runner.path().join("bin");
     std::fs::create_dir(&bin).expect("a bin directory");
-    let cargo_log = runner.path().join("cargo.log");
-    let stand_in = bin.join("cargo");
-    std::fs::write(&stand_in, format!("#!/bin/sh\necho \"$*\" > '{}'\n", cargo_log.display())).expect("writes cargo");
-    Command::new("chmod").arg("+x").arg(&stand_in).status().expect("chmod");
-    let path = std::env::join_paths(
-        std::iter::once(bin).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
-    )
-    .expect("a PATH");
+    for tool in RUNNER_TOOLS {
+        if let Some(real) = on_path(tool) {
+            std::os::unix::fs::symlink(real, bin.join(tool)).expect("links a tool");
+        }
+    }
+    let (cargo_log, gh_log) = (runner.path().join("cargo.log"), runner.path().join("gh.log"));
+    let exe = if os == "Windows" { ".exe" } else { "" };
+    // cargo install --root ROOT puts the binary in ROOT/bin, as cargo does.
+    let cargo_script = match cargo {
+        Tool::Absent => None,
+        Tool::Passes => Some(format!(
+            "#!/bin/sh\necho \"$*\" > '{log}'\nroot=\nwhile [ $# -gt 0 ]; do [ \"$1\" = --root ] && root=$2; shift; done\n\
+             mkdir -p \"$root/bin\" && printf '#!/bin/sh\\necho built\\n' > \"$root/bin/routerctl{exe}\" && chmod +x \"$root/bin/routerctl{exe}\"\n",
+            log = cargo_log.display()
+        )),
+        Tool::Fails => Some(format!(
+            "#!/bin/sh\necho \"$*\" > '{}'\necho 'error: could not compile `llmkube-routerctl` (bin \"routerctl\")' >&2\nexit 101\n",
+            cargo_log.display()
+        )),
+    };
+    let gh_script = match gh {
+        Tool::Absent => None,
+        Tool::Passes => Some(format!("#!/bin/sh\necho \"$*\" > '{}'\necho 'Verification succeeded!' >&2\n", gh_log.display())),
+        Tool::Fails => Some(format!(
+            "#!/bin/sh\necho \"$*\" > '{}'\necho 'Error: failed to fetch attestations: no attestations found' >&2\nexit 1\n",
+            gh_log.display()
+        )),
+    };
+    for (name, script) in [("cargo", cargo_script), ("gh", gh_script)] {
+        if let Some(script) = script {
+            executable(&bin.join(name), &script);
+        }
+    }
     let (github_path, github_output) = (runner.path().join("path"), runner.path().join("output"));
-    let out = run(Command::new("bash")
+    let mut command = Command::new(bin.join("bash"));
+    command
         .arg(common::root().join("packaging/action/install.sh"))
-        .env("PATH", path)
+        .env_clear()
+        .env("PATH", &bin)
+        .env("HOME", runner.path())
         .env("ROUTERCTL_VERSION", version)
         .env("ROUTERCTL_RELEASES_URL", format!("file://{}/releases", dir.display()))
         .env("RUNNER_OS", os)
@@ -396,36 +504,50 @@ fn install(dir: &Path, os: &str, arch: &str, version: &str) -> Install {
         .env("RUNNER_TEMP", runner.path())
         .env("GITHUB_PATH", &github_path)
         .env("GITHUB_OUTPUT", &github_output)
-        .stdin(std::process::Stdio::null()));
+        .stdin(std::process::Stdio::null());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let out = run(&mut command);
     let result = Install {
         out,
         path: std::fs::read_to_string(&github_path).unwrap_or_default(),
         outputs: std::fs::read_to_string(&github_output).unwrap_or_default(),
         cargo: std::fs::read_to_string(&cargo_log).ok(),
+        gh: std::fs::read_to_string(&gh_log).ok(),
     };
     // Kept for the caller to look into.
     let _ = runner.keep();
     result
 }
 
+/// The GitHub runner's names for a target's OS and architecture.
+fn runner_of(target: &str) -> (&'static str, &'static str) {
+    let (os, arch) = platform(target);
+    let os = match os {
+        "linux" => "Linux",
+        "darwin" => "macOS",
+        _ => "Windows",
+    };
+    (os, if arch == "amd64" { "X64" } else { "ARM64" })
+}
+
+/// The `owner/name` of Cargo.toml's repository, as gh takes it.
+fn owner_repo() -> &'static str {
+    REPOSITORY.strip_prefix("https://github.com/").expect("a GitHub repository")
+}
+
 #[test]
-fn the_action_installs_the_archive_of_each_runner_checked_against_sha256sums() {
+fn the_action_installs_the_archive_of_each_runner_checked_against_sha256sums_and_its_provenance() {
     if !in_repository() {
         return;
     }
     let dir = tempfile::tempdir().expect("a temporary directory");
     let archives = releases(dir.path());
-    let runner_arch = |arch: &str| if arch == "amd64" { "X64" } else { "ARM64" };
-    let runner_os = |os: &str| match os {
-        "linux" => "Linux",
-        "darwin" => "macOS",
-        _ => "Windows",
-    };
-    for (target, _) in &archives {
-        let (os, arch) = platform(target);
-        let (os, arch) = (runner_os(os), runner_arch(arch));
-        let done = install(dir.path(), os, arch, &format!("v{VERSION}"));
-        assert!(done.out.status.success(), "{os}/{arch}: {}", stderr(&done.out));
+    for (target, archive) in &archives {
+        let (os, arch) = runner_of(target);
+        let done = install_with(dir.path(), os, arch, &format!("v{VERSION}"), Tool::Passes, Tool::Passes, &[]);
+        assert!(done.out.status.success(), "{os}/{arch}: {}{}", done.stdout(), stderr(&done.out));
         assert_eq!(done.cargo, None, "{os}/{arch}: nothing is built");
         let added = done.path.trim_end();
         assert!(added.ends_with(&format!("/routerctl-{VERSION}-{target}")), "{os}/{arch} installs {target}: {added}");
@@ -437,7 +559,54 @@ fn the_action_installs_the_archive_of_each_runner_checked_against_sha256sums() {
         let ran = run(&mut Command::new(&binary));
         assert!(ran.status.success(), "the installed binary runs: {}", stderr(&ran));
         assert_eq!(String::from_utf8_lossy(&ran.stdout).trim_end(), STAND_IN);
+        // gh checked the downloaded archive (the same bytes as the release's)
+        // against this repository's attestations.
+        let gh = done.gh.expect("gh ran");
+        let words: Vec<&str> = gh.split_whitespace().collect();
+        assert_eq!(words.len(), 5, "{gh}");
+        assert_eq!(words[..2], ["attestation", "verify"], "{gh}");
+        assert_eq!(words[3..], ["--repo", owner_repo()], "{gh}");
+        assert_eq!(sha256_hex(Path::new(words[2])), sha256_hex(archive), "{gh}");
     }
+}
+
+#[test]
+fn the_action_says_it_did_not_check_provenance_where_gh_is_not_installed_or_provenance_is_false() {
+    if !in_repository() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    releases(dir.path());
+    let done = install_with(dir.path(), "Linux", "X64", VERSION, Tool::Passes, Tool::Absent, &[]);
+    assert!(done.out.status.success(), "{}", stderr(&done.out));
+    let said = stderr(&done.out);
+    assert!(said.contains("gh is not installed: the build provenance of") && said.contains("is not checked"), "{said}");
+
+    let done = install_with(
+        dir.path(),
+        "Linux",
+        "X64",
+        VERSION,
+        Tool::Passes,
+        Tool::Passes,
+        &[("ROUTERCTL_PROVENANCE", "false")],
+    );
+    assert!(done.out.status.success(), "{}", stderr(&done.out));
+    assert_eq!(done.gh, None, "gh is not asked");
+    assert!(stderr(&done.out).contains("build provenance not checked (provenance: false)"), "{}", stderr(&done.out));
+}
+
+#[test]
+fn the_action_refuses_an_archive_whose_provenance_gh_does_not_verify() {
+    if !in_repository() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    releases(dir.path());
+    let done = install_with(dir.path(), "Linux", "X64", VERSION, Tool::Passes, Tool::Fails, &[]);
+    done.assert_failed("has no build provenance from");
+    assert!(stderr(&done.out).contains("no attestations found"), "gh's own words are shown: {}", stderr(&done.out));
+    assert_eq!(done.cargo, None, "and nothing is built instead");
 }
 
 #[test]
@@ -454,34 +623,38 @@ fn the_action_refuses_an_archive_whose_sha256_is_not_the_releases_and_builds_not
     let wrong: String = real.chars().rev().collect();
     std::fs::write(&sums, text.replace(&real, &wrong)).expect("writes SHA256SUMS");
 
+    let done = install_with(dir.path(), "Linux", "X64", VERSION, Tool::Passes, Tool::Passes, &[]);
+    done.assert_failed("SHA-256");
+    let message = done.stdout();
+    assert!(message.contains(&wrong) && message.contains(&real), "{target}: {message}");
+    assert_eq!(done.cargo, None, "nothing is built instead");
+    assert_eq!(done.gh, None, "and its provenance is not asked for");
+
+    // An archive the release's SHA256SUMS does not list: the same.
+    std::fs::write(&sums, "").expect("writes SHA256SUMS");
     let done = install(dir.path(), "Linux", "X64", VERSION);
-    assert!(!done.out.status.success(), "{target}: a wrong checksum fails the step");
-    let message = stderr(&done.out);
-    assert!(message.contains("SHA-256") && message.contains(&wrong) && message.contains(&real), "{message}");
-    assert_eq!(done.path, "", "nothing is put on PATH");
-    assert_eq!(done.cargo, None, "and nothing is built instead");
+    done.assert_failed("is not in the SHA256SUMS of release v1.2.3");
+    assert_eq!(done.cargo, None, "nothing is built instead");
 }
 
 #[test]
-fn the_action_builds_with_cargo_install_locked_where_the_release_has_no_archive_for_the_runner() {
+fn the_action_builds_the_crate_at_exactly_the_release_where_the_release_has_no_archive_for_the_runner() {
     if !in_repository() {
         return;
     }
     let dir = tempfile::tempdir().expect("a temporary directory");
     releases(dir.path());
 
-    // No archive for the runner: the release from crates.io.
+    // No archive for the runner: that release of this crate, from crates.io.
     let done = install(dir.path(), "Windows", "ARM64", VERSION);
-    assert!(done.out.status.success(), "{}", stderr(&done.out));
+    assert!(done.out.status.success(), "{}{}", done.stdout(), stderr(&done.out));
     let cargo = done.cargo.expect("cargo ran");
     assert!(cargo.starts_with("install --locked --root "), "{cargo}");
-    assert!(cargo.trim_end().ends_with(&format!("routerctl --version {VERSION}")), "{cargo}");
-    assert!(done.path.trim_end().ends_with("/cargo/bin"), "{}", done.path);
-
-    // No release of that version at all: the same.
-    let done = install(dir.path(), "Linux", "X64", "9.9.9");
-    assert!(done.out.status.success(), "{}", stderr(&done.out));
-    assert!(done.cargo.expect("cargo ran").trim_end().ends_with("routerctl --version 9.9.9"));
+    assert!(cargo.trim_end().ends_with(&format!("llmkube-routerctl --version {VERSION}")), "{cargo}");
+    let added = done.path.trim_end();
+    assert!(added.ends_with("/cargo/bin"), "{added}");
+    assert!(Path::new(added).join("routerctl.exe").is_file(), "the Windows binary is there");
+    assert!(done.outputs.contains(&format!("path={added}/routerctl.exe\n")), "{}", done.outputs);
 
     // No version given: the action's own (Cargo.toml's), built from the
     // action's own source when it has no release yet.
@@ -491,6 +664,48 @@ fn the_action_builds_with_cargo_install_locked_where_the_release_has_no_archive_
     let cargo = done.cargo.expect("cargo ran");
     assert!(cargo.trim_end().ends_with(&format!("--path {}", common::root().display())), "{cargo}");
     assert!(done.outputs.contains(&format!("version={own}\n")), "{}", done.outputs);
+}
+
+#[test]
+fn the_action_refuses_a_version_that_is_no_release_and_builds_nothing() {
+    if !in_repository() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    releases(dir.path());
+    // No release 9.9.9: not built from crates.io, where that number may be
+    // anything.
+    let done = install(dir.path(), "Linux", "X64", "9.9.9");
+    done.assert_failed("there is no release v9.9.9");
+    assert_eq!(done.cargo, None, "nothing is built");
+    let done = install(dir.path(), "Windows", "ARM64", "v9.9.9");
+    done.assert_failed("there is no release v9.9.9");
+    assert_eq!(done.cargo, None, "nothing is built");
+    // Not a release number at all: refused before anything is fetched.
+    for wrong in ["latest", "1.2", "1.2.3\n::warning::x", "../1.2.3"] {
+        let done = install(dir.path(), "Linux", "X64", wrong);
+        done.assert_failed("the version input is not a release number");
+        assert_eq!(done.cargo, None, "{wrong:?}: nothing is built");
+    }
+}
+
+#[test]
+fn the_action_fails_the_step_with_an_error_when_its_build_fails() {
+    if !in_repository() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    releases(dir.path());
+    // The release's crate, on a runner with no archive.
+    let done = install_with(dir.path(), "Windows", "ARM64", VERSION, Tool::Fails, Tool::Absent, &[]);
+    done.assert_failed(&format!("cargo install --locked llmkube-routerctl --version {VERSION} failed"));
+    assert!(stderr(&done.out).contains("could not compile"), "cargo's own words are shown: {}", stderr(&done.out));
+    // The action's own source.
+    let done = install_with(dir.path(), "Linux", "X64", "", Tool::Fails, Tool::Absent, &[]);
+    done.assert_failed("cargo install --locked --path");
+    // No cargo on the runner at all.
+    let done = install_with(dir.path(), "Linux", "X64", "", Tool::Absent, Tool::Absent, &[]);
+    done.assert_failed("cargo is not installed");
 }
 
 #[test]
@@ -597,42 +812,377 @@ fn every_release_the_docs_name_is_cargo_tomls_version() {
     assert!(seen > 0, "the docs name a release");
 }
 
-/// The README's router, its proxy image given (so it renders with
-/// `--strict`), a RouterTest whose first case passes and whose second
-/// expects a backend the router does not pick, and a file that is not a
-/// Kubernetes object.
-const HOOKED_ROUTER: &str = "\
-apiVersion: inference.llmkube.dev/v1alpha1
-kind: InferenceService
-metadata: {name: qwen3-coder, namespace: ml}
-spec:
-  endpoint: {port: 8080}
----
-apiVersion: inference.llmkube.dev/v1alpha1
-kind: ModelRouter
-metadata: {name: coding-router, namespace: ml}
-spec:
-  proxy: {image: ghcr.io/defilantech/llmkube-router-proxy:0.9.19}
-  backends:
-  - name: local-qwen
-    tier: local
-    inferenceServiceRef: {name: qwen3-coder}
-  - name: cloud-opus
-    tier: cloud
-    external: {provider: anthropic, model: claude-opus-4-7, credentialsSecretRef: {name: anthropic-key}}
-  rules:
-  - name: pii-stays-local
-    match: {dataClassification: [pii, phi]}
-    route: {backends: [local-qwen]}
-    failClosed: true
-  - name: complex-to-cloud
-    match: {taskComplexity: complex}
-    route: {backends: [cloud-opus, local-qwen]}
-  defaultRoute: local-qwen
-  policy:
-    classification: {sensitiveClassifications: [pii, phi]}
-";
+/// `cargo metadata --locked` (with the dependencies) of the crate.
+fn metadata(extra: &[&str]) -> Value {
+    let out = run(Command::new(env!("CARGO"))
+        .args(["metadata", "--locked", "--format-version=1", "--manifest-path"])
+        .arg(common::root().join("Cargo.toml"))
+        .args(extra));
+    assert!(out.status.success(), "cargo metadata: {}", stderr(&out));
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
 
+/// The crate each `cargo install` or `cargo binstall` command of `text`
+/// names: its first word that is not a flag nor a flag's value (a shell
+/// variable, such as the installer's `"$@"`, names none).
+fn crates_installed(text: &str) -> Vec<String> {
+    let command = regex::Regex::new(r"cargo (?:b)?install\b([^\n`]*)").expect("a regex");
+    let mut named = Vec::new();
+    for found in command.captures_iter(text) {
+        let mut words = found[1].split_whitespace().map(|w| w.trim_matches(|c| c == '"' || c == '\''));
+        while let Some(word) = words.next() {
+            if ["--root", "--version", "--path", "--bin", "--target", "--git", "--index"].contains(&word) {
+                words.next();
+            } else if !word.starts_with('-') {
+                if !word.starts_with('$') {
+                    named.push(word.split('@').next().unwrap_or(word).to_string());
+                }
+                break;
+            }
+        }
+    }
+    named
+}
+
+#[test]
+fn the_crate_is_llmkube_routerctl_its_binary_routerctl_and_every_install_path_names_them() {
+    if !in_repository() {
+        return;
+    }
+    assert_eq!(env!("CARGO_PKG_NAME"), CRATE, "Cargo.toml's package name");
+    let metadata = metadata(&["--no-deps"]);
+    let package = &metadata["packages"][0];
+    assert_eq!(package["name"], CRATE);
+    let targets = package["targets"].as_array().expect("targets");
+    let named = |kind: &str| -> Vec<&str> {
+        targets
+            .iter()
+            .filter(|t| t["kind"].as_array().is_some_and(|k| k.iter().any(|k| k == kind)))
+            .map(|t| t["name"].as_str().expect("a name"))
+            .collect()
+    };
+    assert_eq!(named("bin"), ["routerctl"], "the one binary is routerctl");
+    assert_eq!(named("lib"), ["routerctl"], "the library keeps the name `use routerctl::` takes");
+
+    // No page, script or workflow installs a crate by another name: the
+    // crates.io `routerctl` is another project.
+    let root = common::root();
+    let mut files = addressed_files();
+    files.extend(["ARCHITECTURE.md", "Cargo.toml", "bench/README.md"].iter().map(|f| root.join(f)));
+    let mut wrong = Vec::new();
+    let mut seen = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let place = file.strip_prefix(&root).unwrap_or(file).display().to_string();
+        for name in crates_installed(&text) {
+            if name == CRATE {
+                seen += 1;
+            } else if name == "routerctl" {
+                wrong.push(format!("{place}: installs the crate routerctl (another project's), not {CRATE}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let install = read("docs/install.md");
+    for command in [format!("cargo binstall {CRATE}"), format!("cargo install --locked {CRATE}")] {
+        assert!(install.contains(&command), "docs/install.md says {command}");
+    }
+    assert!(seen >= 3, "the docs install {CRATE} ({seen} times)");
+
+    // The release workflow reads the package by its name; the fuzz target
+    // depends on it by its name.
+    let workflow = read(".github/workflows/release.yml");
+    let select = regex::Regex::new(r#"select\(\.name == "([^"]+)"\)"#).expect("a regex");
+    let selected: Vec<String> = select.captures_iter(&workflow).map(|c| c[1].to_string()).collect();
+    assert!(!selected.is_empty(), "release.yml reads Cargo.toml's package");
+    assert!(selected.iter().all(|n| n == CRATE), "release.yml selects {selected:?}");
+    assert!(
+        read("fuzz/Cargo.toml").contains(&format!(r#"routerctl = {{ package = "{CRATE}", path = ".." }}"#)),
+        "fuzz/Cargo.toml depends on {CRATE}"
+    );
+    // The action's installer builds the crate Cargo.toml names.
+    assert!(read("packaging/action/install.sh").contains("crate=$(package_field name)"));
+}
+
+/// A Rust version as (major, minor, patch).
+fn rust_version(text: &str) -> (u32, u32, u32) {
+    let mut parts = text.split('.').map(|p| p.parse::<u32>().unwrap_or_else(|e| panic!("{text}: {e}")));
+    (parts.next().expect("a major"), parts.next().unwrap_or(0), parts.next().unwrap_or(0))
+}
+
+#[test]
+fn rust_version_is_the_highest_of_the_locked_dependencies_and_ci_builds_with_it_and_the_docs_say_it() {
+    if !in_repository() {
+        return;
+    }
+    let stated = env!("CARGO_PKG_RUST_VERSION");
+    // Every package a build reaches (no dev-dependency), for any platform.
+    let metadata = metadata(&[]);
+    let packages: std::collections::HashMap<&str, &Value> = metadata["packages"]
+        .as_array()
+        .expect("packages")
+        .iter()
+        .map(|p| (p["id"].as_str().expect("an id"), p))
+        .collect();
+    let nodes: std::collections::HashMap<&str, &Value> = metadata["resolve"]["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .map(|n| (n["id"].as_str().expect("an id"), n))
+        .collect();
+    let root = metadata["resolve"]["root"].as_str().expect("a root");
+    let mut reached = BTreeSet::from([root]);
+    let mut todo = vec![root];
+    while let Some(at) = todo.pop() {
+        for dep in nodes[at]["deps"].as_array().expect("deps") {
+            let kinds = dep["dep_kinds"].as_array().expect("kinds");
+            if kinds.iter().all(|k| k["kind"] == "dev") {
+                continue;
+            }
+            let id = dep["pkg"].as_str().expect("an id");
+            if reached.insert(id) {
+                todo.push(id);
+            }
+        }
+    }
+    let (highest, by) = reached
+        .iter()
+        .filter(|id| **id != root)
+        .filter_map(|id| {
+            let p = packages[id];
+            p["rust_version"].as_str().map(|v| (rust_version(v), format!("{} {}", p["name"], p["version"])))
+        })
+        .max()
+        .expect("a dependency states its rust-version");
+    assert_eq!(
+        rust_version(stated),
+        highest,
+        "Cargo.toml's rust-version {stated} is the highest a locked dependency needs ({by} needs {highest:?})"
+    );
+
+    // CI builds with exactly that toolchain.
+    let ci = yaml("ci.yml", &read(".github/workflows/ci.yml"));
+    let steps = ci["jobs"]["rust-version"]["steps"].as_array().expect("ci.yml has a rust-version job");
+    let toolchain = steps
+        .iter()
+        .find(|s| s["uses"].as_str().is_some_and(|u| u.starts_with("dtolnay/rust-toolchain@")))
+        .and_then(|s| s["with"]["toolchain"].as_str())
+        .expect("the job installs a toolchain");
+    assert_eq!(toolchain, stated, "the rust-version job's toolchain");
+    let runs: Vec<&str> = steps.iter().filter_map(|s| s["run"].as_str()).collect();
+    assert!(
+        runs.iter().any(|r| r.contains(&format!("cargo +{stated} build --locked"))),
+        "the job builds with it, from the lock: {runs:?}"
+    );
+
+    // The docs say the same number wherever they name one.
+    let said = regex::Regex::new(r"Rust (\d+\.\d+(?:\.\d+)?) or newer").expect("a regex");
+    for page in ["README.md", "docs/install.md"] {
+        let text = read(page);
+        let numbers: Vec<String> = said.captures_iter(&text).map(|c| c[1].to_string()).collect();
+        assert!(!numbers.is_empty(), "{page} names the Rust it needs");
+        assert!(numbers.iter().all(|n| n == stated), "{page} says Rust {numbers:?}, Cargo.toml {stated}");
+    }
+}
+
+#[test]
+fn every_action_a_workflow_uses_is_pinned_by_a_full_commit_sha_with_its_release_in_a_comment() {
+    if !in_repository() {
+        return;
+    }
+    let pinned = regex::Regex::new(
+        r"^\s*(?:- )?uses: ([A-Za-z0-9_.-]+/[A-Za-z0-9_./-]+)@([0-9a-f]{40}) # (v\d+(?:\.\d+){0,2})$",
+    )
+    .expect("a regex");
+    let dir = common::root().join(".github/workflows");
+    let mut by_action: std::collections::BTreeMap<String, BTreeSet<(String, String)>> = Default::default();
+    let mut wrong = Vec::new();
+    let mut files = 0;
+    for entry in std::fs::read_dir(&dir).expect("reads .github/workflows") {
+        let path = entry.expect("an entry").path();
+        let name = path.file_name().expect("a name").to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).expect("a workflow");
+        files += 1;
+        let mut lines = 0;
+        for (n, line) in
+            text.lines().enumerate().filter(|(_, l)| l.trim_start().trim_start_matches("- ").starts_with("uses:"))
+        {
+            lines += 1;
+            match pinned.captures(line) {
+                Some(c) => {
+                    by_action.entry(c[1].to_string()).or_default().insert((c[2].to_string(), c[3].to_string()));
+                }
+                None => wrong.push(format!("{name}:{}: {}", n + 1, line.trim())),
+            }
+        }
+        // Every `uses` the workflow holds is on a line of its own, as read.
+        let workflow = yaml(&name, &text);
+        let uses: usize = workflow["jobs"]
+            .as_object()
+            .expect("jobs")
+            .values()
+            .map(|job| job["steps"].as_array().map_or(0, |s| s.iter().filter(|s| s.get("uses").is_some()).count()))
+            .sum();
+        assert_eq!(uses, lines, "{name}: each step's uses is a line of its own");
+    }
+    assert!(files >= 2, "the ci and release workflows");
+    assert!(wrong.is_empty(), "not pinned as owner/repo@<commit> # vX:\n{}", wrong.join("\n"));
+    for (action, pins) in &by_action {
+        assert_eq!(pins.len(), 1, "{action} is pinned to one commit and release everywhere: {pins:?}");
+    }
+    assert!(by_action.contains_key("actions/checkout"), "{by_action:?}");
+}
+
+#[test]
+fn the_release_waits_for_the_image_and_the_sbom_is_packaging_sbom_py_on_the_archives() {
+    if !in_repository() {
+        return;
+    }
+    let workflow = yaml("release.yml", &read(".github/workflows/release.yml"));
+    let needs = |job: &str| -> Vec<String> {
+        workflow["jobs"][job]["needs"]
+            .as_array()
+            .map(|n| n.iter().map(|n| n.as_str().expect("a job").to_string()).collect())
+            .or_else(|| workflow["jobs"][job]["needs"].as_str().map(|n| vec![n.to_string()]))
+            .unwrap_or_default()
+    };
+    assert!(needs("image-manifest").contains(&"image".to_string()), "{:?}", needs("image-manifest"));
+    for job in ["build", "image-manifest"] {
+        assert!(needs("release").contains(&job.to_string()), "the release waits for {job}: {:?}", needs("release"));
+    }
+    assert_eq!(needs("crate"), ["release"], "the crate is published after the release");
+    let steps = workflow["jobs"]["release"]["steps"].as_array().expect("steps");
+    let sbom = steps.iter().find(|s| s["name"] == "SBOM").expect("an SBOM step");
+    let run = sbom["run"].as_str().expect("the SBOM step runs a script");
+    assert!(
+        run.contains(r#"python3 packaging/sbom.py "$VERSION" dist/routerctl-*.tar.gz dist/routerctl-*.zip >"dist/routerctl-$VERSION.spdx.json""#),
+        "{run}"
+    );
+    let attested = steps.iter().find(|s| s["uses"].as_str().is_some_and(|u| u.starts_with("actions/attest-sbom@")));
+    assert_eq!(
+        attested.expect("the SBOM is attested")["with"]["sbom-path"],
+        "dist/routerctl-${{ env.VERSION }}.spdx.json"
+    );
+}
+
+/// The SBOM packaging/sbom.py writes for `targets`, and the archives'
+/// directory it was given.
+fn sbom(targets: &[String]) -> Value {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let version = env!("CARGO_PKG_VERSION");
+    let archives: Vec<PathBuf> = targets
+        .iter()
+        .map(|target| {
+            let suffix = if is_windows(target) { "zip" } else { "tar.gz" };
+            let path = dir.path().join(format!("routerctl-{version}-{target}.{suffix}"));
+            std::fs::write(&path, "").expect("an archive's name");
+            path
+        })
+        .collect();
+    let out = run(Command::new("python3")
+        .arg(common::root().join("packaging/sbom.py"))
+        .arg(version)
+        .args(&archives)
+        .env("SOURCE_DATE_EPOCH", "1700000000"));
+    assert!(out.status.success(), "sbom.py: {}", stderr(&out));
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+#[test]
+fn the_sbom_lists_the_crates_cargo_builds_for_the_release_targets_and_no_others() {
+    if !in_repository() {
+        return;
+    }
+    let targets = release_targets();
+    let document = sbom(&targets);
+    assert_eq!(document["spdxVersion"], "SPDX-2.3");
+    assert_eq!(document["creationInfo"]["created"], "2023-11-14T22:13:20Z", "SOURCE_DATE_EPOCH");
+    let listed: BTreeSet<String> = document["packages"]
+        .as_array()
+        .expect("packages")
+        .iter()
+        .map(|p| format!("{} {}", p["name"].as_str().expect("a name"), p["versionInfo"].as_str().expect("a version")))
+        .collect();
+
+    // What cargo itself says it builds for each target: normal and build
+    // dependencies, no dev-dependencies.
+    let mut built = BTreeSet::new();
+    for target in &targets {
+        let out = run(Command::new(env!("CARGO"))
+            .args(["tree", "--locked", "-e", "normal,build", "--prefix", "none", "--format", "{p}", "--target", target])
+            .arg("--manifest-path")
+            .arg(common::root().join("Cargo.toml")));
+        assert!(out.status.success(), "cargo tree --target {target}: {}", stderr(&out));
+        for line in String::from_utf8_lossy(&out.stdout).lines().filter(|l| !l.trim().is_empty()) {
+            let mut words = line.split_whitespace();
+            let (name, version) = (words.next().expect("a name"), words.next().expect("a version"));
+            built.insert(format!("{name} {}", version.trim_start_matches('v')));
+        }
+    }
+    assert_eq!(listed, built, "the SBOM's crates are what cargo builds for {targets:?}");
+    assert!(listed.contains(&format!("{CRATE} {}", env!("CARGO_PKG_VERSION"))));
+    for not_shipped in ["insta ", "proptest ", "jsonschema ", "roxmltree ", "serde-sarif ", "libfuzzer-sys "] {
+        assert!(!listed.iter().any(|p| p.starts_with(not_shipped)), "{not_shipped}is not in the binaries");
+    }
+
+    // Each crates.io crate carries Cargo.lock's checksum and its purl; the
+    // document describes the package.
+    let lock = read("Cargo.lock");
+    for package in document["packages"].as_array().expect("packages") {
+        let name = package["name"].as_str().expect("a name");
+        let version = package["versionInfo"].as_str().expect("a version");
+        let purl = &package["externalRefs"][0];
+        assert_eq!(purl["referenceType"], "purl");
+        assert_eq!(purl["referenceLocator"], format!("pkg:cargo/{name}@{version}"));
+        if name == CRATE {
+            continue;
+        }
+        let sum = package["checksums"][0]["checksumValue"].as_str().expect("a checksum");
+        let entry = format!("name = \"{name}\"\nversion = \"{version}\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\nchecksum = \"{sum}\"");
+        assert!(lock.contains(&entry), "{name} {version}: Cargo.lock's checksum");
+    }
+    let root =
+        document["packages"].as_array().expect("packages").iter().find(|p| p["name"] == CRATE).expect("the crate");
+    assert!(document["relationships"]
+        .as_array()
+        .expect("relationships")
+        .iter()
+        .any(|r| r["relationshipType"] == "DESCRIBES"
+            && r["spdxElementId"] == "SPDXRef-DOCUMENT"
+            && r["relatedSpdxElement"] == root["SPDXID"]));
+
+    // An archive of another version is refused.
+    let out = run(Command::new("python3")
+        .arg(common::root().join("packaging/sbom.py"))
+        .arg(env!("CARGO_PKG_VERSION"))
+        .arg("routerctl-9.9.9-x86_64-unknown-linux-musl.tar.gz"));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+#[ignore = "needs pyspdxtools (PyPI spdx-tools); .ci/run installs it and runs this with --ignored"]
+fn the_sbom_is_a_valid_spdx_2_3_document() {
+    common::require_tool("pyspdxtools", &["--help"], "the SBOM's validation");
+    let document = sbom(&release_targets());
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("routerctl.spdx.json");
+    std::fs::write(&path, serde_json::to_vec_pretty(&document).expect("JSON")).expect("writes the SBOM");
+    let out = run(Command::new("pyspdxtools").arg("-i").arg(&path));
+    let said = String::from_utf8_lossy(&out.stdout).into_owned() + &stderr(&out);
+    assert!(out.status.success() && !said.contains("ERROR"), "pyspdxtools: {said}");
+
+    // And the validator refuses a broken one: it checks what it is given.
+    let mut broken = document.clone();
+    broken["packages"][0]["licenseDeclared"] = "Not A License Expression (".into();
+    std::fs::write(&path, serde_json::to_vec_pretty(&broken).expect("JSON")).expect("writes the SBOM");
+    let out = run(Command::new("pyspdxtools").arg("-i").arg(&path));
+    let said = String::from_utf8_lossy(&out.stdout).into_owned() + &stderr(&out);
+    assert!(!out.status.success() || said.contains("ERROR"), "a broken SBOM is refused: {said}");
+}
+
+/// A RouterTest of the README's router whose first case passes and whose
+/// second expects a backend the router does not pick.
 const HOOKED_TESTS: &str = "\
 apiVersion: routerctl.llmkube.dev/v1alpha1
 kind: RouterTest
@@ -648,6 +1198,117 @@ tests:
   expect: {backends: [cloud-opus]}
 ";
 
+/// An application's repository with the hooks' work in it: the README's
+/// router (no proxy image: the operator's flag gives it), a RouterTest of
+/// it, and what such a repository also holds and the hooks must not read:
+/// `node_modules` (one file not even YAML), a `tsconfig.json` with
+/// comments, a Helm chart's templates, a CI workflow.
+fn app_repository(repo: &Path) {
+    let files = [
+        ("deploy/router.yaml", crate::docs_examples::file_block("README.md", "router.yaml")),
+        ("router-tests/router-test.yaml", HOOKED_TESTS.to_string()),
+        (".github/workflows/ci.yml", "on: push\njobs: {ci: {runs-on: ubuntu-24.04, steps: [{run: make}]}}\n".into()),
+        ("node_modules/left-pad/package.json", "{\"name\": \"left-pad\", \"version\": \"1.3.0\"}\n".into()),
+        ("node_modules/@types/x/broken.yaml", "key: [unclosed\n".into()),
+        (
+            "tsconfig.json",
+            "{\n  // The compiler's options\n  \"compilerOptions\": {\n    \"strict\": true, /* no any */\n    \"target\": \"es2022\",\n  },\n}\n".into(),
+        ),
+        ("charts/web/Chart.yaml", "apiVersion: v2\nname: web\nversion: 0.1.0\n".into()),
+        ("charts/web/values.yaml", "replicas: 2\n".into()),
+        (
+            "charts/web/templates/deployment.yaml",
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}-web\n  labels:\n    {{- include \"web.labels\" . | nindent 4 }}\nspec:\n  replicas: {{ .Values.replicas }}\n".into(),
+        ),
+    ];
+    for (file, text) in files {
+        let path = repo.join(file);
+        std::fs::create_dir_all(path.parent().expect("a directory")).expect("creates a directory");
+        std::fs::write(&path, text).expect("writes a file");
+    }
+}
+
+/// The hooks of .pre-commit-hooks.yaml: id, entry's words, default args.
+fn hooks() -> Vec<(String, Vec<String>, Vec<String>)> {
+    // The file is a YAML list; routerctl's reader takes mappings.
+    let text: String = read(".pre-commit-hooks.yaml").lines().map(|l| format!("  {l}\n")).collect();
+    let file: Value = routerctl::input::from_yaml_str(&format!("hooks:\n{text}")).expect("YAML");
+    let hooks = &file["hooks"];
+    let words = |v: &Value| -> Vec<String> {
+        v.as_array().expect("a list").iter().map(|w| w.as_str().expect("a word").to_string()).collect()
+    };
+    hooks
+        .as_array()
+        .expect("a list of hooks")
+        .iter()
+        .map(|hook| {
+            assert_eq!(hook["language"], "rust", "{hook}");
+            assert_eq!(hook["pass_filenames"], false, "{hook}");
+            (
+                hook["id"].as_str().expect("an id").to_string(),
+                hook["entry"].as_str().expect("an entry").split_whitespace().map(String::from).collect(),
+                words(&hook["args"]),
+            )
+        })
+        .collect()
+}
+
+/// Runs a hook's entry with `args` in `repo` as pre-commit does (the
+/// built binary for `routerctl`); its exit code and what it said.
+fn run_hook(repo: &Path, entry: &[String], args: &[String]) -> (Option<i32>, String) {
+    assert_eq!(entry[0], "routerctl", "{entry:?}");
+    let out = run(Command::new(env!("CARGO_BIN_EXE_routerctl"))
+        .args(&entry[1..])
+        .args(args)
+        .current_dir(repo)
+        .stdin(std::process::Stdio::null()));
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned() + &stderr(&out))
+}
+
+#[test]
+fn the_hooks_read_only_the_files_of_an_app_repository_that_hold_routers_and_take_the_proxy_image_from_args() {
+    if !in_repository() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    app_repository(dir.path());
+    let hooks = hooks();
+    let ids: Vec<&str> = hooks.iter().map(|(id, _, _)| id.as_str()).collect();
+    assert_eq!(ids, ["routerctl-render", "routerctl-test", "routerctl-verify"]);
+    for (id, entry, args) in &hooks {
+        assert_eq!(args, &["-R", "-f", "."], "{id}: the whole repository by default");
+        assert!(entry.contains(&"--skip-other-files".to_string()), "{id}: {entry:?}");
+        let (code, said) = run_hook(dir.path(), entry, args);
+        // The test hook fails on the case that is wrong on purpose, and
+        // only there; the others pass, the router's image left unsaid.
+        let expected = if id == "routerctl-test" { 1 } else { 0 };
+        assert_eq!(code, Some(expected), "{id}:\n{said}");
+        for junk in ["node_modules", "tsconfig.json", "charts/", ".github"] {
+            assert!(!said.contains(junk), "{id} read {junk}:\n{said}");
+        }
+        if id == "routerctl-test" {
+            assert!(said.contains("pii goes to the cloud (wrong on purpose)"), "{said}");
+        }
+        // Without the skip, the repository's other files are read, and
+        // refused: what the fixture holds is real trouble.
+        let plain: Vec<String> = entry.iter().filter(|w| *w != "--skip-other-files").cloned().collect();
+        let (code, said) = run_hook(dir.path(), &plain, args);
+        assert_eq!(code, Some(2), "{id} without --skip-other-files:\n{said}");
+    }
+
+    // --strict in args wants the operator's image in args too.
+    let (_, render, _) = &hooks[0];
+    let strict: Vec<String> = ["--strict", "-R", "-f", "."].map(String::from).to_vec();
+    let (code, said) = run_hook(dir.path(), render, &strict);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("spec.proxy.image") && said.contains("--router-proxy-image"), "{said}");
+    let image = "ghcr.io/defilantech/llmkube-router-proxy:0.9.19";
+    let given: Vec<String> = ["--strict", "--router-proxy-image", image, "-R", "-f", "."].map(String::from).to_vec();
+    let (code, said) = run_hook(dir.path(), render, &given);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains(&format!("image: {image}")), "{said}");
+}
+
 #[test]
 #[ignore = "needs pre-commit and git, and builds routerctl with cargo install (minutes); .ci/run runs it with --ignored where pre-commit is installed"]
 fn pre_commit_installs_the_hooks_from_the_checkout_and_each_passes_or_fails_as_routerctl_does() {
@@ -655,15 +1316,7 @@ fn pre_commit_installs_the_hooks_from_the_checkout_and_each_passes_or_fails_as_r
     common::require_tool("git", &["--version"], "the pre-commit hooks' test");
     let dir = tempfile::tempdir().expect("a temporary directory");
     let repo = dir.path().join("repo");
-    for (file, text) in [
-        ("routers/router.yaml", HOOKED_ROUTER),
-        ("router-tests/router-test.yaml", HOOKED_TESTS),
-        (".github/workflows/ci.yml", "on: push\njobs: {ci: {runs-on: ubuntu-24.04, steps: [{run: make}]}}\n"),
-    ] {
-        let path = repo.join(file);
-        std::fs::create_dir_all(path.parent().expect("a directory")).expect("creates a directory");
-        std::fs::write(&path, text).expect("writes a file");
-    }
+    app_repository(&repo);
     for args in [&["init", "-q"][..], &["add", "-A"]] {
         let out = run(Command::new("git").args(args).current_dir(&repo));
         assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
@@ -698,9 +1351,12 @@ fn pre_commit_installs_the_hooks_from_the_checkout_and_each_passes_or_fails_as_r
         let line = text.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("no {name} line:\n{text}"));
         line.rsplit('.').next().unwrap_or_default().trim()
     };
-    assert_eq!(status("routerctl render --strict"), "Passed", "{text}");
+    assert_eq!(status("routerctl render"), "Passed", "{text}");
     assert_eq!(status("routerctl verify"), "Passed", "{text}");
     assert_eq!(status("routerctl test"), "Failed", "{text}");
     assert!(text.contains("pii goes to the cloud (wrong on purpose)"), "the failing case is named:\n{text}");
     assert!(!text.contains("complex tasks go to the cloud first"), "a passing case is not reported with -q:\n{text}");
+    for junk in ["node_modules", "tsconfig.json", "charts/web", "{{"] {
+        assert!(!text.contains(junk), "no hook reads {junk}:\n{text}");
+    }
 }
