@@ -374,6 +374,9 @@ fn the_documented_queries_count_as_the_log_replays() {
     let python = python();
     let lines: usize = std::env::var("ROUTERCTL_ENGINES_LINES").ok().and_then(|n| n.parse().ok()).unwrap_or(20_000);
     assert!(lines >= SKIPPED.len() * 10, "ROUTERCTL_ENGINES_LINES: at least {}", SKIPPED.len() * 10);
+    // 1787479200 is 2026-08-23T10:00:00Z (`date -u -d @1787479200`).
+    assert_eq!(rfc3339(1_787_479_200_000_000_007), "2026-08-23T10:00:00.000000007Z");
+    assert_eq!(rfc3339(951_782_400_000_000_000), "2000-02-29T00:00:00.000000000Z");
     let now = SystemTime::now().duration_since(UNIX_EPOCH).expect("after 1970").as_nanos() as i64;
     let log = generate(lines, now);
     let dir = tempfile::tempdir().expect("a temp dir");
