@@ -63,13 +63,17 @@ pub(super) fn run(args: &ReplayArgs, inputs: &mut Inputs, reporter: &mut Reporte
     };
     let mut tally = Tally::new();
     let mut skipped = Skipped::default();
+    let mut empty = Vec::new();
     let mut reading = Reading { reporter, tally: &mut tally, skipped: &mut skipped, lines: 0 };
-    read_logs(&args.logs, inputs, &mut reading)?;
+    read_logs(&args.logs, inputs, &mut reading, &mut empty)?;
     if args.from_cluster {
-        read_cluster_logs(args, router, &mut reading)?;
+        read_cluster_logs(args, router, &mut reading, &mut empty)?;
     }
-    read_counts(&args.counts, inputs, &mut tally)?;
-    warn_skipped(&skipped, &tally, reporter);
+    read_counts(&args.counts, inputs, &mut tally, &mut empty)?;
+    warn_skipped(&skipped, reporter);
+    if tally.requests() == 0 {
+        bail!("{}", nothing_replayed(&empty, router));
+    }
     let report = replay::replay(&tally, router, before.as_ref())?;
     if report.undetermined.count > 0 {
         let first =
@@ -154,8 +158,78 @@ impl Reading<'_, '_> {
     }
 }
 
+/// An input that gave no request, and what it held instead.
+enum Empty {
+    /// A `--log` file: the lines read, none a `router.dispatch` line.
+    Log { name: String, lines: u64 },
+    /// The proxy's pods, through `kubectl logs`: the lines read.
+    Cluster { lines: u64, since: Option<String> },
+    /// A `--counts` file: its rows (none, or counting no request).
+    Counts { name: String, counted: log::Counted },
+}
+
+/// The error of a run that replayed no request: each input and what it
+/// held, then what to do. A replay of nothing shows nothing, so it must
+/// not pass a check.
+fn nothing_replayed(empty: &[Empty], router: &Router) -> String {
+    let mut said = Vec::new();
+    let mut hints = Vec::new();
+    let mut hint = |text: String| {
+        if !hints.contains(&text) {
+            hints.push(text);
+        }
+    };
+    // The namespace and name kubectl's selector needs.
+    let (namespace, name) = router.id.split_once('/').unwrap_or(("default", router.name.as_str()));
+    let selector =
+        format!("kubectl logs -n {namespace} -l inference.llmkube.dev/model-router={name} -c router-proxy --tail=-1");
+    for input in empty {
+        match input {
+            Empty::Log { name, lines } => {
+                said.push(format!("--log {name}: no router.dispatch line among its {}", count(*lines, "line")));
+                hint(format!("give the router-proxy's log ({selector}), or --from-cluster"));
+            }
+            Empty::Cluster { lines, since } => {
+                let span = since.as_deref().map(|s| format!(" of the last {s}")).unwrap_or_default();
+                said.push(format!(
+                    "--from-cluster: no router.dispatch line among the {} the proxy pods of {} logged{span}",
+                    count(*lines, "line"),
+                    router.id
+                ));
+                hint("widen --since, or replay a log kept elsewhere (--log, --counts)".to_string());
+            }
+            Empty::Counts { name, counted } => {
+                let held = match (counted.rows, counted.header) {
+                    (0, true) => "a header and no row".to_string(),
+                    (0, false) => "no row".to_string(),
+                    (rows, _) => format!("{} counting no request", count(rows, "row")),
+                };
+                said.push(format!("--counts {name}: {held}"));
+                hint(
+                    "the query that wrote the counts matched no router.dispatch line: check its time range and \
+                     that it reads this router's proxy log (docs/replay.md has the queries)"
+                        .to_string(),
+                );
+            }
+        }
+    }
+    let hints: Vec<String> = hints
+        .iter()
+        .map(|h| {
+            let mut chars = h.chars();
+            chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+        })
+        .collect();
+    format!("nothing to replay: {}. {}.", said.join("; "), hints.join(". "))
+}
+
 /// Each line of each log, classified and tallied as it is read.
-fn read_logs(paths: &[PathBuf], inputs: &mut Inputs, reading: &mut Reading<'_, '_>) -> Result<()> {
+fn read_logs(
+    paths: &[PathBuf],
+    inputs: &mut Inputs,
+    reading: &mut Reading<'_, '_>,
+    empty: &mut Vec<Empty>,
+) -> Result<()> {
     if let Some(dir) = paths.iter().find(|p| p.is_dir()) {
         bail!("--log {}: a directory; give the log files", dir.display());
     }
@@ -165,10 +239,16 @@ fn read_logs(paths: &[PathBuf], inputs: &mut Inputs, reading: &mut Reading<'_, '
             InputPath::File(path) => (path.display().to_string(), log::open_file(path)?),
         };
         let source = reading.tally.source(&name);
+        let requests = reading.tally.requests();
+        let mut lines = 0;
         log::for_each_line(&name, &mut reader, |number, text| {
             reading.line(text, At { source, line: number }, &name);
+            lines = number;
             Ok(())
         })?;
+        if reading.tally.requests() == requests {
+            empty.push(Empty::Log { name, lines });
+        }
     }
     Ok(())
 }
@@ -177,7 +257,12 @@ fn read_logs(paths: &[PathBuf], inputs: &mut Inputs, reading: &mut Reading<'_, '
 /// as they arrive. kubectl's `--prefix` names each line's pod: a line is
 /// told as the pod's (`pod/NAME:12`, its 12th line read), so a witness
 /// points into one replica's log.
-fn read_cluster_logs(args: &ReplayArgs, router: &Router, reading: &mut Reading<'_, '_>) -> Result<()> {
+fn read_cluster_logs(
+    args: &ReplayArgs,
+    router: &Router,
+    reading: &mut Reading<'_, '_>,
+    empty: &mut Vec<Empty>,
+) -> Result<()> {
     if let Some(since) = &args.since {
         let nanos = parse_at("--since", since)?;
         if nanos <= 0 {
@@ -196,6 +281,7 @@ fn read_cluster_logs(args: &ReplayArgs, router: &Router, reading: &mut Reading<'
     let namespace = router.id.split_once('/').map_or("default", |(namespace, _)| namespace);
     let wanted = ProxyLogs { namespace: namespace.to_string(), router: router.name.clone(), since: args.since.clone() };
     let whole = format!("kubectl logs of {}", router.id);
+    let (requests, lines) = (reading.tally.requests(), reading.lines);
     let said = logs::read_proxy_logs(&options, &wanted, |stdout| {
         let mut reader = log::open(&whole, Box::new(stdout))?;
         // Each pod's source and lines read so far.
@@ -218,6 +304,9 @@ fn read_cluster_logs(args: &ReplayArgs, router: &Router, reading: &mut Reading<'
     if let Some(note) = kubectl_said(&format!("the router-proxy logs of {}", router.id), &said.0) {
         reading.reporter.warn(note);
     }
+    if reading.tally.requests() == requests {
+        empty.push(Empty::Cluster { lines: reading.lines - lines, since: args.since.clone() });
+    }
     Ok(())
 }
 
@@ -228,7 +317,7 @@ fn pod_of(line: &str) -> Option<&str> {
     pod.starts_with("pod/").then_some(pod)
 }
 
-fn read_counts(paths: &[PathBuf], inputs: &mut Inputs, tally: &mut Tally) -> Result<()> {
+fn read_counts(paths: &[PathBuf], inputs: &mut Inputs, tally: &mut Tally, empty: &mut Vec<Empty>) -> Result<()> {
     if let Some(dir) = paths.iter().find(|p| p.is_dir()) {
         bail!("--counts {}: a directory; give the counts files", dir.display());
     }
@@ -238,18 +327,21 @@ fn read_counts(paths: &[PathBuf], inputs: &mut Inputs, tally: &mut Tally) -> Res
             InputPath::File(path) => (path.display().to_string(), log::open_file(path)?),
         };
         let source = tally.source(&name);
-        log::read_counts(&name, &mut reader, |d, count, line| {
+        let counted = log::read_counts(&name, &mut reader, |d, count, line| {
             tally.add(d, count, LineRef { source, line });
             Ok(())
         })
         .with_context(|| format!("--counts {name}: see docs/replay.md for the columns"))?;
+        if counted.requests == 0 {
+            empty.push(Empty::Counts { name, counted });
+        }
     }
     Ok(())
 }
 
 /// Skipped lines are counted in the report; the ones that may be a
 /// mistake are warned of too, at the first of them.
-fn warn_skipped(skipped: &Skipped, tally: &Tally, reporter: &mut Reporter) {
+fn warn_skipped(skipped: &Skipped, reporter: &mut Reporter) {
     if let Some((place, why)) = &skipped.first_malformed {
         let message = format!(
             "{} without what the proxy writes, skipped; the first here ({why})",
@@ -261,16 +353,6 @@ fn warn_skipped(skipped: &Skipped, tally: &Tally, reporter: &mut Reporter) {
         let message =
             format!("{} not a slog line (JSON or text), skipped; the first here", count(skipped.not_log, "line"));
         reporter.warn(Diagnostic::warning(rules::REPLAY_LOG, message).at(place.clone()));
-    }
-    if tally.requests() == 0 {
-        reporter.warn(Diagnostic::warning(
-            rules::REPLAY_LOG,
-            format!(
-                "no router.dispatch line among the {} lines read: is this the router-proxy's log \
-                 (kubectl logs deploy/NAME-router-proxy)?",
-                skipped.total()
-            ),
-        ));
     }
 }
 

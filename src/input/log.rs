@@ -291,6 +291,10 @@ fn dispatch<'a>(
     if let Some((name, _)) = missing {
         return Line::Malformed(format!("no {name}"));
     }
+    // An empty name is no name, as in a `--counts` file: the proxy writes
+    // `rule` and `backend` only when there is one.
+    let rule = rule.filter(|r| !r.is_empty());
+    let backend = backend.filter(|b| !b.is_empty());
     let Some(text) = outcome else { return Line::Malformed("no outcome".into()) };
     let Some(outcome) = Outcome::parse(&text) else {
         return Line::Malformed(format!("outcome {text:?} is none the proxy writes"));
@@ -388,36 +392,61 @@ fn read_line(reader: &mut dyn BufRead, buf: &mut Vec<u8>) -> std::io::Result<(bo
     }
 }
 
-/// The columns of a `--counts` file: the features, optionally what was
-/// decided, and the count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CountColumns {
-    /// The file records what was decided (a `backend` or `outcome` column).
+/// What a `--counts` file held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counted {
+    /// Its rows, a CSV header not among them.
+    pub rows: u64,
+    /// The requests its rows count.
+    pub requests: u64,
+    /// It records what was decided (a `backend` or `outcome` column).
     pub decisions: bool,
+    /// It is CSV, and its header line was read.
+    pub header: bool,
 }
 
 /// Reads a `--counts` file (CSV with a header line, or JSON lines — told
 /// by its first character): calls `f` with each row's request, its count
-/// and its line. A row that cannot be read is an error at its line.
+/// and its line. A row that cannot be read is an error at its line. A
+/// file of no rows is read as such (an engine writes nothing, or only a
+/// header, for a query that matched no line): the caller says whether
+/// that is a mistake.
 pub fn read_counts(
     name: &str,
     reader: &mut dyn BufRead,
     mut f: impl FnMut(&Dispatch<'_>, u64, u64) -> Result<()>,
-) -> Result<CountColumns> {
+) -> Result<Counted> {
     let mut header: Option<Vec<String>> = None;
     let mut format_json: Option<bool> = None;
-    let mut columns: Option<CountColumns> = None;
+    let mut columns: Option<bool> = None;
+    let mut counted = Counted::default();
+    // A CSV row whose quoted field holds a line break, read so far: its
+    // first line and its text.
+    let mut pending: Option<(u64, String)> = None;
     for_each_line(name, reader, |number, text| {
+        let Some(text) = text else {
+            return Err(anyhow!("{name}:{number}: the line is not UTF-8 text, or too long"));
+        };
+        let (number, joined) = match pending.take() {
+            Some((first, mut so_far)) => {
+                if so_far.len() + text.len() >= MAX_LINE_BYTES {
+                    bail!("{name}:{first}: a quoted CSV field runs on past 1 MiB: is a quote left open?");
+                }
+                so_far.push('\n');
+                so_far.push_str(text);
+                (first, Cow::Owned(so_far))
+            }
+            None => (number, Cow::Borrowed(text)),
+        };
         let at = |why: String| anyhow!("{name}:{number}: {why}");
-        let Some(text) = text else { return Err(at("the line is not UTF-8 text, or too long".into())) };
-        let text = text.strip_suffix('\r').unwrap_or(text);
+        let text = joined.strip_suffix('\r').unwrap_or(&joined);
         if text.trim().is_empty() {
             return Ok(());
         }
         let json = *format_json.get_or_insert(text.trim_start().starts_with('{'));
         let row = if json {
             let row: JsonCountRow = serde_json::from_str(text).map_err(|e| at(format!("not a counts row: {e}")))?;
-            let decided = CountColumns { decisions: row.backend.is_some() || row.outcome.is_some() };
+            let decided = row.backend.is_some() || row.outcome.is_some();
             if *columns.get_or_insert(decided) != decided {
                 return Err(at("its fields are not the first row's: every row records the decision, or none".into()));
             }
@@ -431,7 +460,11 @@ pub fn read_counts(
                 count: row.count,
             }
         } else {
-            let fields = csv_fields(text).ok_or_else(|| at("an unclosed quote in a CSV line".into()))?;
+            let Some(fields) = csv_fields(text) else {
+                // An open quote: the field goes on on the next line.
+                pending = Some((number, joined.into_owned()));
+                return Ok(());
+            };
             let Some(names) = &header else {
                 let names: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
                 for needed in ["model", "classification", "taskComplexity", "count"] {
@@ -439,8 +472,7 @@ pub fn read_counts(
                         bail!("{name}:{number}: the CSV header has no {needed} column (it has {})", names.join(", "));
                     }
                 }
-                let decisions = names.iter().any(|n| n == "backend" || n == "outcome");
-                columns = Some(CountColumns { decisions });
+                columns = Some(names.iter().any(|n| n == "backend" || n == "outcome"));
                 header = Some(names);
                 return Ok(());
             };
@@ -451,7 +483,7 @@ pub fn read_counts(
                 names.iter().position(|n| n == column).map(|i| fields[i].clone()).filter(|v| !v.is_empty())
             };
             let count = get("count").unwrap_or_default();
-            let count: u64 = count.trim().parse().map_err(|_| at(format!("count {count:?} is not a whole number")))?;
+            let count = whole_number(&count).map_err(at)?;
             CountRow {
                 model: get("model"),
                 classification: get("classification"),
@@ -462,10 +494,28 @@ pub fn read_counts(
                 count,
             }
         };
-        let dispatch = row_dispatch(&row, columns.is_some_and(|c| c.decisions), &at)?;
+        let dispatch = row_dispatch(&row, columns.unwrap_or(false), &at)?;
+        counted.rows += 1;
+        counted.requests = counted.requests.saturating_add(row.count);
         f(&dispatch, row.count, number)
     })?;
-    columns.ok_or_else(|| anyhow!("{name}: the counts file holds no rows"))
+    if let Some((first, _)) = pending {
+        bail!("{name}:{first}: a quoted CSV field is not closed by the end of the file");
+    }
+    counted.decisions = columns.unwrap_or(false);
+    counted.header = header.is_some();
+    Ok(counted)
+}
+
+/// A count as a CSV field or a JSON string holds it (`"158"`: ClickHouse
+/// quotes 64-bit integers in JSON with
+/// `output_format_json_quote_64bit_integers`).
+fn whole_number(text: &str) -> std::result::Result<u64, String> {
+    let digits = text.trim();
+    match digits.bytes().all(|b| b.is_ascii_digit()) && !digits.is_empty() {
+        true => digits.parse().map_err(|_| format!("count {text:?} is more than routerctl can count")),
+        false => Err(format!("count {text:?} is not a whole number")),
+    }
 }
 
 /// One row of a `--counts` file; an absent or null value is empty.
@@ -497,12 +547,37 @@ struct JsonCountRow {
     backend: Option<Option<String>>,
     #[serde(default, deserialize_with = "present")]
     outcome: Option<Option<String>>,
+    #[serde(deserialize_with = "json_count")]
     count: u64,
 }
 
 /// A field that is there, null or not.
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
     Option::<String>::deserialize(d).map(Some)
+}
+
+/// A JSON count: a whole number, or one written as a string.
+fn json_count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    struct Count;
+    impl serde::de::Visitor<'_> for Count {
+        type Value = u64;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a whole number of requests (158, or \"158\")")
+        }
+        fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<u64, E> {
+            Ok(n)
+        }
+        fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<u64, E> {
+            u64::try_from(n).map_err(|_| E::custom(format!("count {n} is not a whole number")))
+        }
+        fn visit_f64<E: serde::de::Error>(self, n: f64) -> Result<u64, E> {
+            Err(E::custom(format!("count {n} is not a whole number")))
+        }
+        fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<u64, E> {
+            whole_number(text).map_err(E::custom)
+        }
+    }
+    d.deserialize_any(Count)
 }
 
 /// A counts row as a dispatch: a row with a backend was answered by it;
@@ -717,7 +792,7 @@ mod tests {
     /// Each row as text, its count and its line.
     type Rows = Vec<(String, u64, u64)>;
 
-    fn counts(text: &str) -> Result<(CountColumns, Rows)> {
+    fn counts(text: &str) -> Result<(Counted, Rows)> {
         let mut rows = Vec::new();
         let columns = read_counts("c", &mut text.as_bytes(), |d, count, line| {
             let outcome = d.outcome.map_or("-", Outcome::as_str);
@@ -761,6 +836,63 @@ mod tests {
         assert!(refused("{\"model\":\"m\",\"count\":1,\"extra\":1}\n").contains("c:1: not a counts row"));
         assert!(refused("{\"model\":\"m\",\"outcome\":\"ok\",\"count\":1}\n").contains("outcome ok with no backend"));
         assert!(refused("{\"model\":\"m\",\"outcome\":\"oops\",\"count\":1}\n").contains("outcome \"oops\""));
-        assert!(refused("").contains("holds no rows"));
+        // No rows is read as such: the command says what to do about it.
+        let (read, rows) = counts("").expect("reads");
+        assert_eq!((read, rows.len()), (Counted::default(), 0));
+        let (read, _) = counts("model,classification,taskComplexity,backend,count\r\n").expect("reads");
+        assert_eq!(read, Counted { rows: 0, requests: 0, decisions: true, header: true });
+        let (read, _) = counts(csv).expect("reads");
+        assert_eq!((read.rows, read.requests), (2, 123));
+    }
+
+    #[test]
+    fn a_count_may_be_quoted() {
+        // ClickHouse's JSON formats with output_format_json_quote_64bit_integers
+        // write a UInt64 count as a string.
+        let line = "{\"model\":\"m\",\"classification\":\"\",\"taskComplexity\":\"\",\"count\":\"158\"}\n";
+        let (read, rows) = counts(line).expect("reads");
+        assert_eq!((rows[0].1, read.requests), (158, 158));
+        let big = line.replace("\"158\"", "\"18446744073709551615\"");
+        assert_eq!(counts(&big).expect("reads").1[0].1, u64::MAX);
+        let csv = "model,classification,taskComplexity,count\nm,,,\"158\"\n";
+        assert_eq!(counts(csv).expect("reads").1[0].1, 158);
+        let refused = |count: &str| counts(&line.replace("\"158\"", count)).expect_err(count).to_string();
+        for count in ["\"-1\"", "-1", "1.5", "\"1e3\"", "\"\"", "\" \"", "null", "true"] {
+            let why = refused(count);
+            assert!(why.starts_with("c:1: not a counts row: "), "{count}: {why}");
+        }
+        assert!(refused("\"x1\"").contains("count \"x1\" is not a whole number"));
+        assert!(refused("-1").contains("count -1 is not a whole number"));
+        assert!(refused("\"18446744073709551616\"").contains("more than routerctl can count"));
+    }
+
+    #[test]
+    fn a_quoted_csv_field_may_hold_a_line_break() {
+        // RFC 4180, as DuckDB, Spark and ClickHouse write a value with a
+        // line break in it: the row is numbered by its first line.
+        let csv =
+            "model,classification,taskComplexity,count\n\"two\nlines, \"\"quoted\"\"\",,,4\n\"\n\n\",,,1\nm,,,2\n";
+        let (read, rows) = counts(csv).expect("reads");
+        assert_eq!(read.rows, 3);
+        assert_eq!(rows[0], ("two\nlines, \"quoted\"|||None|None|-".into(), 4, 2));
+        assert_eq!(rows[1], ("\n\n|||None|None|-".into(), 1, 4));
+        assert_eq!(rows[2], ("m|||None|None|-".into(), 2, 7));
+        let open = counts("model,classification,taskComplexity,count\nm,,,1\n\"open,,,1\nm,,,1\n");
+        assert!(open.expect_err("refused").to_string().contains("c:3: a quoted CSV field is not closed"));
+    }
+
+    #[test]
+    fn an_empty_rule_or_backend_is_none() {
+        // As in a --counts file, where an empty value is an absent one.
+        let d = dispatch_of(
+            r#"{"msg":"router.dispatch","model":"m","classification":"","taskComplexity":"","outcome":"no_route","rule":"","backend":""}"#,
+        );
+        assert_eq!((d.rule, d.backend), (None, None));
+        assert_eq!(
+            classify(
+                r#"{"msg":"router.dispatch","model":"m","classification":"","taskComplexity":"","outcome":"ok","backend":""}"#
+            ),
+            Line::Malformed("outcome ok names no backend".into())
+        );
     }
 }

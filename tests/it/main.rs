@@ -42,6 +42,7 @@ mod reference_fields;
 mod render_cli;
 mod render_snapshots;
 mod replay_cli;
+mod replay_engines;
 mod replay_props;
 mod routing_props;
 mod schema_cli;

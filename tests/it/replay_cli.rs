@@ -233,10 +233,121 @@ fn skipped_lines_and_undetermined_requests_are_said() {
         run.stderr
     );
     assert!(warnings[2].contains("outcome \"ok_partial\" is none the proxy writes"));
-    // Nothing but lines that are not the proxy's: said, not fatal.
+}
+
+/// The hint of a run with an empty log.
+const LOG_HINT: &str = "Give the router-proxy's log (kubectl logs -n team -l \
+                        inference.llmkube.dev/model-router=chat -c router-proxy --tail=-1), or --from-cluster.";
+/// The hint of a run with empty counts.
+const COUNTS_HINT: &str = "The query that wrote the counts matched no router.dispatch line: check its time range \
+                           and that it reads this router's proxy log (docs/replay.md has the queries).";
+
+#[test]
+fn a_run_that_replays_nothing_fails() {
+    // A replay of no request shows nothing: it exits 2 with each input
+    // and what to do, never 0 with "0 requests replayed".
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).expect("writes");
+        path.to_str().expect("UTF-8").to_string()
+    };
+    let failed = |args: &[&str], stdin: Option<&str>| {
+        let run = replay(args, stdin);
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{args:?}: {}", run.stderr);
+        run.stderr.lines().last().unwrap_or_default().to_string()
+    };
+    // Lines that are not the proxy's, on stdin: the not-slog line is
+    // still warned of.
     let run = replay(&["-f", ROUTER, "--log", "-"], Some("hello\n{\"msg\":\"other\"}\n"));
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    assert!(run.stderr.contains("no router.dispatch line among the 2 lines read"), "{}", run.stderr);
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""));
+    assert_eq!(
+        run.stderr,
+        format!(
+            "warning: <stdin>:1: 1 line not a slog line (JSON or text), skipped; the first here\n\
+             error: nothing to replay: --log <stdin>: no router.dispatch line among its 2 lines. {LOG_HINT}\n"
+        )
+    );
+    let empty_log = write("empty.log", "");
+    assert_eq!(
+        failed(&["-f", ROUTER, "--log", &empty_log], None),
+        format!("error: nothing to replay: --log {empty_log}: no router.dispatch line among its 0 lines. {LOG_HINT}")
+    );
+    // A header-only CSV (what an engine writes for a query that matched
+    // nothing), an empty file (JSON lines of no row), rows of count 0.
+    let header = write("header.csv", "model,classification,taskComplexity,rule,backend,outcome,count\n");
+    let empty = write("empty.jsonl", "");
+    let zero = write("zero.csv", "model,classification,taskComplexity,count\nm,,,0\nn,,,0\n");
+    for (file, held) in [(&header, "a header and no row"), (&empty, "no row"), (&zero, "2 rows counting no request")] {
+        assert_eq!(
+            failed(&["-f", ROUTER, "--counts", file], None),
+            format!("error: nothing to replay: --counts {file}: {held}. {COUNTS_HINT}")
+        );
+    }
+    // Every input is named, and each kind's hint given once.
+    assert_eq!(
+        failed(&["-f", ROUTER, "--log", &empty_log, "--counts", &header, "--counts", &empty], None),
+        format!(
+            "error: nothing to replay: --log {empty_log}: no router.dispatch line among its 0 lines; \
+             --counts {header}: a header and no row; --counts {empty}: no row. {LOG_HINT} {COUNTS_HINT}"
+        )
+    );
+    // In a CI format too, as an error.
+    let run = replay(&["--message-format", "github", "-f", ROUTER, "--counts", &header], None);
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""));
+    assert!(run.stderr.starts_with("::error title=routerctl error::nothing to replay: --counts "), "{}", run.stderr);
+    // An empty input beside one that holds requests is no mistake (a query
+    // split in parts, one of which matched nothing).
+    let (code, report) = json(&["-f", ROUTER, "--log", LOG, "--log", &empty_log]);
+    assert_eq!((code, report["routers"][0]["requests"].as_u64()), (0, Some(13)));
+    let counts = "testdata/replay/counts.csv";
+    let (code, report) = json(&["-f", ROUTER, "--counts", counts, "--counts", &header, "--counts", &empty]);
+    assert_eq!((code, report["routers"][0]["requests"].as_u64()), (0, Some(82_041)));
+}
+
+#[test]
+fn a_quoted_count_is_read() {
+    // ClickHouse's JSONEachRow with output_format_json_quote_64bit_integers
+    // (count() is a UInt64) writes "count":"158"; counts.csv's rows so
+    // written replay as the CSV does.
+    let csv = common::fixture("testdata/replay/counts.csv");
+    let mut lines = csv.lines();
+    let names: Vec<&str> = lines.next().expect("a header").split(',').collect();
+    let jsonl: String = lines
+        .map(|line| {
+            let row: serde_json::Map<String, Value> =
+                names.iter().zip(line.split(',')).map(|(k, v)| (k.to_string(), json!(v))).collect();
+            format!("{}\n", Value::Object(row))
+        })
+        .collect();
+    assert!(jsonl.contains("\"count\":\"48210\""), "{jsonl}");
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let path = dir.path().join("counts.jsonl");
+    std::fs::write(&path, jsonl).expect("writes");
+    let quoted = json(&["-f", REORDERED, "--against", ROUTER, "--counts", path.to_str().expect("UTF-8")]);
+    let (code, plain) = json(&["-f", REORDERED, "--against", ROUTER, "--counts", "testdata/replay/counts.csv"]);
+    assert_eq!((quoted.0, code, plain["routers"][0]["requests"].as_u64()), (1, 1, Some(82_041)));
+    // The same report but for the witnesses' lines (the CSV has a header).
+    assert_eq!(without_lines(quoted.1), without_lines(plain));
+}
+
+/// A report without its witnesses' `line`s.
+fn without_lines(mut v: Value) -> Value {
+    match &mut v {
+        Value::Object(map) => {
+            map.remove("line");
+            for value in map.values_mut() {
+                *value = without_lines(value.take());
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                *item = without_lines(item.take());
+            }
+        }
+        _ => {}
+    }
+    v
 }
 
 #[test]
@@ -447,6 +558,22 @@ mod from_cluster {
         );
         assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
         assert!(run.stderr.contains("kubectl: it is not on PATH"), "{}", run.stderr);
+    }
+
+    #[test]
+    fn pods_that_logged_no_request_fail_the_run() {
+        // The proxies served nothing in the span asked for: only their
+        // start-up line.
+        let kubectl = FakeKubectl::raw("cat \"$dir/logs\"");
+        let start_up = common::fixture(LOG).lines().next().expect("a first line").to_string() + "\n";
+        std::fs::write(kubectl.dir.path().join("logs"), start_up).expect("writes the answer");
+        let run = kubectl.run(&["replay", "-f", ROUTER, "--from-cluster", "--since", "1h"], None);
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            "error: nothing to replay: --from-cluster: no router.dispatch line among the 1 line the proxy pods of \
+             team/chat logged of the last 1h. Widen --since, or replay a log kept elsewhere (--log, --counts).\n"
+        );
     }
 
     #[test]
