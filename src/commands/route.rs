@@ -20,17 +20,19 @@ use crate::routing::router::{Plane, Router};
 use crate::routing::suite;
 use crate::routing::{Decision, Request};
 
-/// `name=value` or `name: value`.
+/// `name=value` or `name: value`, as sent: Go's server, not this reader,
+/// trims the spaces and tabs around a value (and keeps U+0085, U+00A0,
+/// U+3000), and answers 400 for a space around a name or a control
+/// character in a value, as `route` then shows.
 fn header(text: &str) -> Result<(String, String)> {
     let (name, value) = text
         .split_once('=')
         .or_else(|| text.split_once(':'))
         .ok_or_else(|| anyhow!("-H {text:?}: write a header as name=value"))?;
-    let name = name.trim();
-    if name.is_empty() {
+    if name.trim().is_empty() {
         bail!("-H {text:?}: the header has no name");
     }
-    Ok((name.to_string(), value.trim().to_string()))
+    Ok((name.to_string(), value.to_string()))
 }
 
 pub(super) fn run(args: &RouteArgs, inputs: &mut Inputs, reporter: &mut Reporter) -> Result<Outcome> {

@@ -192,7 +192,11 @@ pub fn lower_value(value: &str) -> String {
 /// Whether `name` is an HTTP token, the only header names Go's server
 /// takes (`httpguts.ValidHeaderFieldName`).
 pub fn is_token(name: &str) -> bool {
-    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+    !name.is_empty() && name.bytes().all(is_token_byte)
+}
+
+fn is_token_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
 }
 
 /// Whether Go's server takes a header value: no control character but a
@@ -209,20 +213,90 @@ pub fn received_value(value: &str) -> &str {
     value.trim_matches([' ', '\t'])
 }
 
-/// Why Go's server answers a request 400 before the proxy's handler sees
-/// it (net/http `conn.readRequest`: "invalid header name", "invalid header
-/// value"), if it does.
-pub fn refused_by_server(request: &Request) -> Option<String> {
-    request.headers.iter().find_map(|(name, value)| {
-        if !is_token(name) {
-            Some(format!("Go's HTTP server refuses the request (400): header name {name:?} is no HTTP token"))
-        } else if !is_valid_value(value) {
-            Some(format!(
-                "Go's HTTP server refuses the request (400): header {name} has a control character in its value"
-            ))
-        } else {
-            None
+/// How Go's server answers a request itself, before the proxy's handler
+/// sees it, if it does: (status, why). Checked in the order Go meets them,
+/// as a Go 1.27 server answered these requests (net/http `readRequest`,
+/// `readTransfer`, `conn.readRequest`, the `Expect` check in `serve`):
+/// - a header value with a control character but tab, or a name with a
+///   byte that is no token byte (a space aside): 400, while the header
+///   is read (`textproto`);
+/// - `Transfer-Encoding` other than one `chunked`: 501;
+/// - `Content-Length` that is not digits (after the spaces around it),
+///   too large, or sent twice with two values: 400;
+/// - `Host` sent twice (in any case) or with a byte no host has: 400 (a
+///   request with no `Host` is given one: every client sends it);
+/// - a name with a space: 400;
+/// - `Expect` other than `100-continue`: 417.
+pub fn refused_by_server(request: &Request) -> Option<(u16, String)> {
+    let named = |want: &'static str| request.headers.iter().filter(move |(n, _)| n.eq_ignore_ascii_case(want));
+    let refuse =
+        |status: u16, why: String| Some((status, format!("Go's HTTP server refuses the request ({status}): {why}")));
+    for (name, value) in &request.headers {
+        if name.is_empty() || !name.bytes().all(|b| b == b' ' || is_token_byte(b)) {
+            return refuse(400, format!("header name {name:?} is no HTTP token"));
         }
+        if !is_valid_value(value) {
+            return refuse(400, format!("header {name} has a control character in its value"));
+        }
+    }
+    let te: Vec<&str> = named("transfer-encoding").map(|(_, v)| received_value(v)).collect();
+    if !te.is_empty() && (te.len() > 1 || !te[0].eq_ignore_ascii_case("chunked")) {
+        return refuse(501, format!("Transfer-Encoding {:?} is not one chunked (501 Not Implemented)", te.join(", ")));
+    }
+    let lengths: Vec<&str> = named("content-length").map(|(_, v)| received_value(v)).collect();
+    if let Some(first) = lengths.first() {
+        if lengths.iter().any(|l| l != first) {
+            return refuse(400, format!("Content-Length is sent with two values: {lengths:?}"));
+        }
+        if content_length(first).is_none() {
+            return refuse(400, format!("Content-Length {first:?} is no length (digits only)"));
+        }
+    }
+    let hosts: Vec<&str> = named("host").map(|(_, v)| received_value(v)).collect();
+    if hosts.len() > 1 {
+        return refuse(400, "Host is sent twice".to_string());
+    }
+    if let Some(host) = hosts.first().filter(|h| !h.bytes().all(is_host_byte)) {
+        return refuse(400, format!("Host {host:?} is malformed"));
+    }
+    if let Some((name, _)) = request.headers.iter().find(|(n, _)| n.contains(' ')) {
+        return refuse(400, format!("header name {name:?} holds a space"));
+    }
+    if let Some((_, expect)) = named("expect").next() {
+        let expect = received_value(expect);
+        if !expect.is_empty() && !has_token(expect, "100-continue") {
+            return refuse(417, format!("Expect {expect:?} is not 100-continue (417 Expectation Failed)"));
+        }
+    }
+    None
+}
+
+/// A `Content-Length` as Go reads one (`parseContentLength`): digits only,
+/// at most 2^63 - 1.
+pub fn content_length(value: &str) -> Option<u64> {
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    value.parse::<u64>().ok().filter(|&n| n <= i64::MAX as u64)
+}
+
+/// The bytes Go's server takes in a `Host` header (`httpguts.ValidHostHeader`,
+/// checked byte by byte against a Go 1.27 server): letters, digits and
+/// `!$%&'()*+,-.:;=[]_~`.
+fn is_host_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!$%&'()*+,-.:;=[]_~".contains(&b)
+}
+
+/// Whether `token` is in `value` between boundaries (start, end, space,
+/// comma, tab), in any ASCII case (net/http `hasToken`).
+fn has_token(value: &str, token: &str) -> bool {
+    let (v, t) = (value.as_bytes(), token.as_bytes());
+    let boundary = |b: u8| b == b' ' || b == b',' || b == b'\t';
+    (0..=v.len().saturating_sub(t.len())).any(|at| {
+        v.len() >= t.len()
+            && v[at..at + t.len()].eq_ignore_ascii_case(t)
+            && (at == 0 || boundary(v[at - 1]))
+            && (at + t.len() == v.len() || boundary(v[at + t.len()]))
     })
 }
 
@@ -231,11 +305,13 @@ pub fn refused_by_server(request: &Request) -> Option<String> {
 /// Go's server hands them on ([`received_value`]).
 pub fn features(config: &ProxyConfig, request: &Request) -> Features {
     let mut headers = HashMap::new();
+    // A chunked body's length is its chunks': Go drops `Content-Length`.
+    let chunked = request.headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("transfer-encoding"));
     for (name, value) in &request.headers {
         let name = name.to_ascii_lowercase();
         // Go's server takes these out of `r.Header` (into `r.Host` and
         // `r.TransferEncoding`): the proxy never sees them as headers.
-        if UNSEEN_HEADERS.contains(&name.as_str()) {
+        if UNSEEN_HEADERS.contains(&name.as_str()) || (name == "content-length" && chunked) {
             continue;
         }
         headers.entry(name).or_insert_with(|| received_value(value).to_string());
@@ -355,8 +431,8 @@ pub fn decide_quietly(config: &ProxyConfig, request: &Request, unhealthy: &[Stri
 }
 
 fn decide_as(config: &ProxyConfig, request: &Request, unhealthy: &[String], explain: bool) -> Decision {
-    if let Some(why) = refused_by_server(request) {
-        return Decision::unrouted(400, &why, Vec::new());
+    if let Some((status, why)) = refused_by_server(request) {
+        return Decision::unrouted(status, &why, Vec::new());
     }
     let f = features(config, request);
     let mut trials = Vec::new();
@@ -541,6 +617,57 @@ mod tests {
         assert!(is_valid_value("caf\u{e9}\u{85}\t"));
         assert_eq!(received_value(" \t x \t"), "x");
         assert!(features(&cfg, &request("", &[("x-team", "a\u{0}")])).refused);
+    }
+
+    /// The headers Go's server reads itself, as a Go 1.27 net/http server
+    /// answered each of these requests on loopback: its status, or the
+    /// header the handler saw.
+    #[test]
+    fn headers_go_reads_itself() {
+        let cfg = config(json!({
+            "backends": [{"name": "l", "tier": "local"}],
+            "rules": [{"name": "len", "match": {"headers": {"content-length": "013"}}, "route": {"backends": ["l"]}}],
+            "defaultRoute": "l",
+        }));
+        let status = |headers: &[(&str, &str)]| decide(&cfg, &request("", headers), &[]).status;
+        let rule = |headers: &[(&str, &str)]| decide(&cfg, &request("", headers), &[]).matched.label().to_string();
+        for (headers, want) in [
+            (&[("Content-Length", "abc")][..], Some(400)),
+            (&[("Content-Length", "+13")], Some(400)),
+            (&[("Content-Length", "")], Some(400)),
+            (&[("Content-Length", "13, 13")], Some(400)),
+            (&[("Content-Length", "13"), ("Content-Length", "14")], Some(400)),
+            (&[("Content-Length", "9223372036854775808")], Some(400)),
+            (&[("Content-Length", "13"), ("Content-Length", " 13")], None),
+            (&[("Transfer-Encoding", "gzip")], Some(501)),
+            (&[("Transfer-Encoding", "chunked, gzip")], Some(501)),
+            (&[("Transfer-Encoding", "chunked"), ("Transfer-Encoding", "chunked")], Some(501)),
+            (&[("Transfer-Encoding", "Chunked")], None),
+            (&[("Transfer-Encoding", "gzip"), ("Content-Length", "abc")], Some(501)),
+            (&[("Expect", "foo"), ("Content-Length", "abc")], Some(400)),
+            (&[("Expect", "foo")], Some(417)),
+            (&[("Expect", "100-CONTINUE")], None),
+            (&[("Host", "a"), ("HOST", "b")], Some(400)),
+            (&[("Host", "a b")], Some(400)),
+            (&[("Host", "a\u{e9}")], Some(400)),
+            (&[("Host", "[::1]:8080")], None),
+            (&[("Host", "")], None),
+            (&[("X-Key ", "v")], Some(400)),
+            (&[(" X-Key", "v")], Some(400)),
+            (&[("X-Key ", "v"), ("Transfer-Encoding", "gzip")], Some(501)),
+            (&[("X-\u{212A}ey", "v"), ("Transfer-Encoding", "gzip")], Some(400)),
+            (&[("X-Key", "a\u{b}b")], Some(400)),
+            (&[("X-Key", "a\u{c}b")], Some(400)),
+            (&[("X-Key", "a\rb")], Some(400)),
+            (&[("X-Key", "\u{85}v\u{a0}")], None),
+        ] {
+            assert_eq!(status(headers), want, "{headers:?}");
+        }
+        // The value as sent stays in the headers; a chunked body drops it.
+        assert_eq!(rule(&[("Content-Length", "013")]), "len");
+        assert_eq!(rule(&[("Content-Length", "013"), ("Transfer-Encoding", "chunked")]), "default");
+        assert_eq!(content_length("013"), Some(13));
+        assert_eq!(content_length("9223372036854775807"), Some(i64::MAX as u64));
     }
 
     /// match_test.go, case by case (features given there as headers here).

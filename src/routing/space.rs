@@ -280,10 +280,8 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
         .collect();
     // The first cell is always decided: a space of no cell would hand out
     // no case at all (`--emit-tests` writes one per class).
-    let most = limits
-        .cells
-        .min(usize::try_from(limits.decisions / literals.rules.max(1) as u64).unwrap_or(usize::MAX))
-        .max(1);
+    let most =
+        limits.cells.min(usize::try_from(limits.decisions / literals.rules.max(1) as u64).unwrap_or(usize::MAX)).max(1);
     let mut leaves = Vec::new();
     let mut cut = false;
     grow(lists, Vec::new(), &values, &mut leaves, most, &mut cut);
@@ -380,8 +378,38 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
             }
         }
     }
+    // A Content-Length fixes how many body bytes the proxy reads: a cell
+    // whose model does not fit in them stands for no request, and the
+    // requests of its class that fit are not shown. Said, never assumed.
+    for cell in &cells {
+        let (Some(model), Some(length)) = (&cell.model, cell.headers.iter().find(|(n, _)| n == "content-length"))
+        else {
+            continue;
+        };
+        let Some(n) = proxy::content_length(proxy::received_value(&length.1)) else { continue };
+        if shortest_body(model) > n {
+            notes.push(format!(
+                "model {model:?} does not fit in a body of content-length {n}: the requests of its class with that \
+                 header are unproven"
+            ));
+        }
+    }
     let states = limits.model_states - budget.states;
     Space { cells, complete: notes.is_empty(), notes, states }
+}
+
+/// The fewest bytes a JSON body carrying `model` takes: `{"model":"…"}`
+/// with the string escaped as little as JSON allows.
+fn shortest_body(model: &str) -> u64 {
+    let escaped: usize = model
+        .chars()
+        .map(|c| match c {
+            '"' | '\\' | '\u{8}' | '\u{c}' | '\n' | '\r' | '\t' => 2,
+            c if (c as u32) < 0x20 => 6,
+            c => c.len_utf8(),
+        })
+        .sum();
+    (12 + escaped) as u64
 }
 
 /// The atoms of a model test, as `models` numbers them.
@@ -631,6 +659,21 @@ mod tests {
         let space = partition(&l, Limits::default());
         assert!(space.complete, "{:?}", space.notes);
         assert_eq!(space.cells.len(), 12, "{:?}", space.cells.len());
+    }
+
+    #[test]
+    fn a_model_too_long_for_its_content_length_is_unproven() {
+        assert_eq!(shortest_body("m"), 13, "{{\"model\":\"m\"}}");
+        assert_eq!(shortest_body("a\"\u{1}é"), 12 + 1 + 2 + 6 + 2);
+        let mut l = Literals::default();
+        l.lists.push(vec![Condition {
+            headers: vec![HeaderTest::Is { name: "content-length".into(), value: "12".into() }],
+            models: Some(ModelTest { globs: vec!["gpt-*".into()], ids: Vec::new() }),
+        }]);
+        l.rules = 1;
+        let space = partition(&l, Limits::default());
+        assert!(!space.complete, "{:?}", space.cells);
+        assert!(space.notes.iter().any(|n| n.contains("content-length 12")), "{:?}", space.notes);
     }
 
     #[test]

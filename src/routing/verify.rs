@@ -481,6 +481,14 @@ fn unmatchable(router: &Router, findings: &mut Vec<Finding>) {
                 .or_else(|| {
                     unseen_value(value)
                         .map(|why| format!("header {name} value {} can never match: {why}", double_quoted(value)))
+                })
+                .or_else(|| {
+                    // A header Go's server reads itself (Content-Length,
+                    // Expect) with a value it refuses: no request with it
+                    // reaches the proxy.
+                    let alone = Request { model: None, headers: vec![(lower_value(name), value.clone())] };
+                    proxy::refused_by_server(&alone)
+                        .map(|(_, why)| format!("header {name} value {} can never match: {why}", double_quoted(value)))
                 });
             if let Some(why) = why {
                 push(

@@ -12,6 +12,7 @@ use common::routerctl;
 use serde_json::Value;
 
 const DIR: &str = "testdata/verify/soundness";
+const DIR_KELVIN: &str = "testdata/verify/soundness/kelvin.yaml";
 
 fn verify_json(args: &[&str]) -> (i32, Value) {
     let mut all = vec!["verify", "-q", "-o", "json"];
@@ -278,4 +279,57 @@ fn emitted_tests_after_an_unfinished_search_read_back() {
     assert!(written.contains("- {name: \"class 1: no model → default → [cloud]\""), "{written}");
     let run = routerctl(&["test", "-q", "-f", &file("two-sensitive.yaml"), "-t", &out], None);
     assert_eq!(run.code, 0, "test reads the file back and its case passes: {}{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn route_reads_a_header_as_gos_server_hands_it_on() {
+    let routed = |headers: &[&str]| {
+        let mut args = vec!["route", "-f", DIR_KELVIN, "-o", "json"];
+        for h in headers {
+            args.extend(["-H", h]);
+        }
+        let run = routerctl(&args, None);
+        assert_eq!(run.code, 0, "{headers:?}: {}", run.stderr);
+        let v: Value = serde_json::from_str(&run.stdout).expect("JSON");
+        (v[0]["decision"]["rule"].as_str().unwrap_or("none").to_string(), v[0]["decision"]["status"].as_u64())
+    };
+    // Spaces and tabs around a value go; Unicode spaces stay in it.
+    assert_eq!(routed(&["X-Key: \t v \t"]), ("keyed".to_string(), None));
+    for kept in ["X-Key: v\u{85}", "X-Key: v\u{a0}", "X-Key: \u{3000}v"] {
+        assert_eq!(routed(&[kept]), ("default".to_string(), None), "{kept:?}");
+    }
+    // CR, VT and FF in a value, spaces around a name, a bad or second Host.
+    for refused in [
+        &["X-Key: a\rb"][..],
+        &["X-Key: a\u{b}b"],
+        &["X-Key: a\u{c}b"],
+        &[" X-Key: v"],
+        &["X-Key : v"],
+        &["Host: a b"],
+        &["Host: a", "host: b"],
+    ] {
+        assert_eq!(routed(refused), ("none".to_string(), Some(400)), "{refused:?}");
+    }
+    assert_eq!(routed(&["Content-Length: abc"]).1, Some(400));
+    assert_eq!(routed(&["Transfer-Encoding: gzip"]).1, Some(501));
+    assert_eq!(routed(&["Expect: foo"]).1, Some(417));
+}
+
+#[test]
+fn headers_go_refuses_are_unmatchable() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let router = dir.path().join("router.yaml");
+    std::fs::write(
+        &router,
+        "apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nmetadata: {name: cl, namespace: ml}\nspec:\n  \
+         backends: [{name: a, external: {provider: openai, model: x}}]\n  rules:\n  - {name: bad-length, match: {headers: {content-length: \
+         abc}}, route: {backends: [a]}}\n  - {name: length, match: {headers: {content-length: \"12\"}}, route: \
+         {backends: [a]}}\n  defaultRoute: a\n",
+    )
+    .expect("a temporary file");
+    let (_, report) = verify_json(&["-f", &router.to_string_lossy()]);
+    let unmatchable: Vec<String> =
+        findings(&report, 0).into_iter().filter(|(r, _)| r == "unmatchable-value").map(|(_, m)| m).collect();
+    assert_eq!(unmatchable.len(), 1, "{unmatchable:#?}");
+    assert!(unmatchable[0].starts_with("rule bad-length: header content-length value \"abc\""), "{unmatchable:#?}");
 }
