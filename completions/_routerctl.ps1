@@ -240,6 +240,8 @@ Register-ArgumentCompleter -Native -CommandName 'routerctl' -ScriptBlock {
             [CompletionResult]::new('--max-steps', '--max-steps', [CompletionResultType]::ParameterName, 'Automaton steps the model search may take')
             [CompletionResult]::new('--max-cells', '--max-cells', [CompletionResultType]::ParameterName, 'Cells (header classes × model classes) the request space may have')
             [CompletionResult]::new('--max-decisions', '--max-decisions', [CompletionResultType]::ParameterName, 'Rule evaluations (cells × rules) the cells may take to decide')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds the whole run may take; the search stops there, incomplete')
+            [CompletionResult]::new('--max-memory', '--max-memory', [CompletionResultType]::ParameterName, 'MiB of memory the process may hold; the search stops before, incomplete')
             [CompletionResult]::new('--message-format', '--message-format', [CompletionResultType]::ParameterName, 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format')
             [CompletionResult]::new('-R', '-R ', [CompletionResultType]::ParameterName, 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R')
             [CompletionResult]::new('--recursive', '--recursive', [CompletionResultType]::ParameterName, 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R')

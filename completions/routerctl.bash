@@ -926,7 +926,7 @@ _routerctl() {
             return 0
             ;;
         routerctl__subcmd__verify)
-            opts="-f -R -n -j -t -o -q -v -h -V --filename --recursive --skip-other-files --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --tests --against --data-plane --emit-tests --output --allow-incomplete --max-states --max-steps --max-cells --max-decisions --quiet --verbose --message-format --help --version"
+            opts="-f -R -n -j -t -o -q -v -h -V --filename --recursive --skip-other-files --namespace --router-proxy-image --default-litellm-url --emit-scrape-annotations --operator-version --strict --jobs --crd --tests --against --data-plane --emit-tests --output --allow-incomplete --max-states --max-steps --max-cells --max-decisions --timeout --max-memory --quiet --verbose --message-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1013,6 +1013,14 @@ _routerctl() {
                     return 0
                     ;;
                 --max-decisions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-memory)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -231,6 +231,8 @@ set edit:completion:arg-completer[routerctl] = {|@words|
             cand --max-steps 'Automaton steps the model search may take'
             cand --max-cells 'Cells (header classes × model classes) the request space may have'
             cand --max-decisions 'Rule evaluations (cells × rules) the cells may take to decide'
+            cand --timeout 'Seconds the whole run may take; the search stops there, incomplete'
+            cand --max-memory 'MiB of memory the process may hold; the search stops before, incomplete'
             cand --message-format 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format'
             cand -R 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'
             cand --recursive 'Read the directories given to -f (and --live) with their subdirectories, as kubectl''s -R'

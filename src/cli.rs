@@ -508,6 +508,14 @@ pub struct Budgets {
     /// Rule evaluations (cells × rules) the cells may take to decide.
     #[arg(long, value_name = "N", default_value_t = 20_000_000)]
     pub max_decisions: u64,
+
+    /// Seconds the whole run may take; the search stops there, incomplete.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    pub timeout: f64,
+
+    /// MiB of memory the process may hold; the search stops before, incomplete.
+    #[arg(long, value_name = "MIB", default_value_t = 256)]
+    pub max_memory: usize,
 }
 
 #[derive(Debug, Args)]

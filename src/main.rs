@@ -8,7 +8,45 @@ use routerctl::cli::{Cli, MessageChoice};
 use routerctl::commands::Terminal;
 
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: Counted = Counted;
+
+/// mimalloc, with the bytes held counted (`routing::heap`), so that
+/// `verify`'s search stops under `--max-memory` whatever grows.
+struct Counted;
+
+// SAFETY: every call is mimalloc's own, with its arguments as given; the
+// count is only added to and read.
+unsafe impl std::alloc::GlobalAlloc for Counted {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        let p = unsafe { mimalloc::MiMalloc.alloc(layout) };
+        if !p.is_null() {
+            routerctl::routing::heap::add(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        let p = unsafe { mimalloc::MiMalloc.alloc_zeroed(layout) };
+        if !p.is_null() {
+            routerctl::routing::heap::add(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        unsafe { mimalloc::MiMalloc.dealloc(ptr, layout) };
+        routerctl::routing::heap::sub(layout.size());
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { mimalloc::MiMalloc.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            routerctl::routing::heap::add(new_size);
+            routerctl::routing::heap::sub(layout.size());
+        }
+        p
+    }
+}
 
 fn main() -> ExitCode {
     routerctl::live::run::before_first_run(stop_on_signals);

@@ -23,6 +23,7 @@ use crate::routing::verify::{self, decision_json, describe, request_json, Inputs
 use crate::routing::witness::{case_flow, case_json, emitted_tests, outcome};
 
 pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporter: &mut Reporter) -> Result<Outcome> {
+    let started = std::time::Instant::now();
     let stdin_twice = [&args.tests, &args.against, &args.common.files]
         .iter()
         .filter(|paths| paths.iter().any(|p| p.as_os_str() == "-"))
@@ -43,8 +44,14 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporte
         Some(render_planes(&old, choice, inputs, reporter).context("--against")?)
     };
     let b = args.budgets;
-    let limits =
-        Limits { model_states: b.max_states, model_steps: b.max_steps, cells: b.max_cells, decisions: b.max_decisions };
+    let limits = Limits {
+        model_states: b.max_states,
+        model_steps: b.max_steps,
+        cells: b.max_cells,
+        decisions: b.max_decisions,
+        deadline: std::time::Duration::try_from_secs_f64(b.timeout).ok().map(|t| started + t),
+        heap: b.max_memory.saturating_mul(3 << 18),
+    };
     let reports =
         verify::verify(&Inputs { planes: &rendered, against: against.as_deref(), invariants: &invariants, limits });
     // An unfinished search proves nothing: it fails the run unless asked

@@ -10,6 +10,7 @@
 
 pub mod gateway;
 pub mod glob;
+pub mod heap;
 pub mod models;
 pub mod proxy;
 pub mod replay;

@@ -49,6 +49,25 @@ pub struct Budget {
     pub steps: u64,
     /// Glob states one search may hold at once ([`HELD_STATES`]).
     pub held: usize,
+    /// When the run must stop (`--timeout`), if it must.
+    pub deadline: Option<std::time::Instant>,
+    /// The heap the process may hold (`routing::heap`), a part of
+    /// `--max-memory`.
+    pub heap: usize,
+}
+
+impl Budget {
+    /// Whether the run's time or memory is spent: read every so many
+    /// steps, as a clock and an atomic cost more than a step.
+    pub fn check(&self) -> Result<(), Spent> {
+        if self.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            return Err(Spent::Time);
+        }
+        if super::heap::in_use() > self.heap {
+            return Err(Spent::Heap);
+        }
+        Ok(())
+    }
 }
 
 /// Which budget ran out.
@@ -58,6 +77,10 @@ pub enum Spent {
     Steps,
     /// The states held at once, whatever `--max-states` allows.
     Memory,
+    /// `--timeout`.
+    Time,
+    /// `--max-memory`: the process's heap.
+    Heap,
 }
 
 /// The rune classes: runes in one class are read alike, byte by byte, by
@@ -566,7 +589,12 @@ impl Models {
         }
         seen.insert(first.clone());
         queue.push_back((0, first));
+        let mut popped = 0u32;
         while let Some((node, state)) = queue.pop_front() {
+            popped = popped.wrapping_add(1);
+            if popped.is_multiple_of(256) {
+                budget.check()?;
+            }
             if node != 0 {
                 let decisions = self.decisions(lists, local, &state);
                 match want {
@@ -620,8 +648,12 @@ impl Models {
         out
     }
 
-    /// Charges the automata's new states to the budget's states.
+    /// Charges the automata's new states to the budget's states, and
+    /// every 64th step reads the run's clock and heap.
     fn charge(&mut self, budget: &mut Budget) -> Result<(), Spent> {
+        if budget.steps.is_multiple_of(64) {
+            budget.check()?;
+        }
         let total: usize = self.machines.iter().map(|m| m.states.len()).sum();
         let new = total.saturating_sub(self.charged);
         self.charged = total;
@@ -658,7 +690,7 @@ mod tests {
     use crate::routing::glob::path_match;
 
     fn budget() -> Budget {
-        Budget { states: 1_000_000, steps: 1_000_000_000, held: HELD_STATES }
+        Budget { states: 1_000_000, steps: 1_000_000_000, held: HELD_STATES, deadline: None, heap: usize::MAX }
     }
 
     /// The classes of one first-match list of globs, one glob a rule.
@@ -761,11 +793,11 @@ mod tests {
         let mut models = Models::new(globs.iter().map(|g| Atom::Glob(g.clone())));
         let rules: ModelRules =
             globs.iter().map(|g| Some(vec![models.atom(&Atom::Glob(g.clone())).expect("given")])).collect();
-        let mut tiny = Budget { states: 5, steps: u64::MAX, held: HELD_STATES };
+        let mut tiny = Budget { states: 5, steps: u64::MAX, held: HELD_STATES, deadline: None, heap: usize::MAX };
         assert_eq!(models.classes(std::slice::from_ref(&rules), &[], &mut tiny), Err(Spent::States));
         // However many states are allowed, a search holds no more glob
         // states at once than its bound.
-        let mut narrow = Budget { states: usize::MAX, steps: u64::MAX, held: 100 };
+        let mut narrow = Budget { states: usize::MAX, steps: u64::MAX, held: 100, deadline: None, heap: usize::MAX };
         assert_eq!(models.classes(&[rules], &[], &mut narrow), Err(Spent::Memory));
     }
 }

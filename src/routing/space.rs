@@ -55,11 +55,24 @@ pub struct Limits {
     /// Rule evaluations for all cells (cells × the routers' rules): the
     /// time the cells take to decide.
     pub decisions: u64,
+    /// When the run must stop (`--timeout`, from the run's start).
+    pub deadline: Option<std::time::Instant>,
+    /// The bytes the run may hold on its heap: three quarters of
+    /// `--max-memory`, the rest being the binary, its stacks and the
+    /// allocator's own pages, which peak RSS counts too.
+    pub heap: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { model_states: 1_000_000, model_steps: 400_000_000, cells: 200_000, decisions: 20_000_000 }
+        Limits {
+            model_states: 1_000_000,
+            model_steps: 400_000_000,
+            cells: 200_000,
+            decisions: 20_000_000,
+            deadline: None,
+            heap: usize::MAX,
+        }
     }
 }
 
@@ -301,7 +314,13 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
     }
     let mut models = Models::new(atoms);
     let candidates = nice_models(&models);
-    let mut budget = Budget { states: limits.model_states, steps: limits.model_steps, held: HELD_STATES };
+    let mut budget = Budget {
+        states: limits.model_states,
+        steps: limits.model_steps,
+        held: HELD_STATES,
+        deadline: limits.deadline,
+        heap: limits.heap,
+    };
     let mut known: HashMap<Vec<ModelRules>, Vec<(String, Vec<u16>)>> = HashMap::new();
     let mut cells = Vec::new();
     'leaves: for leaf in &leaves {
@@ -340,6 +359,14 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
                         Spent::Memory => "the model search held 64 MiB of states at once (a bound of its own, \
                                           under --max-states) before every class of models was found"
                             .to_string(),
+                        Spent::Time => "the search ran past the run's --timeout before every class of models was \
+                                        found"
+                            .to_string(),
+                        Spent::Heap => format!(
+                            "the run held {} MiB on its heap (three quarters of --max-memory) before every class of \
+                             models was found",
+                            limits.heap >> 20
+                        ),
                         Spent::Steps => format!(
                             "the model search took its {} automaton steps (--max-steps) before every class of models \
                              was found",
