@@ -323,17 +323,21 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
     };
     let mut known: HashMap<Vec<ModelRules>, Vec<(String, Vec<u16>)>> = HashMap::new();
     let mut cells = Vec::new();
+    // Said once: a header tree cut short has said it already.
+    let full = |cut: bool| {
+        (!cut).then(|| {
+            format!(
+                "the request space has more than {most} cells (--max-cells {}, --max-decisions {}): the first {most} \
+                 were decided",
+                limits.cells, limits.decisions
+            )
+        })
+    };
     'leaves: for leaf in &leaves {
         // The request without a model needs no search: its cell first, so
         // a search that stops still leaves it decided.
         if cells.len() >= most {
-            if !cut {
-                notes.push(format!(
-                    "the request space has more than {most} cells (--max-cells {}, --max-decisions {}): the first \
-                     {most} were decided",
-                    limits.cells, limits.decisions
-                ));
-            }
+            notes.extend(full(cut));
             break 'leaves;
         }
         cells.push(Request { model: None, headers: leaf.headers.clone() });
@@ -380,13 +384,7 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
         let found = &known[&problem];
         for model in found.iter().map(|(m, _)| Some(m.clone())) {
             if cells.len() >= most {
-                if !cut {
-                    notes.push(format!(
-                        "the request space has more than {most} cells (--max-cells {}, --max-decisions {}): the \
-                         first {most} were decided",
-                        limits.cells, limits.decisions
-                    ));
-                }
+                notes.extend(full(cut));
                 break 'leaves;
             }
             cells.push(Request { model, headers: leaf.headers.clone() });

@@ -305,17 +305,10 @@ fn reach(router: &Router, cell: &Request, decision: &Decision) -> Option<Vec<Rea
             if names.len() > GATEWAY_HEALTH_BACKENDS {
                 return None;
             }
-            let mut sets: Vec<u32> = (0..1u32 << names.len()).collect();
-            sets.sort_by_key(|set| (set.count_ones(), set.reverse_bits()));
             Some(
-                sets.into_iter()
-                    .map(|set| {
-                        let down: Vec<String> = names
-                            .iter()
-                            .enumerate()
-                            .filter(|(i, _)| set & (1 << i) != 0)
-                            .map(|(_, n)| n.clone())
-                            .collect();
+                down_sets(&names)
+                    .into_iter()
+                    .map(|down| {
                         let d = if down.is_empty() { decision.clone() } else { router.decide_quietly(cell, &down) };
                         let first: Vec<String> = d.first_tried().iter().map(|b| b.to_string()).collect();
                         (down, first)
@@ -324,6 +317,18 @@ fn reach(router: &Router, cell: &Request, decision: &Decision) -> Option<Vec<Rea
             )
         }
     }
+}
+
+/// Every set of `names` down, the smallest first, in the order the names
+/// are listed within a size (the first backend down before the second).
+fn down_sets<S: AsRef<str>>(names: &[S]) -> Vec<Vec<String>> {
+    let mut sets: Vec<u32> = (0..1u32 << names.len()).collect();
+    sets.sort_by_key(|set| (set.count_ones(), set.reverse_bits()));
+    sets.into_iter()
+        .map(|set| {
+            names.iter().enumerate().filter(|(i, _)| set & (1 << i) != 0).map(|(_, n)| n.as_ref().to_string()).collect()
+        })
+        .collect()
 }
 
 /// Why the health states of some request were not all tried, if so.
@@ -859,14 +864,7 @@ fn health_states(plane: &Router, a: &Decision, b: &Decision) -> Vec<Vec<String>>
     let mut union: Vec<&str> = a.clone();
     union.extend(b.iter().filter(|n| !a.contains(n)));
     if plane.data_plane() == DataPlane::Gateway && union.len() <= GATEWAY_HEALTH_BACKENDS {
-        let mut sets: Vec<u32> = (0..1u32 << union.len()).collect();
-        sets.sort_by_key(|set| (set.count_ones(), set.reverse_bits()));
-        return sets
-            .into_iter()
-            .map(|set| {
-                union.iter().enumerate().filter(|(i, _)| set & (1 << i) != 0).map(|(_, n)| n.to_string()).collect()
-            })
-            .collect();
+        return down_sets(&union);
     }
     let mut out: Vec<Vec<String>> = Vec::new();
     let mut push = |state: Vec<String>| {
