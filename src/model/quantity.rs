@@ -949,6 +949,15 @@ mod tests {
         assert!(canonicalize_resource("1x").is_err());
     }
 
+    /// The one place apimachinery's String() is not a fixed point: a bare
+    /// BinarySI integer reads back as DecimalSI.
+    #[test]
+    fn a_bare_binary_integer_reads_back_as_decimal() {
+        assert_eq!(canonicalize("437.5Ki").as_deref(), Ok("448000"));
+        assert_eq!(canonicalize("448000").as_deref(), Ok("448k"));
+        assert_eq!(canonicalize("448k").as_deref(), Ok("448k"));
+    }
+
     #[test]
     fn values_compare_and_round_like_quantities() {
         let v = |s: &str| parse_value(s).unwrap_or_else(|e| panic!("{e}"));
@@ -1139,10 +1148,24 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
+        /// apimachinery is not idempotent in one place: a BinarySI integer
+        /// that is no multiple of 1024 prints bare (`437.5Ki` -> `448000`)
+        /// and bare digits read back as DecimalSI (`448000` -> `448k`). So
+        /// the second reading may re-render once, keeps the amount, and is
+        /// stable from then on.
         #[test]
-        fn canonicalize_is_idempotent(input in quantity_text()) {
+        fn canonicalize_settles_after_one_more_reading(input in quantity_text()) {
             if let Ok(once) = canonicalize(&input) {
-                prop_assert_eq!(canonicalize(&once), Ok(once.clone()), "input {:?}", input);
+                let twice = canonicalize(&once);
+                if twice != Ok(once.clone()) {
+                    let binary = ["Ki", "Mi", "Gi", "Ti", "Pi", "Ei"].iter().any(|s| input.ends_with(s));
+                    prop_assert!(binary, "only a binary input re-renders: {:?} -> {:?} -> {:?}", input, once, twice);
+                    prop_assert!(once.trim_start_matches(['+', '-']).bytes().all(|b| b.is_ascii_digit()), "{:?}", once);
+                }
+                let twice = twice.map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+                let amount = |s: &str| parse_value(s).map_err(|e| TestCaseError::fail(format!("{e}")));
+                prop_assert_eq!(amount(&twice)?.cmp(&amount(&once)?), Ordering::Equal, "input {:?}", input);
+                prop_assert_eq!(canonicalize(&twice), Ok(twice.clone()), "input {:?}", input);
             }
         }
 
