@@ -1,5 +1,6 @@
 //! `routerctl diff`: unified diffs of live against merged objects (or the
-//! answer of `KUBECTL_EXTERNAL_DIFF`), or the plan as JSON; and the plan on
+//! answer of `KUBECTL_EXTERNAL_DIFF`), or the plan as JSON or as a
+//! pull-request comment; and the plan on
 //! stderr in every run but `-q` (a line per router, after stdout; in the
 //! machine message formats a `plan` note at the router's document), so a
 //! CI log says which pods roll and why (`report` writes the plan: its
@@ -23,7 +24,7 @@ use crate::kube::ObjectKey;
 use crate::output::spool::Spool;
 use crate::pipeline::RouterResult;
 use crate::report::results::RouterDiff;
-use crate::report::{human, json, MessageFormat, Reporter};
+use crate::report::{human, json, markdown, MessageFormat, Reporter};
 use crate::routing::proxy::ProxyConfig;
 use crate::routing::router::Router;
 use crate::routing::space::Limits;
@@ -64,7 +65,8 @@ pub(super) fn run(
     let mut spool = Spool::new();
     let mut plans: Vec<RouterDiff> = Vec::new();
     let mut origins: Vec<Place> = Vec::new();
-    let json = args.output == DiffFormat::Json;
+    // The plan alone (JSON, a comment) needs no unified diff.
+    let plan_only = args.output != DiffFormat::Diff;
     let to_external = external.is_some();
     // The comparing and the printing are done where the router was
     // reconciled; the results are joined here in input order.
@@ -82,7 +84,7 @@ pub(super) fn run(
         let diff = RouterDiff { plan, moves, moves_complete };
         let origin = result.origin.clone();
         let mut compared = Compared { diff, origin, diffs: String::new(), for_external: Vec::new() };
-        if json {
+        if plan_only {
             return Ok(compared);
         }
         for (item, cmp) in result.items.into_iter().zip(comparisons) {
@@ -123,9 +125,14 @@ pub(super) fn run(
             String::new()
         }
     };
-    if args.output == DiffFormat::Json {
-        let release = (rendered_as.release.name(), rendered_as.from.as_str());
-        let mut outcome = text_outcome(&json::diff(&plans, Some(release)), changed)?;
+    let release = (rendered_as.release.name(), rendered_as.from.as_str());
+    let plan = match args.output {
+        DiffFormat::Json => Some(json::diff(&plans, Some(release))),
+        DiffFormat::Markdown => Some(markdown::diff(&plans, release)),
+        DiffFormat::Diff => None,
+    };
+    if let Some(plan) = plan {
+        let mut outcome = text_outcome(&plan, changed)?;
         outcome.notes = notes;
         return Ok(outcome);
     }

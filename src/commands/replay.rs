@@ -1,9 +1,9 @@
 //! `routerctl replay`: the routers of -f (and --against) rendered, the
 //! router-proxy's log (or an aggregate of it) read into a
 //! `routing::replay::Tally` (`logs`), replayed, and the report written by
-//! the emitter of `-o`: text with a bar per group, or the JSON contract
-//! (docs/replay.md); in the CI formats a notice per group and an error per
-//! sensitive-egress group.
+//! the emitter of `-o`: text with a bar per group, the JSON contract
+//! (docs/replay.md) or a pull-request comment; in the CI formats a notice
+//! per group and an error per sensitive-egress group.
 
 use std::path::PathBuf;
 
@@ -12,11 +12,11 @@ use anyhow::{anyhow, bail, Context as _, Result};
 use super::logs::{self, Empty};
 use super::outcome::Outcome;
 use super::routers::routers;
-use crate::cli::{CommonArgs, ReplayArgs, ReportFormat};
+use crate::cli::{CommonArgs, ReplayArgs, ReplayFormat};
 use crate::input::inputs::Inputs;
 use crate::output::spool::Spool;
 use crate::report::words::count;
-use crate::report::{findings, human, json, MessageFormat, Reporter};
+use crate::report::{findings, human, json, markdown, MessageFormat, Reporter};
 use crate::routing::replay;
 use crate::routing::router::Router;
 
@@ -48,8 +48,9 @@ pub(super) fn run(args: &ReplayArgs, inputs: &mut Inputs, reporter: &mut Reporte
         findings::replay(&report, router).into_iter().for_each(|d| reporter.finding(d));
     }
     let body = match args.output {
-        ReportFormat::Text => reporter.fenced(human::replay(&report, &skipped, args.top)),
-        ReportFormat::Json => json::replay(&report, &skipped),
+        ReplayFormat::Text => reporter.fenced(human::replay(&report, &skipped, args.top)),
+        ReplayFormat::Json => json::replay(&report, &skipped),
+        ReplayFormat::Markdown => markdown::replay(&report, &skipped, args.top),
     };
     let mut out = Spool::new();
     std::io::Write::write_all(&mut out, body.as_bytes()).context("cannot spool output")?;

@@ -1,7 +1,7 @@
 //! `routerctl test`: each router rendered as the operator would, then its
 //! RouterTest cases checked on its data plane (or the one chosen), with
 //! coverage and what `verify` finds told beside them; the run is handed to
-//! the emitter of `-o` (`report::human`, `json`, `junit`).
+//! the emitter of `-o` (`report::human`, `json`, `junit`, `markdown`).
 
 use std::path::PathBuf;
 
@@ -14,7 +14,7 @@ use crate::diagnostic::{rules, Diagnostic, Severity};
 use crate::input::inputs::Inputs;
 use crate::output::spool::Spool;
 use crate::output::yaml::double_quoted;
-use crate::report::{findings, human, json, junit, MessageFormat, Reporter};
+use crate::report::{findings, human, json, junit, markdown, MessageFormat, Reporter};
 use crate::routing::router::Router;
 use crate::routing::space::Limits;
 use crate::routing::suite;
@@ -81,6 +81,15 @@ pub(super) fn run(args: &TestArgs, inputs: &mut Inputs, reporter: &mut Reporter)
         SuiteFormat::Junit => {
             let xml = junit::test(&run, args.min_coverage);
             std::io::Write::write_all(&mut out, xml.as_bytes()).context("cannot spool output")?;
+        }
+        SuiteFormat::Markdown => {
+            let asked = markdown::Asked {
+                coverage: args.coverage || args.min_coverage.is_some(),
+                min_coverage: args.min_coverage,
+                strict: args.common.strict,
+            };
+            std::io::Write::write_all(&mut out, markdown::test(&run, asked).as_bytes())
+                .context("cannot spool output")?;
         }
     }
     // Each router under the bar, with its figure and what no case reaches.

@@ -1,6 +1,6 @@
 //! `routerctl verify`: arguments in, `routing::verify` run over the
 //! routers rendered (and the ones before the change), its reports handed to
-//! the emitter of `-o` (`report::human`, `json`, `junit`), and the cases
+//! the emitter of `-o` (`report::human`, `json`, `junit`, `markdown`), and the cases
 //! of every class written with `--emit-tests`.
 
 use anyhow::{bail, Context as _, Result};
@@ -13,7 +13,7 @@ use crate::input;
 use crate::model::DataPlane;
 use crate::output::spool::Spool;
 use crate::report::words::incomplete;
-use crate::report::{findings, human, json, junit, MessageFormat, Reporter};
+use crate::report::{findings, human, json, junit, markdown, MessageFormat, Reporter};
 use crate::routing::router::Router;
 use crate::routing::space::Limits;
 use crate::routing::verify::{self, Inputs};
@@ -77,6 +77,7 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporte
         SuiteFormat::Text => reporter.fenced(human::verify(&reports, incomplete_severity)),
         SuiteFormat::Json => json::verify(&reports, incomplete_severity),
         SuiteFormat::Junit => junit::verify(&reports, incomplete_severity),
+        SuiteFormat::Markdown => markdown::verify(&reports, incomplete_severity, against.is_some()),
     };
     let mut out = Spool::new();
     std::io::Write::write_all(&mut out, body.as_bytes()).context("cannot spool output")?;

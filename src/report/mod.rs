@@ -10,6 +10,9 @@
 //!   a report on stdout from being read as one;
 //! - `sarif`: the findings of a run as one SARIF 2.1.0 log;
 //! - `junit`: `test -o junit` and `verify -o junit`;
+//! - `markdown`: `-o markdown` of `diff`, `verify`, `test` and `replay`, a
+//!   pull-request comment within GitHub's size, every value from the input
+//!   escaped by one function;
 //! - `krm`: the KRM function's `results`.
 //!
 //! `reporter` keeps the findings of a run and writes them when it ends, in
@@ -24,6 +27,7 @@ pub mod human;
 pub mod json;
 pub mod junit;
 pub mod krm;
+pub mod markdown;
 mod reporter;
 pub mod results;
 pub mod sarif;

@@ -13,6 +13,12 @@ pub fn count(n: u64, noun: &str) -> String {
     format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
 }
 
+/// `1 class of requests`, `2 classes of requests`: a count of a noun
+/// whose plural is not its singular and an `s`.
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
 /// `1,234,567`.
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
