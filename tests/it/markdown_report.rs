@@ -168,7 +168,7 @@ const REORDERED: [&str; 5] =
 fn verify_shape(report: &Value) -> Vec<(Vec<String>, usize)> {
     let mut out = Vec::new();
     let findings = report["findings"].as_array().into_iter().flatten();
-    let findings = findings.filter(|f| f["rule"] != "routing-incomplete").count();
+    let findings = findings.filter(|f| f["rule"] != "verify-incomplete").count();
     if findings > 0 {
         out.push((header(&["", "Check", "Finding", "At"]), findings));
     }
@@ -236,6 +236,25 @@ fn verify_lists_findings_errors_first_and_invariants() {
     assert_eq!(shape(&read), verify_shape(report));
     let failed = report["invariants"].as_array().into_iter().flatten().filter(|i| i["holds"] == false).count();
     assert_eq!(read.code[0].1.len(), array_len(&report["findings"]) + failed, "a case for each finding and failure");
+}
+
+#[test]
+fn an_unfinished_search_claims_nothing_of_what_it_did_not_reach() {
+    let unfinished = ["verify", "-f", "testdata/verify/many-headers.yaml", "--max-states", "1"];
+    let run = markdown(&unfinished, None);
+    assert_eq!(run.code, 1);
+    let read = comment(&run.stdout, "❌ 1 of 1 router fails verify: the search of 1 router plane did not finish\n");
+    assert_eq!(shape(&read), verify_shape(&json(&unfinished, None)["routers"][0]));
+    assert!(run.stdout.contains("the search did not finish: the model search visited its 1 states (--max-states)"));
+
+    let accepted = ["verify", "-f", "testdata/render/sample.yaml", "--max-cells", "1", "--allow-incomplete"];
+    let run = markdown(&accepted, None);
+    assert_eq!(run.code, 0);
+    comment(
+        &run.stdout,
+        "✅ 1 router verified, no sensitive class leaves the cluster in what the search reached; the search of 1 \
+         router plane did not finish, accepted (--allow-incomplete)\n",
+    );
 }
 
 /// A test run's tables, as its JSON says them, for one router.

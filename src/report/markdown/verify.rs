@@ -61,39 +61,45 @@ fn verdict(reports: &[RouterReport], incomplete: Severity, against: bool) -> Str
     let invariants = reports.iter().flat_map(|r| &r.invariants).filter(|i| !i.holds).count() as u64;
     let unfinished = reports.iter().filter(|r| !r.complete).count() as u64;
     let moved: usize = reports.iter().map(|r| r.changes.len()).sum();
-    let mut parts = Vec::new();
+    // What fails the run, then what else a reader should know.
+    let mut failures = Vec::new();
+    let mut notes = Vec::new();
     match sensitive {
-        0 => parts.push("no sensitive class leaves the cluster".to_string()),
-        1 => parts.push("1 sensitive class leaves the cluster".to_string()),
-        n => parts.push(format!("{n} sensitive classes leave the cluster")),
+        0 => {}
+        1 => failures.push("1 sensitive class leaves the cluster".to_string()),
+        n => failures.push(format!("{n} sensitive classes leave the cluster")),
     }
     if invariants > 0 {
-        parts.push(format!("{} {}", count(invariants, "invariant"), if invariants == 1 { "fails" } else { "fail" }));
+        failures.push(format!("{} {}", count(invariants, "invariant"), if invariants == 1 { "fails" } else { "fail" }));
     }
     if other_errors > 0 {
-        parts.push(format!("{} ({})", count(other_errors, "more error"), other.join(", ")));
+        failures.push(format!("{} ({})", count(other_errors, "more error"), other.join(", ")));
     }
     if unfinished > 0 {
-        let accepted = if incomplete == Severity::Error { "" } else { ", accepted (--allow-incomplete)" };
-        parts.push(format!("the search of {} did not finish{accepted}", count(unfinished, "router plane")));
+        let did_not = format!("the search of {} did not finish", count(unfinished, "router plane"));
+        match incomplete {
+            Severity::Error => failures.push(did_not),
+            _ => notes.push(format!("{did_not}, accepted (--allow-incomplete)")),
+        }
     }
     if warnings > 0 {
-        parts.push(count(warnings, "warning"));
+        notes.push(count(warnings, "warning"));
     }
     if against {
-        parts.push(match moved {
+        notes.push(match moved {
             0 => "the change moves no request".to_string(),
             n => format!("the change moves {}", counted(n as u64, "group of requests", "groups of requests")),
         });
     }
+    let notes: String = notes.iter().map(|n| format!("; {n}")).collect();
     let routers = count(ids.len() as u64, "router");
     if failing.is_empty() {
-        let first = parts.remove(0);
-        let rest = parts.iter().map(|p| format!("; {p}")).collect::<String>();
-        format!("✅ {routers} verified, {first}{rest}")
+        // An unfinished search proves nothing of the requests it did not reach.
+        let reached = if unfinished > 0 { " in what the search reached" } else { "" };
+        format!("✅ {routers} verified, no sensitive class leaves the cluster{reached}{notes}")
     } else {
         let fail = if failing.len() == 1 { "fails" } else { "fail" };
-        format!("❌ {} of {routers} {fail} verify: {}", failing.len(), parts.join(", "))
+        format!("❌ {} of {routers} {fail} verify: {}{notes}", failing.len(), failures.join(", "))
     }
 }
 
