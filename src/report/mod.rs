@@ -15,6 +15,8 @@
 //! done in. kubectl's own stderr is shown as kubectl's (`kubectl said`,
 //! never placed at a router), each line once a run.
 
+pub mod mermaid;
+
 use std::collections::HashSet;
 use std::io::Write;
 use std::time::{Duration, Instant};

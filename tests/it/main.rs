@@ -32,6 +32,7 @@ mod kubectl_faults;
 mod layout;
 mod lifecycle;
 mod live_json;
+mod mermaid_pictures;
 mod message_format;
 mod operator_detection;
 mod operator_versions;
