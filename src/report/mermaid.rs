@@ -14,9 +14,9 @@
 //! flowchart label is double-quoted and holds ASCII letters, digits and a
 //! few marks as they are and every other character as Mermaid's entity
 //! code (`#35;` for `#`, `#60;` for `<`; a control character shown as its
-//! escape, `\n`); a Sankey row is CSV whose fields are always quoted
+//! escape, `\u{a}`); a Sankey row is CSV whose fields are always quoted
 //! (`""` for a quote), and as the Sankey lexer takes printable ASCII only,
-//! any other character, `%` and `<` too, is written as its escape
+//! any other character, `%`, `<` and `#` too, is written as its escape
 //! (`\u{e9}`).
 //!
 //! A picture is bounded whatever the router: at most [`MAX_RULES`] rules
@@ -636,7 +636,7 @@ fn gateway_rule_label(i: usize, rule: &RouteRule) -> Label {
 
 /// A value as a picture shows it: at most [`MAX_VALUE`] characters (cut
 /// with `…`), a character that would break or reorder the line shown as
-/// its escape (`\n`, `\u{202e}`). Still to be escaped for where it goes.
+/// its escape (`\u{a}`, `\u{202e}`). Still to be escaped for where it goes.
 fn value(text: &str) -> String {
     let mut out = String::new();
     for (n, c) in text.chars().enumerate() {
@@ -645,7 +645,8 @@ fn value(text: &str) -> String {
             break;
         }
         if unseen(c) {
-            out.extend(c.escape_debug());
+            // `\u{a}` rather than `\n`, which Mermaid draws as a line break.
+            out.extend(c.escape_unicode());
         } else {
             out.push(c);
         }
@@ -700,9 +701,11 @@ fn escaped(text: &str) -> String {
 }
 
 /// A name as a Sankey row shows it: [`value`]'s text in printable ASCII
-/// (the Sankey lexer's only characters), every other character, `%`
-/// (comments, directives) and `<` (tags) as its escape (`\u{e9}`), and
-/// spaces at either end escaped (Mermaid trims them).
+/// (the Sankey lexer's only characters), every other character as its
+/// escape (`\u{e9}`), and so `%` (comments, directives), `<` (tags) and
+/// `#` (Mermaid turns `#name;` into a placeholder of non-ASCII characters
+/// before any diagram is parsed, the Sankey too), and spaces at either
+/// end (Mermaid trims them).
 fn sankey_text(text: &str) -> String {
     let shown = value(text).replace('…', "...");
     let count = shown.chars().count();
@@ -711,7 +714,7 @@ fn sankey_text(text: &str) -> String {
         let edge = n == 0 || n + 1 == count;
         match c {
             ' ' if edge => out.push_str("\\u{20}"),
-            '%' | '<' => {
+            '%' | '<' | '#' => {
                 let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
             }
             ' '..='~' => out.push(c),
@@ -762,9 +765,9 @@ mod tests {
 
     #[test]
     fn values_show_what_would_break_a_line_as_escapes_and_are_cut() {
-        assert_eq!(value("a\nb"), "a\\nb");
+        assert_eq!(value("a\nb"), "a\\u{a}b");
         assert_eq!(value("x\u{202e}y"), "x\\u{202e}y");
-        assert_eq!(value("tab\there"), "tab\\there");
+        assert_eq!(value("tab\there"), "tab\\u{9}here");
         let long = "a".repeat(MAX_VALUE + 1);
         assert_eq!(value(&long), format!("{}…", "a".repeat(MAX_VALUE - 1)));
         let exact = "b".repeat(MAX_VALUE);
@@ -779,6 +782,7 @@ mod tests {
         assert_eq!(sankey_text("café"), "caf\\u{e9}");
         assert_eq!(sankey_text("50%"), "50\\u{25}");
         assert_eq!(sankey_text("<b>"), "\\u{3c}b>");
+        assert_eq!(sankey_text("#quot;"), "\\u{23}quot;");
         assert_eq!(sankey_text(" a b "), "\\u{20}a b\\u{20}");
         assert_eq!(sankey_text("a,\"b\""), "a,\"b\"");
         assert_eq!(csv_quoted("a,\"b\""), "a,\"\"b\"\"");

@@ -33,6 +33,7 @@ mod layout;
 mod lifecycle;
 mod live_json;
 mod mermaid_pictures;
+mod mermaid_render;
 mod message_format;
 mod operator_detection;
 mod operator_versions;

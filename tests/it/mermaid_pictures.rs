@@ -300,7 +300,8 @@ pub fn misformed(text: &str) -> Vec<String> {
         r"^  n[0-9]+(?:\(\[{label}\]\)|\[{label}\]|\{{\{{{label}\}}\}}|\[\({label}\)\]|\(\({label}\)\)|\({label}\))$"
     );
     let edge = format!(r"^  n[0-9]+ (?:-->|-\.->)(?:\|{label}\|)? n[0-9]+$");
-    let row = r#"^"(?:[ !#-~]|"")*","(?:[ !#-~]|"")*",[0-9]+\.[0-9]{2}$"#;
+    // Printable ASCII but `"` (doubled), `#`, `%` and `<`.
+    let row = r#"^"(?:[ !$&-;=-~]|"")*","(?:[ !$&-;=-~]|"")*",[0-9]+\.[0-9]{2}$"#;
     let forms = [
         r"^flowchart (?:LR|TD)$".to_string(),
         node,
