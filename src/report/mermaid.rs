@@ -662,13 +662,17 @@ fn unseen(c: char) -> bool {
         || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{feff}')
 }
 
-/// `a or b or c`, at most [`MAX_LISTED`] of them, then how many more.
+/// `a, b or c`, at most [`MAX_LISTED`] of them, then how many more.
 fn listed(items: &[String], joiner: &str) -> String {
     let mut shown: Vec<String> = items.iter().take(MAX_LISTED).cloned().collect();
     if items.len() > MAX_LISTED {
         shown.push(format!("{} more", items.len() - MAX_LISTED));
     }
-    shown.join(&format!(" {joiner} "))
+    match shown.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} {joiner} {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// Input values, each as [`value`] shows it, listed.

@@ -379,6 +379,40 @@ fn a_router_of_hundreds_of_rules_gives_a_bounded_picture() {
     }
 }
 
+/// The paths the pictures draw in red are verify's `sensitive-egress`
+/// findings, one for each, sending out at the field the finding names.
+#[test]
+fn verifys_egress_paths_are_its_sensitive_egress_findings() {
+    let mut paths = 0;
+    for path in ["testdata/verify/leaky.yaml", "testdata/replay/reordered.yaml", "testdata/render/sample.yaml"] {
+        for plane in [DataPlane::Proxy, DataPlane::Gateway] {
+            let Ok(found) = routers(path, &common::fixture(path), Some(plane)) else { continue };
+            let planes = [found];
+            let inputs = Inputs { planes: &planes, against: None, invariants: &[], limits: Limits::default() };
+            for (report, router) in verify(&inputs).iter().zip(&planes[0]) {
+                let findings: Vec<_> = report
+                    .findings
+                    .iter()
+                    .filter(|f| f.diagnostic.rule == routerctl::diagnostic::rules::SENSITIVE_EGRESS)
+                    .collect();
+                assert_eq!(findings.len(), report.egress.len(), "{path} {plane}");
+                for (finding, egress) in findings.iter().zip(&report.egress) {
+                    assert_eq!(finding.diagnostic.field, router.dispatch_field(&egress.matched, &egress.backend));
+                    assert_eq!(finding.case.unhealthy, egress.down, "{path} {plane}");
+                    assert!(
+                        router.is_sensitive(&egress.class)
+                            && router.backend(&egress.backend).is_some_and(|b| b.leaves_cluster())
+                    );
+                }
+                // egress_of finds the same paths without the rest of verify.
+                assert_eq!(egress_of(router, Limits::default()).0, report.egress, "{path} {plane}");
+                paths += report.egress.len();
+            }
+        }
+    }
+    assert!(paths >= 2, "the leaky routers send something out: {paths}");
+}
+
 /// The router of docs/replay.md (testdata/replay/router.yaml) on the Proxy
 /// plane: four rules in order, the fail-closed gate of pii-stays-local,
 /// complex-to-cloud sending pii and phi to cloud-opus (in red), then
@@ -396,6 +430,16 @@ fn the_replay_router_on_the_proxy_plane() {
 fn the_reordered_router_sends_sensitive_requests_out_in_red() {
     let router = routers_of("testdata/replay/reordered.yaml", None).remove(0);
     insta::assert_snapshot!(picture(&router, Direction::LeftRight));
+}
+
+/// testdata/verify/leaky.yaml: every sensitive path verify finds in red —
+/// gpt-* models of any class to the cloud, phi and secret by the default
+/// route, and pii through the fail-closed gate to `claude`, external but
+/// of tier local (the CRD's default), which the gate trusts.
+#[test]
+fn the_leaky_router_shows_each_path_out() {
+    let router = routers_of("testdata/verify/leaky.yaml", Some(DataPlane::Proxy)).remove(0);
+    insta::assert_snapshot!(picture(&router, Direction::TopDown));
 }
 
 /// The same router on the Gateway plane, where Envoy takes the match with
