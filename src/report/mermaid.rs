@@ -22,11 +22,12 @@
 //! A picture is bounded whatever the router: at most [`MAX_RULES`] rules
 //! and about [`MAX_TEXT`] bytes of them (then one node says how many rules
 //! are not drawn), [`MAX_TARGETS`] backends a route, [`MAX_LISTED`] values
-//! a condition, [`MAX_VALUE`] characters a value, [`MAX_FLOWS`] Sankey
-//! rows: well inside what Mermaid draws (50,000 characters, 500 edges).
+//! a condition, [`MAX_VALUE`] characters a value ([`MAX_NAME`] a Sankey
+//! name), [`MAX_FLOWS`] Sankey rows: well inside what Mermaid draws (50,000 characters, 500 edges).
 //! Pure: values in, text out.
 
-use std::collections::BTreeSet;
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use crate::routing::gateway::RouteRule;
@@ -46,6 +47,8 @@ pub const MAX_TARGETS: usize = 8;
 pub const MAX_LISTED: usize = 4;
 /// The characters drawn of one value (the rest cut, with `…`).
 pub const MAX_VALUE: usize = 32;
+/// The characters drawn of one Sankey name (a route and a backend).
+pub const MAX_NAME: usize = 2 * MAX_VALUE + 2;
 /// The rows of a Sankey diagram (the smallest moves beyond them summed in
 /// one row).
 pub const MAX_FLOWS: usize = 24;
@@ -105,12 +108,17 @@ pub struct Flow {
 /// width there is no Sankey to draw: a one-node flowchart says so.
 pub fn sankey(flows: &[Flow]) -> String {
     let mut bands: Vec<(String, String, f64)> = Vec::new();
+    let mut index: HashMap<(String, String), usize> = HashMap::new();
     for flow in flows.iter().filter(|f| f.share.is_finite() && f.share > 0.0) {
         let from = format!("{} (before)", sankey_text(&flow.from));
         let to = format!("{} (after)", sankey_text(&flow.to));
-        match bands.iter_mut().find(|(f, t, _)| *f == from && *t == to) {
-            Some(band) => band.2 += flow.share,
-            None => bands.push((from, to, flow.share)),
+        match index.entry((from, to)) {
+            Entry::Occupied(at) => bands[*at.get()].2 += flow.share,
+            Entry::Vacant(slot) => {
+                let (from, to) = slot.key().clone();
+                slot.insert(bands.len());
+                bands.push((from, to, flow.share));
+            }
         }
     }
     if bands.is_empty() {
@@ -163,11 +171,12 @@ pub fn change_flows(changes: &[Change], cells: usize) -> Vec<Flow> {
         .collect()
 }
 
-/// `ROUTE: WHERE`, or `WHERE` when no route is named.
+/// `ROUTE: WHERE`, or `WHERE` when no route is named; each cut as a
+/// value is, so that the backend is still there in a long name.
 fn routed(route: Option<&str>, to: String) -> String {
     match route {
-        Some(route) => format!("{route}: {to}"),
-        None => to,
+        Some(route) => format!("{}: {}", value(route), value(&to)),
+        None => value(&to),
     }
 }
 
@@ -638,9 +647,14 @@ fn gateway_rule_label(i: usize, rule: &RouteRule) -> Label {
 /// with `…`), a character that would break or reorder the line shown as
 /// its escape (`\u{a}`, `\u{202e}`). Still to be escaped for where it goes.
 fn value(text: &str) -> String {
+    cut(text, MAX_VALUE)
+}
+
+/// [`value`] with room for `limit` characters.
+fn cut(text: &str, limit: usize) -> String {
     let mut out = String::new();
     for (n, c) in text.chars().enumerate() {
-        if n == MAX_VALUE - 1 && text.chars().nth(MAX_VALUE).is_some() {
+        if n == limit - 1 && text.chars().nth(limit).is_some() {
             out.push('…');
             break;
         }
@@ -704,14 +718,14 @@ fn escaped(text: &str) -> String {
     out
 }
 
-/// A name as a Sankey row shows it: [`value`]'s text in printable ASCII
-/// (the Sankey lexer's only characters), every other character as its
-/// escape (`\u{e9}`), and so `%` (comments, directives), `<` (tags) and
-/// `#` (Mermaid turns `#name;` into a placeholder of non-ASCII characters
-/// before any diagram is parsed, the Sankey too), and spaces at either
-/// end (Mermaid trims them).
+/// A name as a Sankey row shows it: at most [`MAX_NAME`] characters, in
+/// printable ASCII (the Sankey lexer's only characters), every other
+/// character as its escape (`\u{e9}`), and so `%` (comments, directives),
+/// `<` (tags) and `#` (Mermaid turns `#name;` into a placeholder of
+/// non-ASCII characters before any diagram is parsed, the Sankey too), and
+/// spaces at either end (Mermaid trims them).
 fn sankey_text(text: &str) -> String {
-    let shown = value(text).replace('…', "...");
+    let shown = cut(text, MAX_NAME).replace('…', "...");
     let count = shown.chars().count();
     let mut out = String::with_capacity(shown.len());
     for (n, c) in shown.chars().enumerate() {
@@ -790,7 +804,7 @@ mod tests {
         assert_eq!(sankey_text(" a b "), "\\u{20}a b\\u{20}");
         assert_eq!(sankey_text("a,\"b\""), "a,\"b\"");
         assert_eq!(csv_quoted("a,\"b\""), "a,\"\"b\"\"");
-        assert_eq!(sankey_text(&"x".repeat(40)), format!("{}...", "x".repeat(MAX_VALUE - 1)));
+        assert_eq!(sankey_text(&"x".repeat(MAX_NAME + 1)), format!("{}...", "x".repeat(MAX_NAME - 1)));
     }
 
     fn proxy_router(config: serde_json::Value) -> Router {
