@@ -13,7 +13,9 @@
 //! - `markdown`: `-o markdown` of `diff`, `verify`, `test` and `replay`, a
 //!   pull-request comment within GitHub's size, every value from the input
 //!   escaped by one function;
-//! - `krm`: the KRM function's `results`.
+//! - `krm`: the KRM function's `results`;
+//! - `mermaid`: pictures for those comments, a router's decision as a
+//!   flowchart and a change's moves as a Sankey diagram.
 //!
 //! `reporter` keeps the findings of a run and writes them when it ends, in
 //! the `--message-format` asked for; `findings` turns a command's results
@@ -28,6 +30,7 @@ pub mod json;
 pub mod junit;
 pub mod krm;
 pub mod markdown;
+pub mod mermaid;
 mod reporter;
 pub mod results;
 pub mod sarif;

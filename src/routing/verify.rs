@@ -96,6 +96,21 @@ pub struct Change {
     pub case: WitnessCase,
 }
 
+/// A sensitive classification that a router dispatches out of the
+/// cluster: the path a `sensitive-egress` finding reports, as data (the
+/// pictures mark it; no reader parses the finding's message for it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Egress {
+    /// The sensitive classification, lower-cased as the proxy reads it.
+    pub class: String,
+    /// What took the request: a rule, BackendNameMatch, the default route.
+    pub matched: Matched,
+    /// The backend that leaves the cluster.
+    pub backend: String,
+    /// The backends down when it happens (none: with every backend up).
+    pub down: Vec<String>,
+}
+
 /// Everything verified of one router on one plane.
 #[derive(Debug, Clone)]
 pub struct RouterReport {
@@ -111,6 +126,8 @@ pub struct RouterReport {
     pub classes: Vec<Class>,
     pub unreachable: Vec<String>,
     pub findings: Vec<Finding>,
+    /// The paths of the `sensitive-egress` findings, one for each.
+    pub egress: Vec<Egress>,
     pub invariants: Vec<InvariantResult>,
     pub changes: Vec<Change>,
 }
@@ -177,7 +194,7 @@ fn verify_one(
         space.complete = false;
     }
     let mut findings = Vec::new();
-    sensitive_egress(router, &space, &decisions, &mut findings);
+    let egress = sensitive_egress(router, &space, &decisions, &mut findings);
     unmatchable(router, &mut findings);
     // "No request reaches it" is only known of a search that finished.
     let unreachable =
@@ -200,6 +217,7 @@ fn verify_one(
         classes: classes(&space, &decisions),
         unreachable,
         findings,
+        egress,
         invariants,
         changes,
     }
@@ -344,7 +362,24 @@ fn untried_health(router: &Router, decisions: &[Decision]) -> Option<String> {
     })
 }
 
-fn sensitive_egress(router: &Router, space: &Space, decisions: &[Decision], findings: &mut Vec<Finding>) {
+/// Where `router` sends a sensitive classification out of the cluster, in
+/// some health state, and whether the search covered every request: the
+/// paths `verify` reports as `sensitive-egress`, for a caller that needs
+/// only them (a picture of a router that `verify` did not run on).
+pub fn egress_of(router: &Router, limits: Limits) -> (Vec<Egress>, bool) {
+    let (space, decisions) = decided(router, &[], &[], limits);
+    let complete = space.complete && untried_health(router, &decisions).is_none();
+    (sensitive_egress(router, &space, &decisions, &mut Vec::new()), complete)
+}
+
+/// The `sensitive-egress` findings, each with its path.
+fn sensitive_egress(
+    router: &Router,
+    space: &Space,
+    decisions: &[Decision],
+    findings: &mut Vec<Finding>,
+) -> Vec<Egress> {
+    let mut paths = Vec::new();
     let mut seen: std::collections::HashSet<(String, String, String)> = std::collections::HashSet::new();
     for (cell, decision) in space.cells.iter().zip(decisions) {
         let class = router.classification(cell);
@@ -382,9 +417,16 @@ fn sensitive_egress(router: &Router, space: &Space, decisions: &[Decision], find
                 let field = router.dispatch_field(&decision.matched, &backend.name);
                 let case = case_for(router, cell, &down, name);
                 findings.push(Finding::of(router, rules::SENSITIVE_EGRESS, Severity::Error, message, field, case));
+                paths.push(Egress {
+                    class: class.clone(),
+                    matched: decision.matched.clone(),
+                    backend: backend.name.clone(),
+                    down: down.clone(),
+                });
             }
         }
     }
+    paths
 }
 
 /// Why no request the proxy handles carries a header a rule names `name`,

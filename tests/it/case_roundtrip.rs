@@ -117,6 +117,7 @@ fn emitted(requests: &[Request]) -> String {
         classes,
         unreachable: Vec::new(),
         findings: Vec::new(),
+        egress: Vec::new(),
         invariants: Vec::new(),
         changes: Vec::new(),
     };

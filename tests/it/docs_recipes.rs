@@ -1,8 +1,10 @@
 //! Recipes of the docs that the examples' runner skips (they need a cluster
 //! or kpt), run here with what they stand on replaced: render.md's
 //! `kubectl apply` recipe against a kubectl stand-in that keeps what it is
-//! given, and krm.md's function settings through `routerctl krm` on the
-//! page's own package. A recipe as written must not warn on every run: a
+//! given, krm.md's function settings through `routerctl krm` on the
+//! page's own package, and gitops.md's comment recipes (GitHub's `gh api`,
+//! GitLab's notes API through curl) against stand-ins of those APIs, with
+//! the real jq and git (`#[ignore]`d: `.ci/run` runs them). A recipe as written must not warn on every run: a
 //! warning a reader is told to live with hides the one that matters.
 
 use std::path::Path;
@@ -110,4 +112,278 @@ fn krm_mds_function_settings_render_the_pages_router_with_no_warning() {
             "the settings' image"
         );
     }
+}
+
+/// What a comment recipe of docs/gitops.md is run against: a repository
+/// whose branch changes a router (`origin/main` its base), a routerctl
+/// that writes a Markdown comment and exits with `status`, and the
+/// platform's API client (`gh`, `curl`) as a stand-in that answers the
+/// list of comments from `listed` (through the real jq, with the filter it
+/// is given) and keeps what it is asked to write.
+///
+/// routerctl is a stand-in here: what is tested is how the comment is
+/// found, edited or added; what `-o markdown` writes is held by its own
+/// tests.
+struct CommentRun {
+    dir: tempfile::TempDir,
+}
+
+/// The Markdown the routerctl stand-in writes.
+const MARKDOWN: &str = "### ml/coding-router\n\n```mermaid\nsankey-beta\n\"a (before)\",\"b (after)\",50.00\n```\n";
+
+/// The gh stand-in: `api [--paginate] [--method M] [--input F] [--jq Q] PATH`.
+const FAKE_GH: &str = r#"#!/usr/bin/env bash
+printf '%s\n' "$*" >> "$FAKE/calls"
+method=GET input= filter=. path=
+while [ $# -gt 0 ]; do
+  case $1 in
+    api|--paginate) ;;
+    --method) method=$2; shift ;;
+    --input) input=$2; shift ;;
+    --jq) filter=$2; shift ;;
+    *) path=$1 ;;
+  esac
+  shift
+done
+if [ "$method" = GET ]; then jq -r "$filter" "$FAKE/listed.json"; exit; fi
+cp "$input" "$FAKE/$method.json"; printf '%s\n' "$path" > "$FAKE/$method.path"; echo '{}'
+"#;
+
+/// The curl stand-in: `-sSf [--request M] [--header H]… [--data @F] URL`.
+const FAKE_CURL: &str = r#"#!/usr/bin/env bash
+printf '%s\n' "$*" >> "$FAKE/calls"
+method=GET data= url=
+while [ $# -gt 0 ]; do
+  case $1 in
+    -sSf) ;;
+    --request) method=$2; shift ;;
+    --header) printf '%s\n' "$2" >> "$FAKE/headers"; shift ;;
+    --data) data=${2#@}; shift ;;
+    *) url=$1 ;;
+  esac
+  shift
+done
+if [ "$method" = GET ]; then cat "$FAKE/listed.json"; exit; fi
+cp "$data" "$FAKE/$method.json"; printf '%s\n' "$url" > "$FAKE/$method.path"; echo '{}'
+"#;
+
+/// The routerctl stand-in: keeps its arguments, writes [`MARKDOWN`] and
+/// exits `$FAKE_STATUS` (nothing on stdout on 2, as routerctl).
+const FAKE_ROUTERCTL: &str = r#"#!/usr/bin/env bash
+printf '%s\n' "$*" > "$FAKE/routerctl-args"
+if [ "$FAKE_STATUS" -lt 2 ]; then cat "$FAKE/markdown.md"; fi
+exit "$FAKE_STATUS"
+"#;
+
+impl CommentRun {
+    fn new(listed: &Value) -> CommentRun {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let fake = dir.path().join("fake");
+        std::fs::create_dir_all(fake.join("bin")).expect("mkdir");
+        for (name, body) in [("gh", FAKE_GH), ("curl", FAKE_CURL), ("routerctl", FAKE_ROUTERCTL)] {
+            let path = fake.join("bin").join(name);
+            std::fs::write(&path, body).expect("writes a stand-in");
+            let mut permissions = std::fs::metadata(&path).expect("stat").permissions();
+            std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+            std::fs::set_permissions(&path, permissions).expect("chmod");
+        }
+        std::fs::write(fake.join("listed.json"), listed.to_string()).expect("writes the comments");
+        std::fs::write(fake.join("markdown.md"), MARKDOWN).expect("writes the comment");
+        let repo = dir.path().join("repo");
+        std::fs::create_dir_all(repo.join("routers")).expect("mkdir");
+        let git = |args: &[&str]| {
+            let out = Command::new("git")
+                .args(["-c", "user.name=ci", "-c", "user.email=ci@example.com"])
+                .args(args)
+                .current_dir(&repo)
+                .output()
+                .expect("git runs");
+            assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        };
+        std::fs::write(repo.join("routers/router.yaml"), common::fixture("testdata/render/sample.yaml"))
+            .expect("writes");
+        git(&["init", "-q", "-b", "main"]);
+        git(&["add", "."]);
+        git(&["commit", "-q", "-m", "base"]);
+        git(&["update-ref", "refs/remotes/origin/main", "HEAD"]);
+        git(&["remote", "add", "origin", "."]);
+        git(&["checkout", "-q", "-b", "change"]);
+        std::fs::write(repo.join("routers/router.yaml"), common::fixture("testdata/verify/sample-with-gpt.yaml"))
+            .expect("writes");
+        git(&["commit", "-q", "-am", "gpt to the cloud"]);
+        CommentRun { dir }
+    }
+
+    fn fake(&self, name: &str) -> Option<String> {
+        std::fs::read_to_string(self.dir.path().join("fake").join(name)).ok()
+    }
+
+    /// Runs `script` as the CI runs a step (bash, -e, pipefail), with
+    /// `env` and routerctl exiting `status`: its exit code.
+    fn run(&self, script: &str, env: &[(&str, &str)], status: i32) -> i32 {
+        let fake = self.dir.path().join("fake");
+        let path = std::env::join_paths(
+            std::iter::once(fake.join("bin"))
+                .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
+        )
+        .expect("a PATH");
+        let out = Command::new("bash")
+            .args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
+            .current_dir(self.dir.path().join("repo"))
+            .envs(env.iter().copied())
+            .env("FAKE", &fake)
+            .env("FAKE_STATUS", status.to_string())
+            .env("PATH", path)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("bash runs");
+        let code = out.status.code().unwrap_or(-1);
+        if ![0, status].contains(&code) {
+            panic!("the recipe ended {code}:\n{}", String::from_utf8_lossy(&out.stderr));
+        }
+        code
+    }
+
+    /// What was written: (method, path, body).
+    fn written(&self) -> Vec<(String, String, String)> {
+        ["POST", "PATCH", "PUT"]
+            .into_iter()
+            .filter_map(|method| {
+                let body: Value = serde_json::from_str(&self.fake(&format!("{method}.json"))?).expect("JSON");
+                let path = self.fake(&format!("{method}.path")).expect("the path").trim().to_string();
+                Some((method.to_string(), path, body["body"].as_str().expect("a body").to_string()))
+            })
+            .collect()
+    }
+}
+
+/// The comment a recipe writes: the marker, then routerctl's Markdown.
+fn comment() -> String {
+    format!("<!-- routerctl -->\n{MARKDOWN}")
+}
+
+/// The GitHub Actions step of docs/gitops.md and its environment.
+fn github_step() -> (String, Vec<(String, String)>) {
+    let workflow: Value =
+        routerctl::input::from_yaml_str(&file_block("docs/gitops.md", ".github/workflows/routers-comment.yaml"))
+            .expect("YAML");
+    let job = &workflow["jobs"]["comment"];
+    let step = job["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .find(|s| s["run"].as_str().is_some_and(|r| r.contains("routerctl ")))
+        .expect("the step that runs routerctl");
+    let mut env: Vec<(String, String)> = Vec::new();
+    for scope in [&job["env"], &step["env"]] {
+        for (k, v) in scope.as_object().expect("an environment") {
+            env.push((k.clone(), v.as_str().expect("a string").to_string()));
+        }
+    }
+    // What the runner gives the expressions.
+    for (k, v) in &mut env {
+        match k.as_str() {
+            "BASE_REF" => *v = "main".into(),
+            "PR" => *v = "7".into(),
+            "GH_TOKEN" => *v = "token".into(),
+            _ => {}
+        }
+    }
+    env.push(("GITHUB_REPOSITORY".into(), "acme/routers".into()));
+    (step["run"].as_str().expect("a script").to_string(), env)
+}
+
+fn as_env(env: &[(String, String)]) -> Vec<(&str, &str)> {
+    env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
+}
+
+/// The GitHub recipe adds its comment once, then edits the bot's comment
+/// that starts with the marker (not a person's that quotes it, nor the
+/// bot's others); a failing verify still comments and fails the step; an
+/// input routerctl cannot read comments nothing.
+#[test]
+#[ignore = "needs jq and git: .ci/run installs jq where it is missing"]
+fn the_github_comment_recipe_edits_its_comment_on_each_push() {
+    common::require_tool("jq", &["--version"], "the comment recipes");
+    let (script, env) = github_step();
+    let env = as_env(&env);
+
+    let first = CommentRun::new(&json!([]));
+    assert_eq!(first.run(&script, &env, 0), 0);
+    assert_eq!(first.written(), [("POST".into(), "repos/acme/routers/issues/7/comments".into(), comment())]);
+    let args = first.fake("routerctl-args").expect("routerctl ran");
+    assert!(
+        args.starts_with("verify ") && args.contains("--against ../base/routers/") && args.contains("-o markdown"),
+        "{args}"
+    );
+
+    let listed = json!([
+        {"id": 40, "user": {"type": "User"}, "body": "<!-- routerctl --> quoted by a person"},
+        {"id": 41, "user": {"type": "Bot"}, "body": "another bot's comment"},
+        {"id": 42, "user": {"type": "Bot"}, "body": "<!-- routerctl -->\nthe comment of the last push"},
+        {"id": 43, "user": {"type": "Bot"}, "body": "<!-- routerctl -->\na later one"}
+    ]);
+    let again = CommentRun::new(&listed);
+    assert_eq!(again.run(&script, &env, 0), 0);
+    assert_eq!(again.written(), [("PATCH".into(), "repos/acme/routers/issues/comments/42".into(), comment())]);
+
+    let failing = CommentRun::new(&listed);
+    assert_eq!(failing.run(&script, &env, 1), 1, "verify's exit 1 fails the step");
+    assert_eq!(failing.written().len(), 1, "after commenting");
+
+    let unreadable = CommentRun::new(&listed);
+    assert_eq!(unreadable.run(&script, &env, 2), 2);
+    assert_eq!(unreadable.written(), [], "nothing is posted");
+    assert_eq!(unreadable.fake("calls"), None, "the API is not asked");
+}
+
+/// The GitLab job of docs/gitops.md: the same, through the notes API with
+/// the project token.
+#[test]
+#[ignore = "needs jq and git: .ci/run installs jq where it is missing"]
+fn the_gitlab_note_recipe_edits_its_note_on_each_push() {
+    common::require_tool("jq", &["--version"], "the comment recipes");
+    let ci: Value = routerctl::input::from_yaml_str(&file_block("docs/gitops.md", ".gitlab-ci.yml")).expect("YAML");
+    let job = &ci["routerctl-comment"];
+    let script: Vec<&str> = job["script"].as_array().expect("a script").iter().filter_map(Value::as_str).collect();
+    let script = script.join("\n");
+    let env = [
+        ("CI_MERGE_REQUEST_TARGET_BRANCH_NAME", "main"),
+        ("CI_API_V4_URL", "https://gitlab.example.com/api/v4"),
+        ("CI_PROJECT_ID", "12"),
+        ("CI_MERGE_REQUEST_IID", "7"),
+        ("ROUTERCTL_NOTE_TOKEN", "secret"),
+        ("LLMKUBE_VERSION", "v0.9.19"),
+        ("ROUTER_PROXY_IMAGE", "registry.example.com/router-proxy:0.9.19"),
+    ];
+    let notes = "https://gitlab.example.com/api/v4/projects/12/merge_requests/7/notes";
+
+    let first = CommentRun::new(&json!([]));
+    assert_eq!(first.run(&script, &env, 0), 0);
+    assert_eq!(first.written(), [("POST".into(), notes.to_string(), comment())]);
+    let args = first.fake("routerctl-args").expect("routerctl ran");
+    assert!(
+        args.starts_with("verify ") && args.contains("--against ../base/routers/") && args.contains("-o markdown"),
+        "{args}"
+    );
+    let headers = first.fake("headers").expect("headers");
+    assert!(headers.lines().all(|h| h != "PRIVATE-TOKEN: ") && headers.contains("PRIVATE-TOKEN: secret"), "{headers}");
+
+    let listed = json!([
+        {"id": 40, "body": "a review note"},
+        {"id": 42, "body": "<!-- routerctl -->\nthe note of the last push"},
+        {"id": 43, "body": "<!-- routerctl -->\na later one"}
+    ]);
+    let again = CommentRun::new(&listed);
+    assert_eq!(again.run(&script, &env, 0), 0);
+    assert_eq!(again.written(), [("PUT".into(), format!("{notes}/42"), comment())]);
+
+    let failing = CommentRun::new(&listed);
+    assert_eq!(failing.run(&script, &env, 1), 1);
+    assert_eq!(failing.written().len(), 1);
+
+    let unreadable = CommentRun::new(&listed);
+    assert_eq!(unreadable.run(&script, &env, 2), 2);
+    assert_eq!(unreadable.written(), []);
+    assert_eq!(unreadable.fake("calls"), None);
 }

@@ -33,6 +33,8 @@ mod layout;
 mod lifecycle;
 mod live_json;
 mod markdown_report;
+mod mermaid_pictures;
+mod mermaid_render;
 mod message_format;
 mod operator_detection;
 mod operator_versions;

@@ -725,7 +725,8 @@ fn action_yml_runs_the_installer_with_its_inputs() {
     assert_eq!(steps[0]["id"], "install");
 }
 
-/// The files that name the project's address, its image or its action.
+/// The files that name the project's address, its image or its action
+/// (the docs' pictures, PNG images, name nothing).
 fn addressed_files() -> Vec<PathBuf> {
     let root = common::root();
     let mut files: Vec<PathBuf> =
@@ -739,7 +740,7 @@ fn addressed_files() -> Vec<PathBuf> {
             let path = entry.expect("an entry").path();
             if path.is_dir() {
                 stack.push(path);
-            } else {
+            } else if path.extension().is_none_or(|e| e != "png") {
                 files.push(path);
             }
         }
