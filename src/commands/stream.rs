@@ -208,7 +208,8 @@ pub(super) fn options(common: &CommonArgs, inputs: &mut Inputs) -> Result<Option
         strict: common.strict,
         release: common.operator_version,
         jobs: common.jobs,
-        keep_going: false,
+        // Every broken router of every file in one run.
+        keep_going: true,
     });
     if let Some(problem) = problems.into_iter().next() {
         bail!("{}", problem.message);
