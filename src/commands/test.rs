@@ -9,7 +9,7 @@ use anyhow::{bail, Context as _, Result};
 use serde_json::{json, Value};
 
 use super::outcome::{fenced, Outcome};
-use super::routers::{planes, routers, test_files};
+use super::routers::{both, planes, routers, test_files};
 use crate::cli::{SuiteFormat, TestArgs};
 use crate::diagnostic::{rules, Diagnostic, Severity};
 use crate::input::inputs::Inputs;
@@ -26,13 +26,17 @@ pub(super) fn run(args: &TestArgs, inputs: &mut Inputs, reporter: &mut Reporter)
     let planes = planes(args.data_plane);
     // Without -t the cases are among the -f documents, read once for both.
     let files = if args.tests.is_empty() {
-        test_files(&args.common.files, args.common.recursive, true, inputs)?
+        test_files(&args.common.files, args.common.recursive, true, inputs)
     } else {
         if stdin_used_by_both(&args.tests, &args.common.files) {
             bail!("stdin (`-`) can be given only once across -f and -t");
         }
-        test_files(&args.tests, args.common.recursive, false, inputs)?
+        test_files(&args.tests, args.common.recursive, false, inputs)
     };
+    // The routers are read whichever the test files come to.
+    let rendered: Result<Vec<Vec<Router>>> =
+        planes.iter().map(|plane| routers(&args.common, *plane, inputs, reporter)).collect();
+    let (files, rendered) = both(reporter, files, rendered)?;
     if files.is_empty() {
         bail!(
             "no RouterTest document (apiVersion: {}, kind: {}) in {}",
@@ -53,8 +57,6 @@ pub(super) fn run(args: &TestArgs, inputs: &mut Inputs, reporter: &mut Reporter)
             );
         }
     }
-    let rendered: Vec<Vec<Router>> =
-        planes.iter().map(|plane| routers(&args.common, *plane, inputs, reporter)).collect::<Result<_>>()?;
     let run = suite::run(&files, &rendered)?;
     // What verify finds for all requests, told beside the cases.
     for report in

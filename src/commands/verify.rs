@@ -9,7 +9,7 @@ use anyhow::{bail, Context as _, Result};
 use serde_json::{json, Value};
 
 use super::outcome::{fenced, Outcome};
-use super::routers::{planes, routers, test_files};
+use super::routers::{both, planes, routers, test_files};
 use crate::cli::{CommonArgs, PlaneChoice, SuiteFormat, VerifyArgs};
 use crate::diagnostic::{rules, Diagnostic, Severity};
 use crate::input;
@@ -19,6 +19,7 @@ use crate::output::yaml::double_quoted;
 use crate::report::{MessageFormat, Reporter};
 use crate::routing::router::Router;
 use crate::routing::space::Limits;
+use crate::routing::suite;
 use crate::routing::verify::{self, decision_json, describe, request_json, Inputs, RouterReport};
 use crate::routing::witness::{case_flow, case_json, emitted_tests, outcome};
 
@@ -32,10 +33,16 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporte
     if stdin_twice {
         bail!("stdin (`-`) can be given only once across -f, -t and --against");
     }
-    let files = test_files(&args.tests, args.common.recursive, false, inputs)?;
+    // The test files and the routers are both read, whichever fails.
+    let files = test_files(&args.tests, args.common.recursive, false, inputs);
+    let rendered = render_planes(&args.common, args.data_plane, inputs, reporter);
+    let (files, rendered) = both(reporter, files, rendered)?;
+    let problems = suite::check(&files, &rendered, false);
+    if !problems.is_empty() {
+        return Err(suite::refusal(problems, "the RouterTest names what its routers do not have"));
+    }
     let invariants: Vec<_> =
         files.iter().flat_map(|f| f.invariants.iter().map(|i| (f.router.clone(), i.clone()))).collect();
-    let rendered = render_planes(&args.common, args.data_plane, inputs, reporter)?;
     let against = if args.against.is_empty() {
         None
     } else {

@@ -213,7 +213,8 @@ spec:
 /// source like the others.
 #[test]
 fn stdin_is_one_of_the_files() {
-    let run = routerctl(&["render", "-f", "-", "--message-format", "json"], Some(&format!("{TYPO}---\n{MISSING_BACKEND}")));
+    let run =
+        routerctl(&["render", "-f", "-", "--message-format", "json"], Some(&format!("{TYPO}---\n{MISSING_BACKEND}")));
     assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
     let lines: Vec<u64> = errors(&run).into_iter().map(|(_, line)| line).collect();
     let second = TYPO.lines().count() as u64 + 1;
