@@ -38,7 +38,7 @@ pub(super) fn routers(
 ) -> Result<Vec<Router>> {
     let finish = |result: RouterResult| -> Result<Router> { router(result) };
     let mut out = Vec::new();
-    let how = RenderAs { data_plane, routing_only: true };
+    let how = RenderAs { data_plane, routing_only: true, ..RenderAs::default() };
     let rendered = stream_as(common, LiveInput::Files(&[]), inputs, reporter, how, &finish, &mut |r| {
         out.push(r);
         Ok(())

@@ -87,6 +87,8 @@ pub(super) struct RenderAs {
     pub data_plane: Option<DataPlane>,
     /// Nothing is printed but where requests go (no image note).
     pub routing_only: bool,
+    /// Input without a ModelRouter is no mistake (`render --pass-through`).
+    pub routers_optional: bool,
 }
 
 /// [`stream`], every router rendered as `how` says.
@@ -102,6 +104,7 @@ pub(super) fn stream_as<T: Send>(
     let mut options = options(common, inputs)?;
     options.data_plane = how.data_plane;
     options.flags.routing_only = how.routing_only;
+    options.routers_optional = how.routers_optional;
     // The inputs are read (and kubectl's flags checked) before the cluster
     // is asked anything: a missing file costs no cluster round trip.
     let router_sources = inputs.sources(&common.files, common.recursive)?;

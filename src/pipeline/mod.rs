@@ -848,7 +848,7 @@ fn scan_inventory<'s>(
         }
     };
     // A refused document may have been the router: its refusal says more.
-    if router_texts.is_empty() && !held.any() {
+    if router_texts.is_empty() && !held.any() && !options.routers_optional {
         let what =
             if documents > 0 { "no ModelRouter among the input documents" } else { "the inputs hold no documents" };
         bail!("{what} ({}); routerctl renders {GROUP_VERSION} ModelRouter objects", names.join(", "));

@@ -36,6 +36,10 @@ pub struct Options {
     /// end. Every router's findings come at once (the KRM function's
     /// results; the command line's `render`, `diff`, `verify`, ...).
     pub keep_going: bool,
+    /// Input that holds no ModelRouter is no mistake: `render
+    /// --pass-through`, which then prints the input as it is (as the KRM
+    /// function passes its items through).
+    pub routers_optional: bool,
 }
 
 impl Options {
@@ -101,6 +105,7 @@ impl Options {
             jobs: settings.jobs,
             data_plane: None,
             keep_going: settings.keep_going,
+            routers_optional: false,
         };
         (options, problems)
     }

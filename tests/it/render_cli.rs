@@ -185,6 +185,26 @@ fn failures_exit_2_with_nothing_on_stdout() {
     }
 }
 
+/// `--pass-through` on input that holds no ModelRouter prints it as it is
+/// and exits 0, as the KRM function passes such items through; without
+/// the flag there is nothing to render, which is an error.
+#[test]
+fn pass_through_of_input_without_a_router_prints_it_as_it_is() {
+    let secret = "apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: ml}\nstringData: {k: v}\n";
+    let run = routerctl(&["render", "--pass-through", "-f", "-", "--strict"], Some(secret));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(parse_stream(&run.stdout), parse_stream(secret));
+    assert_eq!(run.stderr, "routerctl: no ModelRouter among the input documents: every object is printed as it is\n");
+    let quiet = routerctl(&["render", "--pass-through", "-f", "-", "-q", "-o", "name"], Some(secret));
+    assert_eq!((quiet.code, quiet.stdout.as_str(), quiet.stderr.as_str()), (0, "secret/s\n", ""));
+    // A document that is no object still fails the run.
+    let run = routerctl(&["render", "--pass-through", "-f", "-"], Some("just: a map\n"));
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+    let plain = routerctl(&["render", "-f", "-"], Some(secret));
+    assert_eq!((plain.code, plain.stdout.as_str()), (2, ""));
+    assert!(plain.stderr.contains("no ModelRouter among the input documents (<stdin>)"), "{}", plain.stderr);
+}
+
 #[test]
 fn other_groups_kinds_are_ignored() {
     let kserve = "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata: {name: llama}\n---\n";
