@@ -163,6 +163,42 @@ fn run_input<T: Send>(
     finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
     sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<()> {
+    // With `keep_going`, each refused document or router is reported and
+    // the run goes on; the last refusal ends it once every router is read.
+    let mut held = Held::default();
+    let result = run_stages(options, input, live, reporter, finish, sink, &mut held);
+    if let Err(error) = &result {
+        held.refused_in(error);
+    }
+    // A source that was refused and holds a template action is a Helm
+    // chart's template: what it needs is `helm template`.
+    if let Input::Sources(sources) = input {
+        for source in sources.iter().filter(|s| held.files.contains(&s.name)) {
+            if let Some((line, column)) = crate::input::template::first_action(&source.text) {
+                reporter.error(template_hint(Place::at(source.name.as_str(), line, column)));
+            }
+        }
+    }
+    result
+}
+
+/// The note on a refused file that holds a Go template action.
+fn template_hint(at: Place) -> Diagnostic {
+    let message = "this file holds a Go template action ({{ … }}): it looks like a Helm chart's template, which \
+                   routerctl cannot read as a manifest; run `helm template` first and give routerctl its output \
+                   (helm template RELEASE CHART > rendered.yaml, then -f rendered.yaml)";
+    Diagnostic::new(Severity::Note, rules::INPUT, message).at(at)
+}
+
+fn run_stages<T: Send>(
+    options: &Options,
+    input: Input,
+    live: &dyn LiveObjects,
+    reporter: &mut Reporter,
+    finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
+    sink: &mut dyn FnMut(T) -> Result<()>,
+    held: &mut Held,
+) -> Result<()> {
     let crds = options.crds.as_ref();
     for warning in flag_warnings(&options.flags) {
         reporter.warn(warning);
@@ -172,10 +208,7 @@ fn run_input<T: Send>(
             reporter.warn(Diagnostic::warning(rules::CRD, w).at(Place::file(file.clone())));
         }
     }
-    // With `keep_going`, each refused document or router is reported and
-    // the run goes on; the last refusal ends it once every router is read.
-    let mut held = Held::default();
-    let (inventory, router_texts) = scan_inventory(options, input, crds, reporter, &mut held)?;
+    let (inventory, router_texts) = scan_inventory(options, input, crds, reporter, held)?;
     if live.wants_planes() {
         expect_planes(options, &router_texts, live);
     }
@@ -211,7 +244,7 @@ fn run_input<T: Send>(
                 match step {
                     Step::Warning(_) if refused => {}
                     Step::Warning(w) => reporter.warn(w),
-                    Step::Refused(error) => diagnostics_of(&error).into_iter().for_each(|d| reporter.error(d)),
+                    Step::Refused(error) => held.report(reporter, &error),
                     Step::Claim(claim) => {
                         if let Err(error) = object_names.claim(claim) {
                             held.go_on(options, reporter, error)?;
@@ -242,10 +275,11 @@ fn run_input<T: Send>(
 /// The refusals of a run that goes on past them (`Options::keep_going`):
 /// each is reported as it comes but the last, which is held back to end
 /// the run, as the one error of a run that stops would (written last in
-/// `human`, after every other finding).
+/// `human`, after every other finding). And the files any refusal named.
 #[derive(Default)]
 struct Held {
     last: Option<anyhow::Error>,
+    files: std::collections::BTreeSet<String>,
 }
 
 impl Held {
@@ -257,14 +291,25 @@ impl Held {
         let kubectl = error.chain().any(|e| e.is::<KubectlFailure>());
         if !options.keep_going || kubectl {
             if let Some(earlier) = self.last.take() {
-                diagnostics_of(&earlier).into_iter().for_each(|d| reporter.error(d));
+                self.report(reporter, &earlier);
             }
             return Err(error);
         }
         if let Some(earlier) = self.last.replace(error) {
-            diagnostics_of(&earlier).into_iter().for_each(|d| reporter.error(d));
+            self.report(reporter, &earlier);
         }
         Ok(())
+    }
+
+    /// A refusal that does not end the run, written now.
+    fn report(&mut self, reporter: &mut Reporter, error: &anyhow::Error) {
+        self.refused_in(error);
+        diagnostics_of(error).into_iter().for_each(|d| reporter.error(d));
+    }
+
+    /// Notes the files `error` names.
+    fn refused_in(&mut self, error: &anyhow::Error) {
+        self.files.extend(diagnostics_of(error).into_iter().filter_map(|d| d.place.map(|p| p.file)));
     }
 
     fn any(&self) -> bool {
@@ -272,8 +317,8 @@ impl Held {
     }
 
     /// The run's end: its last refusal, if it had any.
-    fn finish(self) -> Result<()> {
-        self.last.map_or(Ok(()), Err)
+    fn finish(&mut self) -> Result<()> {
+        self.last.take().map_or(Ok(()), Err)
     }
 }
 
