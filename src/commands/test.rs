@@ -13,6 +13,7 @@ use super::routers::{both, planes, routers, test_files};
 use crate::cli::{SuiteFormat, TestArgs};
 use crate::diagnostic::{rules, Diagnostic, Severity};
 use crate::input::inputs::Inputs;
+use crate::kube::count::count;
 use crate::output::spool::Spool;
 use crate::output::yaml::double_quoted;
 use crate::report::{JsonSeq, MessageFormat, Reporter};
@@ -96,11 +97,11 @@ pub(super) fn run(args: &TestArgs, inputs: &mut Inputs, reporter: &mut Reporter)
             reporter.error(Diagnostic::error(
                 rules::TEST,
                 format!(
-                    "{} ({}): coverage {:.0}% of {} routes, under --min-coverage {min}%{reach}",
+                    "{} ({}): coverage {:.0}% of {}, under --min-coverage {min}%{reach}",
                     c.router,
                     c.plane.label(),
                     c.percent(),
-                    c.routes.len()
+                    count(c.routes.len(), "route", "routes")
                 ),
             ));
         }
@@ -108,7 +109,7 @@ pub(super) fn run(args: &TestArgs, inputs: &mut Inputs, reporter: &mut Reporter)
     if strict_skips {
         reporter.error(Diagnostic::error(
             rules::TEST,
-            format!("{} case(s) skipped: their data plane was not run (--strict)", run.skipped.len()),
+            format!("{} skipped: their data plane was not run (--strict)", count(run.skipped.len(), "case", "cases")),
         ));
     }
     // People read the failures in the report; CI reads them as findings at
@@ -157,7 +158,8 @@ fn text_report(run: &SuiteRun, show_coverage: bool) -> String {
             .filter(|r| r.judged && r.router.id == router && r.router.data_plane().label() == plane)
             .collect();
         let failed: Vec<&&Ran> = runs.iter().filter(|r| r.failed()).collect();
-        let _ = write!(out, "{router} ({plane}): {} of {} cases pass", runs.len() - failed.len(), runs.len());
+        let passing = count(runs.len(), "case passes", "cases pass");
+        let _ = write!(out, "{router} ({plane}): {} of {passing}", runs.len() - failed.len());
         let skipped: Vec<_> = if skips_told.contains(&router) {
             Vec::new()
         } else {
@@ -206,11 +208,11 @@ fn text_report(run: &SuiteRun, show_coverage: bool) -> String {
             let missed = c.missed();
             let _ = write!(
                 out,
-                "coverage {} ({}): {:.0}% of {} routes",
+                "coverage {} ({}): {:.0}% of {}",
                 c.router,
                 c.plane.label(),
                 c.percent(),
-                c.routes.len()
+                count(c.routes.len(), "route", "routes")
             );
             if c.reached.is_empty() {
                 let _ = writeln!(out, "; no case for this router");

@@ -13,6 +13,7 @@ use super::routers::{both, planes, routers, test_files};
 use crate::cli::{CommonArgs, PlaneChoice, SuiteFormat, VerifyArgs};
 use crate::diagnostic::{rules, Diagnostic, Severity};
 use crate::input;
+use crate::kube::count::count;
 use crate::model::DataPlane;
 use crate::output::spool::Spool;
 use crate::output::yaml::double_quoted;
@@ -201,8 +202,8 @@ fn text_report(reports: &[RouterReport], incomplete: Severity) -> String {
     let mut out = String::new();
     for r in reports {
         let complete = if r.complete { "complete" } else { "INCOMPLETE" };
-        let _ =
-            writeln!(out, "{} ({}): {} classes of requests, {complete}", r.router, r.plane.label(), r.classes.len());
+        let classes = count(r.classes.len(), "class", "classes");
+        let _ = writeln!(out, "{} ({}): {classes} of requests, {complete}", r.router, r.plane.label());
         for c in &r.classes {
             let _ = writeln!(out, "  {} → {}", describe(&c.request), outcome(&c.decision));
         }
@@ -240,11 +241,11 @@ fn text_report(reports: &[RouterReport], incomplete: Severity) -> String {
                 if c.unhealthy.is_empty() { String::new() } else { format!(" with {} down", c.unhealthy.join(", ")) };
             let _ = writeln!(
                 out,
-                "  moved: {}{down}: {} before, {} after ({} cells)",
+                "  moved: {}{down}: {} before, {} after ({})",
                 describe(&c.request),
                 outcome(&c.before),
                 outcome(&c.after),
-                c.cells
+                count(c.cells, "cell", "cells")
             );
         }
     }

@@ -90,7 +90,7 @@ fn a_failing_case_says_what_was_expected_and_what_the_router_does() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert_eq!(
         run.stdout,
-        "ml/coding-router (Proxy): 0 of 1 cases pass\n  FAIL <stdin>:4:3 \"pii\": rule: expected complex-to-cloud, got \
+        "ml/coding-router (Proxy): 0 of 1 case passes\n  FAIL <stdin>:4:3 \"pii\": rule: expected complex-to-cloud, got \
          pii-stays-local; backends: expected [cloud-opus], got [local-qwen]; the router does pii-stays-local → \
          [local-qwen]\n"
     );
@@ -326,7 +326,7 @@ fn nothing_passes_that_was_not_judged() {
         Some(&gateway_only),
     );
     assert_eq!(strict.code, 1, "{}", strict.stderr);
-    assert!(strict.stderr.contains("1 case(s) skipped"), "{}", strict.stderr);
+    assert!(strict.stderr.contains("1 case skipped"), "{}", strict.stderr);
 
     // A misspelt kind, in a -t file or among the -f files.
     for kind in ["RouterTests", "routertest"] {

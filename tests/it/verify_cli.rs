@@ -649,3 +649,40 @@ fn an_unfinished_search_fails_the_run() {
     assert_eq!(report["routers"][0]["findings"][0]["severity"], "warning");
     assert_eq!(report["routers"][0]["findings"][0]["rule"], "verify-incomplete");
 }
+
+/// A count of one reads singular in the reports people read: one class of
+/// requests, one case, one route, one case skipped.
+#[test]
+fn a_count_of_one_is_singular() {
+    let router = "\
+apiVersion: inference.llmkube.dev/v1alpha1
+kind: InferenceService
+metadata: {name: qwen, namespace: ml}
+spec: {modelRef: qwen, endpoint: {port: 8080}}
+---
+apiVersion: inference.llmkube.dev/v1alpha1
+kind: ModelRouter
+metadata: {name: one, namespace: ml}
+spec:
+  backends:
+  - name: qwen
+    inferenceServiceRef: {name: qwen}
+  defaultRoute: qwen
+";
+    let run = routerctl(&["verify", "-q", "-f", "-"], Some(router));
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert_eq!(run.stdout.lines().next(), Some("ml/one (Proxy): 1 class of requests, complete"), "{}", run.stdout);
+    let cases =
+        "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: a\n  expect: {rule: default}\n\
+                 - name: b\n  dataPlane: Gateway\n  expect: {rule: default}\n";
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("router.yaml");
+    std::fs::write(&path, router).expect("writes the router");
+    let file = path.to_string_lossy().into_owned();
+    let args = ["test", "-q", "-f", &file, "-t", "-", "--coverage", "--strict", "--router-proxy-image", "rp:1"];
+    let run = routerctl(&args, Some(cases));
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.starts_with("ml/one (Proxy): 1 of 1 case passes, 1 skipped\n"), "{}", run.stdout);
+    assert!(run.stdout.ends_with("coverage ml/one (Proxy): 100% of 1 route\n"), "{}", run.stdout);
+    assert!(run.stderr.contains("error: 1 case skipped: their data plane was not run (--strict)"), "{}", run.stderr);
+}
