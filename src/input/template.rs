@@ -14,15 +14,22 @@
 /// The line and column (1-based, in characters) of the first template
 /// action of `text` outside YAML comments: a `{{` with a `}}` after it.
 pub fn first_action(text: &str) -> Option<(usize, usize)> {
+    // An action is closed when a `}}` comes after its `{{`: after it when
+    // the last one of the text does (one search, however many `{{`).
+    let last_close = text.rfind("}}");
+    let closed = |start: usize, at: usize| last_close.is_some_and(|close| close >= start + at + 2);
     let mut quote: Option<char> = None;
     // In a block scalar: the indentation its content is deeper than.
     let mut block: Option<usize> = None;
+    let mut start = 0;
     for (number, line) in text.split('\n').enumerate() {
+        let line_start = start;
+        start += line.len() + 1;
         let indent = line.len() - line.trim_start_matches(' ').len();
         if let Some(parent) = block {
             if line.trim().is_empty() || indent > parent {
                 // Text of the scalar: a `#` is no comment there.
-                if let Some(at) = line.find("{{").filter(|at| closed(text, line, *at)) {
+                if let Some(at) = line.find("{{").filter(|at| closed(line_start, *at)) {
                     return Some((number + 1, column(line, at)));
                 }
                 continue;
@@ -49,12 +56,12 @@ pub fn first_action(text: &str) -> Option<(usize, usize)> {
                         last = Some(c);
                     }
                 }
-                Some(_) if c == '{' && line[at..].starts_with("{{") && closed(text, line, at) => {
+                Some(_) if c == '{' && line[at..].starts_with("{{") && closed(line_start, at) => {
                     return Some((number + 1, column(line, at)));
                 }
                 Some(_) => {}
                 None if c == '#' && previous.is_none_or(char::is_whitespace) => break,
-                None if c == '{' && line[at..].starts_with("{{") && closed(text, line, at) => {
+                None if c == '{' && line[at..].starts_with("{{") && closed(line_start, at) => {
                     return Some((number + 1, column(line, at)));
                 }
                 None if (c == '"' || c == '\'') && starts_scalar(last, previous) => quote = Some(c),
@@ -87,13 +94,6 @@ fn indicator(rest: &str) -> bool {
     let header = rest[1..].trim_start_matches(|c: char| c == '+' || c == '-' || c.is_ascii_digit());
     let after = header.trim_start();
     after.is_empty() || (after.starts_with('#') && header.len() > after.len())
-}
-
-/// Whether the `{{` at `at` of `line` (a slice of `text`) is closed by a
-/// `}}` after it.
-fn closed(text: &str, line: &str, at: usize) -> bool {
-    let offset = line.as_ptr() as usize - text.as_ptr() as usize + at + 2;
-    text.get(offset..).is_some_and(|rest| rest.contains("}}"))
 }
 
 /// The 1-based column, in characters, of byte `at` of `line`.
@@ -141,5 +141,18 @@ mod tests {
         assert_eq!(found("kind: ModelRouter\nmetadata: {name: r}\n"), None);
         // Columns count characters.
         assert_eq!(found("name: \"é{{ .x }}\"\n"), Some((1, 9)));
+        // The `}}` may come lines later; one before the `{{` closes nothing.
+        assert_eq!(found("a: x\nb: {{- if .y\n  }}\n"), Some((2, 4)));
+        assert_eq!(found("a: }}\nb: {{ x\n"), None);
+    }
+
+    /// Every line is looked at once, however many `{{` it holds: a file of
+    /// nothing but unclosed `{{` is read in linear time.
+    #[test]
+    fn many_unclosed_actions_are_read_in_linear_time() {
+        let text = "a: {{ x\n".repeat(200_000);
+        let started = std::time::Instant::now();
+        assert_eq!(first_action(&text), None);
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
     }
 }
