@@ -203,11 +203,11 @@ _routerctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "diff json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "diff json markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "diff json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "diff json markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -705,11 +705,11 @@ _routerctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json markdown" -- "${cur}"))
                     return 0
                     ;;
                 --message-format)
@@ -907,11 +907,11 @@ _routerctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json junit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json junit markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json junit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json junit markdown" -- "${cur}"))
                     return 0
                     ;;
                 --message-format)
@@ -993,11 +993,11 @@ _routerctl() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json junit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json junit markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json junit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json junit markdown" -- "${cur}"))
                     return 0
                     ;;
                 --max-states)

@@ -193,8 +193,9 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l live -d 'Li
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l context -d 'The kubeconfig context kubectl uses to read the cluster' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l kubeconfig -d 'The kubeconfig file kubectl uses to read the cluster' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l request-timeout -d 'How long the whole cluster read may take, every kubectl together (a Go duration such as 30s or 2m, passed to each kubectl as its --request-timeout); what still runs is stopped up to 10s after' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s o -l output -d '`diff`: unified diffs; `json`: the plan per router (objects created, updated, unchanged; whether the pods roll)' -r -f -a "diff\t''
-json\t''"
+complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -s o -l output -d '`diff`: unified diffs; `json`: the plan per router (objects created, updated, unchanged; whether the pods roll); `markdown`: the plan as a pull-request comment' -r -f -a "diff\t''
+json\t''
+markdown\t''"
 complete -c routerctl -n "__fish_routerctl_using_subcommand diff" -l color -d 'When to colour the diff' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -359,7 +360,8 @@ both\t'Both, and every case where they disagree'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l min-coverage -d 'Fail (exit 1) when the cases reach fewer than this percentage of the rules and the default route' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -s o -l output -d 'Output format' -r -f -a "text\t''
 json\t''
-junit\t'JUnit XML: a testsuite per router and data plane, a testcase per case (test) or per check and invariant (verify)'"
+junit\t'JUnit XML: a testsuite per router and data plane, a testcase per case (test) or per check and invariant (verify)'
+markdown\t'Markdown for a pull-request comment: a verdict, then a table per router'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand test" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
 json\t''
 github\t''
@@ -526,7 +528,8 @@ both\t'Both, and every case where they disagree'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l emit-tests -d 'Write one RouterTest case per class of requests to FILE: today\'s behaviour pinned, ready for `routerctl test`' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -s o -l output -d 'Output format' -r -f -a "text\t''
 json\t''
-junit\t'JUnit XML: a testsuite per router and data plane, a testcase per case (test) or per check and invariant (verify)'"
+junit\t'JUnit XML: a testsuite per router and data plane, a testcase per case (test) or per check and invariant (verify)'
+markdown\t'Markdown for a pull-request comment: a verdict, then a table per router'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-states -d 'States of the model automata\'s products the search may visit' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-steps -d 'Automaton steps the model search may take' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-cells -d 'Cells (header classes × model classes) the request space may have' -r
@@ -615,9 +618,10 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l kubeconfi
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l request-timeout -d 'How long the whole cluster read may take, every kubectl together (a Go duration such as 30s or 2m, passed to each kubectl as its --request-timeout); what still runs is stopped up to 10s after' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l against -d 'The routers before the change (files or directories, as -f): what the change moves and the drift are reported apart' -r -F
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l router -d 'The router whose log it is (`namespace/name`, or a name) when the inputs hold several' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l top -d 'The groups shown in the text report, the largest first' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l top -d 'The groups shown in the text and Markdown reports, the largest first' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -s o -l output -d 'Output format' -r -f -a "text\t''
-json\t''"
+json\t''
+markdown\t'Markdown for a pull-request comment: a verdict, then a table per section, the largest groups first'"
 complete -c routerctl -n "__fish_routerctl_using_subcommand replay" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
 json\t''
 github\t''

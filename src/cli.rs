@@ -560,23 +560,36 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "ROUTER")]
     pub router: Option<String>,
 
-    /// The groups shown in the text report, the largest first.
+    /// The groups shown in the text and Markdown reports, the largest
+    /// first.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub top: usize,
 
     /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReportFormat::Text)]
-    pub output: ReportFormat,
+    #[arg(short = 'o', long = "output", value_enum, default_value_t = ReplayFormat::Text)]
+    pub output: ReplayFormat,
 }
 
+/// `route -o`: the rules tried, for people, or JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
     Text,
     Json,
 }
 
-/// `test -o` and `verify -o`: a report for people, the JSON contract, or
-/// JUnit XML for CI test reports.
+/// `replay -o`: a report for people, the JSON contract, or a
+/// pull-request comment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReplayFormat {
+    Text,
+    Json,
+    /// Markdown for a pull-request comment: a verdict, then a table per
+    /// section, the largest groups first.
+    Markdown,
+}
+
+/// `test -o` and `verify -o`: a report for people, the JSON contract,
+/// JUnit XML for CI test reports, or a pull-request comment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SuiteFormat {
     Text,
@@ -584,6 +597,9 @@ pub enum SuiteFormat {
     /// JUnit XML: a testsuite per router and data plane, a testcase per
     /// case (test) or per check and invariant (verify).
     Junit,
+    /// Markdown for a pull-request comment: a verdict, then a table per
+    /// router.
+    Markdown,
 }
 
 /// Inputs and operator settings shared by every command.
@@ -769,7 +785,8 @@ pub struct DiffArgs {
     pub cluster: ClusterArgs,
 
     /// `diff`: unified diffs; `json`: the plan per router (objects created,
-    /// updated, unchanged; whether the pods roll).
+    /// updated, unchanged; whether the pods roll); `markdown`: the plan as
+    /// a pull-request comment.
     #[arg(short = 'o', long = "output", value_enum, default_value_t = DiffFormat::Diff)]
     pub output: DiffFormat,
 
@@ -782,6 +799,7 @@ pub struct DiffArgs {
 pub enum DiffFormat {
     Diff,
     Json,
+    Markdown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

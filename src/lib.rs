@@ -7,10 +7,11 @@
 //! the operator would write, `reconcile` merges them with the `live`
 //! objects, and `diff`, `explain` and `output` present the result.
 //! `pipeline` drives them one ModelRouter at a time; `commands` turns each
-//! command's arguments into a pipeline run and its result into output.
-//! Under them all, `kube` is the Kubernetes vocabulary every stage speaks
-//! and `diagnostic` the findings every stage reports, which `report` writes
-//! in each `--message-format`. ARCHITECTURE.md at the top of the repository
+//! command's arguments into a pipeline run (or a `routing` question) and
+//! picks the emitter of `report` that writes its result in the format
+//! asked for. Under them all, `kube` is the Kubernetes vocabulary every
+//! stage speaks and `diagnostic` the findings every stage reports, which
+//! `report` writes in each `--message-format`. ARCHITECTURE.md at the top of the repository
 //! has the map.
 
 /// A 256-entry table of `test` over every byte value, built at compile

@@ -1,36 +1,39 @@
 //! `routerctl diff`: unified diffs of live against merged objects (or the
-//! answer of `KUBECTL_EXTERNAL_DIFF`), or the plan as JSON; and the plan on
+//! answer of `KUBECTL_EXTERNAL_DIFF`), or the plan as JSON or as a
+//! pull-request comment; and the plan on
 //! stderr in every run but `-q` (a line per router, after stdout; in the
 //! machine message formats a `plan` note at the router's document), so a
-//! CI log says which pods roll and why. Exits 1 when something would
-//! change.
+//! CI log says which pods roll and why (`report` writes the plan: its
+//! `RouterDiff` is each router's plan with what its config moves). Exits 1
+//! when something would change.
 
 use std::io::Write;
 
 use anyhow::{Context as _, Result};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::outcome::{text_outcome, Outcome, Terminal};
 use super::stream::{stream_as, LiveInput, RenderAs};
 use crate::cli::{ColorChoice, DiffArgs, DiffFormat};
 use crate::diagnostic::{rules, Diagnostic, Place, Severity};
 use crate::diff::external::ExternalDiff;
-use crate::diff::plan::{plan_router, report_json, RouterPlan};
+use crate::diff::plan::plan_router;
 use crate::diff::{compare, diff_compared, Comparison, Palette};
 use crate::input::inputs::Inputs;
 use crate::kube::ObjectKey;
 use crate::output::spool::Spool;
 use crate::pipeline::RouterResult;
-use crate::report::{MessageFormat, Reporter};
+use crate::report::results::RouterDiff;
+use crate::report::{human, json, markdown, MessageFormat, Reporter};
 use crate::routing::proxy::ProxyConfig;
 use crate::routing::router::Router;
 use crate::routing::space::Limits;
-use crate::routing::verify::{self, decision_json, describe, request_json};
+use crate::routing::verify::{self, Change};
 
 /// One router compared: its plan, and its diffs printed or its
 /// comparisons kept for the external program.
 struct Compared {
-    plan: RouterPlan,
+    diff: RouterDiff,
     /// Where its ModelRouter was read.
     origin: Place,
     diffs: String,
@@ -60,9 +63,10 @@ pub(super) fn run(
         _ => None,
     };
     let mut spool = Spool::new();
-    let mut plans: Vec<RouterPlan> = Vec::new();
+    let mut plans: Vec<RouterDiff> = Vec::new();
     let mut origins: Vec<Place> = Vec::new();
-    let json = args.output == DiffFormat::Json;
+    // The plan alone (JSON, a comment) needs no unified diff.
+    let plan_only = args.output != DiffFormat::Diff;
     let to_external = external.is_some();
     // The comparing and the printing are done where the router was
     // reconciled; the results are joined here in input order.
@@ -76,11 +80,11 @@ pub(super) fn run(
             &result.orphans,
             &result.drift.iter().map(plan_drift).collect::<Vec<_>>(),
         );
-        let mut plan = plan;
-        plan.routing = routing_changes(&result, &comparisons);
+        let (moves, moves_complete) = routing_changes(&result, &comparisons);
+        let diff = RouterDiff { plan, moves, moves_complete };
         let origin = result.origin.clone();
-        let mut compared = Compared { plan, origin, diffs: String::new(), for_external: Vec::new() };
-        if json {
+        let mut compared = Compared { diff, origin, diffs: String::new(), for_external: Vec::new() };
+        if plan_only {
             return Ok(compared);
         }
         for (item, cmp) in result.items.into_iter().zip(comparisons) {
@@ -95,7 +99,7 @@ pub(super) fn run(
     // In `human` the plan's last line names the release: said once.
     let how = RenderAs { release_said_last: reporter.format() == MessageFormat::Human, ..RenderAs::default() };
     let rendered_as = stream_as(&args.common, live, inputs, reporter, how, &compare_router, &mut |compared| {
-        plans.push(compared.plan);
+        plans.push(compared.diff);
         origins.push(compared.origin);
         if let Some(ext) = &mut external {
             for (key, cmp) in &compared.for_external {
@@ -104,28 +108,33 @@ pub(super) fn run(
         }
         spool.write_all(compared.diffs.as_bytes()).context("cannot spool output")
     })?;
-    let changed = i32::from(plans.iter().any(RouterPlan::changed));
+    let changed = i32::from(plans.iter().any(|d| d.plan.changed()));
     // The plan, in every run but -q, terminal or not: in human, lines that
     // close the output; in the machine formats, where stderr holds findings
     // only, a note at each router's document.
     let notes = match (reporter.is_quiet(), reporter.format()) {
         (true, _) => String::new(),
         (false, MessageFormat::Human) => {
-            let plan: String = plans.iter().map(|p| p.summary() + "\n").collect();
+            let plan: String = plans.iter().map(|d| human::plan(d) + "\n").collect();
             format!("{plan}{}\n", rendered_as.line())
         }
         (false, _) => {
-            for (plan, origin) in plans.iter().zip(&origins) {
-                let router = crate::model::router_key(&plan.namespace, &plan.name);
-                reporter
-                    .warn(Diagnostic::new(Severity::Note, rules::PLAN, plan.changes()).at(origin.clone()).on(router));
+            for (d, origin) in plans.iter().zip(&origins) {
+                let router = crate::model::router_key(&d.plan.namespace, &d.plan.name);
+                let changes = human::plan_changes(d);
+                reporter.warn(Diagnostic::new(Severity::Note, rules::PLAN, changes).at(origin.clone()).on(router));
             }
             String::new()
         }
     };
-    if args.output == DiffFormat::Json {
-        let release = (rendered_as.release.name(), rendered_as.from.as_str());
-        let mut outcome = text_outcome(&report_json(&plans, Some(release)), changed)?;
+    let release = (rendered_as.release.name(), rendered_as.from.as_str());
+    let plan = match args.output {
+        DiffFormat::Json => Some(json::diff(&plans, Some(release))),
+        DiffFormat::Markdown => Some(markdown::diff(&plans, release)),
+        DiffFormat::Diff => None,
+    };
+    if let Some(plan) = plan {
+        let mut outcome = text_outcome(&plan, changed)?;
         outcome.notes = notes;
         return Ok(outcome);
     }
@@ -143,56 +152,26 @@ pub(super) fn run(
 
 /// What the new config.json moves against the live one, when the live
 /// ConfigMap holds a different one: each group of requests with a witness,
-/// as `verify --against` lists them.
-fn routing_changes(result: &RouterResult, comparisons: &[Comparison]) -> Vec<(String, Value)> {
+/// as `verify --against` lists them, and whether the search finished.
+fn routing_changes(result: &RouterResult, comparisons: &[Comparison]) -> (Vec<Change>, bool) {
     let config_of = |object: &Value| object.pointer("/data/config.json").and_then(Value::as_str).map(str::to_string);
     let Some((item, cmp)) = result.items.iter().zip(comparisons).find(|(item, _)| item.key.kind == "ConfigMap") else {
-        return Vec::new();
+        return (Vec::new(), true);
     };
     let (Some(live), Some(new)) = (cmp.before.as_ref().and_then(config_of), config_of(&item.merged)) else {
-        return Vec::new();
+        return (Vec::new(), true);
     };
     if live == new {
-        return Vec::new();
+        return (Vec::new(), true);
     }
     // A live config the proxy's reader cannot read tells nothing to compare.
     let (Ok(live), Ok(new)) = (ProxyConfig::from_json(&live), ProxyConfig::from_json(&new)) else {
-        return Vec::new();
+        return (Vec::new(), true);
     };
     let id = format!("{}/{}", result.router.namespace, result.router.name);
     let old = Router::from_config(id.clone(), result.router.name.clone(), live);
     let new = Router::from_config(id, result.router.name.clone(), new);
-    let (changes, complete) = verify::what_moves(&old, &new, Limits::default());
-    let mut out: Vec<(String, Value)> = changes
-        .iter()
-        .map(|c| {
-            let down =
-                if c.unhealthy.is_empty() { String::new() } else { format!(" with {} down", c.unhealthy.join(", ")) };
-            let text = format!(
-                "requests moved: {}{down}: {} → {}, was {} → {}",
-                describe(&c.request),
-                c.after.matched.label(),
-                verify::outcome(&c.after),
-                c.before.matched.label(),
-                verify::outcome(&c.before),
-            );
-            let json = json!({
-                "request": request_json(&c.request),
-                "unhealthy": c.unhealthy,
-                "before": decision_json(&c.before),
-                "after": decision_json(&c.after),
-            });
-            (text, json)
-        })
-        .collect();
-    if !complete {
-        out.push((
-            "requests moved: the search stopped at its budget; routerctl verify --against says which classes it covered"
-                .to_string(),
-            json!({"complete": false}),
-        ));
-    }
-    out
+    verify::what_moves(&old, &new, Limits::default())
 }
 
 /// A drift finding as the plan's JSON has always said it: the object's full

@@ -11,8 +11,8 @@
 pub mod completion;
 mod diff;
 mod explain;
-mod junit;
 pub mod krm;
+mod logs;
 mod outcome;
 mod render;
 mod replay;

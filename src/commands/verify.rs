@@ -1,28 +1,24 @@
 //! `routerctl verify`: arguments in, `routing::verify` run over the
-//! routers rendered (and the ones before the change), a report out — text
-//! or the JSON contract scripts read — and the cases of every class
-//! written with `--emit-tests`.
-
-use std::fmt::Write as _;
+//! routers rendered (and the ones before the change), its reports handed to
+//! the emitter of `-o` (`report::human`, `json`, `junit`, `markdown`), and the cases
+//! of every class written with `--emit-tests`.
 
 use anyhow::{bail, Context as _, Result};
-use serde_json::{json, Value};
 
-use super::outcome::{fenced, Outcome};
+use super::outcome::Outcome;
 use super::routers::{both, planes, routers, test_files};
 use crate::cli::{CommonArgs, PlaneChoice, SuiteFormat, VerifyArgs};
 use crate::diagnostic::{rules, Diagnostic, Severity};
 use crate::input;
-use crate::kube::count::count;
 use crate::model::DataPlane;
 use crate::output::spool::Spool;
-use crate::output::yaml::double_quoted;
-use crate::report::{MessageFormat, Reporter};
+use crate::report::words::incomplete;
+use crate::report::{findings, human, json, junit, markdown, MessageFormat, Reporter};
 use crate::routing::router::Router;
 use crate::routing::space::Limits;
 use crate::routing::suite;
-use crate::routing::verify::{self, decision_json, describe, request_json, Inputs, RouterReport};
-use crate::routing::witness::{case_flow, case_json, emitted_tests, outcome};
+use crate::routing::verify::{self, Inputs};
+use crate::routing::witness::emitted_tests;
 
 pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporter: &mut Reporter) -> Result<Outcome> {
     let started = std::time::Instant::now();
@@ -66,7 +62,7 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporte
     // not to, and is reported in every format, `-q` or not.
     let incomplete_severity = if args.allow_incomplete { Severity::Warning } else { Severity::Error };
     for report in reports.iter().filter(|r| !r.complete) {
-        let message = format!("{} ({}): {}", report.router, report.plane.label(), incomplete_message(report));
+        let message = format!("{} ({}): {}", report.router, report.plane.label(), incomplete(report));
         let mut d = Diagnostic::new(incomplete_severity, rules::ROUTING_INCOMPLETE, message);
         d.place = report.origin.clone();
         if args.allow_incomplete {
@@ -78,35 +74,17 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporte
     // People read the findings in the report; CI reads them as findings at
     // the field each is about, to annotate it (as `test` does its cases).
     if reporter.format() != MessageFormat::Human {
-        for report in &reports {
-            for f in &report.findings {
-                let mut d = f.diagnostic.clone();
-                d.context = Some(format!("{} ({})", report.router, report.plane.label()));
-                if d.severity == Severity::Error {
-                    reporter.error(d);
-                } else {
-                    reporter.warn(d);
-                }
-            }
-            for invariant in &report.invariants {
-                if let Some((why, _)) = &invariant.failure {
-                    let message =
-                        format!("{} ({}): invariant {:?}: {why}", report.router, report.plane.label(), invariant.name);
-                    reporter.error(Diagnostic::error(rules::INVARIANT, message).at(invariant.at.clone()));
-                }
-            }
-        }
+        findings::verify(&reports).into_iter().for_each(|d| reporter.finding(d));
     }
     if let Some(path) = &args.emit_tests {
         std::fs::write(path, emitted_tests(&reports))
             .with_context(|| format!("--emit-tests {}: cannot write the file", path.display()))?;
     }
     let body = match args.output {
-        SuiteFormat::Text => fenced(text_report(&reports, incomplete_severity), reporter.format()),
-        SuiteFormat::Json => {
-            serde_json::to_string_pretty(&json_report(&reports, incomplete_severity)).unwrap_or_default() + "\n"
-        }
-        SuiteFormat::Junit => super::junit::verify_report(&reports, incomplete_severity),
+        SuiteFormat::Text => reporter.fenced(human::verify(&reports, incomplete_severity)),
+        SuiteFormat::Json => json::verify(&reports, incomplete_severity),
+        SuiteFormat::Junit => junit::verify(&reports, incomplete_severity),
+        SuiteFormat::Markdown => markdown::verify(&reports, incomplete_severity, against.is_some()),
     };
     let mut out = Spool::new();
     std::io::Write::write_all(&mut out, body.as_bytes()).context("cannot spool output")?;
@@ -143,111 +121,4 @@ fn render_planes(
         }
     }
     Ok(out)
-}
-
-/// Why a report is not complete, and what to do about it.
-fn incomplete_message(report: &RouterReport) -> String {
-    format!(
-        "the search did not finish, so nothing is proved of the requests it did not reach: {}; raise the budget \
-         named (see `routerctl verify --help`), or pass --allow-incomplete to accept a partial answer",
-        report.notes.join("; ")
-    )
-}
-
-/// The JSON contract (docs/verify.md: `verify -o json`).
-fn json_report(reports: &[RouterReport], incomplete: Severity) -> Value {
-    let routers: Vec<Value> = reports
-        .iter()
-        .map(|r| {
-            json!({
-                "router": r.router,
-                "plane": r.plane.label(),
-                "complete": r.complete,
-                "notes": r.notes,
-                "search": {"states": r.states, "cells": r.cells},
-                "classes": r.classes.iter().map(|c| json!({"request": request_json(&c.request), "decision": decision_json(&c.decision)})).collect::<Vec<_>>(),
-                "unreachableRules": r.unreachable,
-                "findings": (!r.complete)
-                    .then(|| json!({"rule": rules::ROUTING_INCOMPLETE.id, "severity": incomplete.as_str(),
-                        "message": incomplete_message(r), "at": r.origin.as_ref().map(ToString::to_string)}))
-                    .into_iter()
-                    .chain(r.findings.iter().map(|f| {
-                        let d = &f.diagnostic;
-                        json!({"rule": d.rule.id, "severity": d.severity.as_str(), "message": d.message,
-                            "field": d.field, "at": d.place.as_ref().map(ToString::to_string), "case": case_json(&f.case)})
-                    }))
-                    .collect::<Vec<_>>(),
-                "invariants": r.invariants.iter().map(|i| {
-                    let mut v = json!({"name": i.name, "at": i.at.to_string(), "holds": i.holds});
-                    if let Some((why, case)) = &i.failure {
-                        v["message"] = json!(why);
-                        v["case"] = case_json(case);
-                    }
-                    v
-                }).collect::<Vec<_>>(),
-                "changes": r.changes.iter().map(|c| json!({
-                    "request": request_json(&c.request),
-                    "unhealthy": c.unhealthy,
-                    "before": decision_json(&c.before),
-                    "after": decision_json(&c.after),
-                    "case": case_json(&c.case),
-                })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    json!({ "routers": routers })
-}
-
-fn text_report(reports: &[RouterReport], incomplete: Severity) -> String {
-    let mut out = String::new();
-    for r in reports {
-        let complete = if r.complete { "complete" } else { "INCOMPLETE" };
-        let classes = count(r.classes.len(), "class", "classes");
-        let _ = writeln!(out, "{} ({}): {classes} of requests, {complete}", r.router, r.plane.label());
-        for c in &r.classes {
-            let _ = writeln!(out, "  {} → {}", describe(&c.request), outcome(&c.decision));
-        }
-        if !r.complete {
-            let _ =
-                writeln!(out, "  {} {}: {}", incomplete.as_str(), rules::ROUTING_INCOMPLETE.id, incomplete_message(r));
-        }
-        for f in &r.findings {
-            let d = &f.diagnostic;
-            let _ = writeln!(out, "  {} {}: {}", d.severity.as_str(), d.rule.id, d.message);
-            match (&d.place, &d.field) {
-                (Some(place), Some(field)) => {
-                    let _ = writeln!(out, "    at: {place} ({field})");
-                }
-                (Some(place), None) => {
-                    let _ = writeln!(out, "    at: {place}");
-                }
-                _ => {}
-            }
-            let _ = writeln!(out, "    case: {}", case_flow(&f.case));
-        }
-        for i in &r.invariants {
-            match &i.failure {
-                None => {
-                    let _ = writeln!(out, "  invariant {} holds", double_quoted(&i.name));
-                }
-                Some((why, case)) => {
-                    let _ = writeln!(out, "  invariant {} FAILS ({}): {why}", double_quoted(&i.name), i.at);
-                    let _ = writeln!(out, "    case: {}", case_flow(case));
-                }
-            }
-        }
-        for c in &r.changes {
-            let down =
-                if c.unhealthy.is_empty() { String::new() } else { format!(" with {} down", c.unhealthy.join(", ")) };
-            let _ = writeln!(
-                out,
-                "  moved: {}{down}: {} before, {} after ({})",
-                describe(&c.request),
-                outcome(&c.before),
-                outcome(&c.after),
-                count(c.cells, "cell", "cells")
-            );
-        }
-    }
-    out
 }

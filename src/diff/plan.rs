@@ -1,10 +1,10 @@
 //! The plan of one ModelRouter: which of its objects applying would create,
 //! update or leave alone, and whether the proxy pods would roll and why —
-//! the questions a reviewer asks of a change before the unified diff.
+//! the questions a reviewer asks of a change before the unified diff. The
+//! report layer writes it (`report::human::plan`, `report::json::diff`).
 
 use std::collections::BTreeSet;
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::diff::Comparison;
@@ -56,10 +56,6 @@ pub struct RouterPlan {
     pub objects: Vec<ObjectPlan>,
     /// What the live objects hold where the operator never repairs them.
     pub drift: Vec<String>,
-    /// Requests the new config.json sends elsewhere than the live one does:
-    /// a line for people and an object for `-o json` each (the caller
-    /// works them out; the plan only carries them).
-    pub routing: Vec<(String, Value)>,
 }
 
 impl RouterPlan {
@@ -68,76 +64,6 @@ impl RouterPlan {
     pub fn changed(&self) -> bool {
         self.objects.iter().any(|o| matches!(o.action, Action::Create | Action::Update))
     }
-
-    /// `ml/coding-router: Deployment update (rolls pods), ConfigMap update,
-    /// Service unchanged`: the Deployment first, as the object whose change
-    /// matters most; the others in the operator's order.
-    pub fn summary(&self) -> String {
-        format!("{}/{}: {}", self.namespace, self.name, self.changes())
-    }
-
-    /// The summary without the router's name: what applying does to each
-    /// object, then the requests a new config.json moves, a line each.
-    pub fn changes(&self) -> String {
-        let deployment_first = self
-            .objects
-            .iter()
-            .filter(|o| o.kind == "Deployment")
-            .chain(self.objects.iter().filter(|o| o.kind != "Deployment"));
-        let parts: Vec<String> = deployment_first
-            .map(|o| {
-                let rolls = match (o.kind == "Deployment" && self.rolls_pods, self.roll_reasons.is_empty()) {
-                    (false, _) => String::new(),
-                    (true, true) => " (rolls pods)".to_string(),
-                    (true, false) => format!(" (rolls pods: {})", self.roll_reasons.join(", ")),
-                };
-                format!("{} {}{rolls}", o.kind, o.action.as_str())
-            })
-            .collect();
-        let mut line = parts.join(", ");
-        for (text, _) in &self.routing {
-            line.push_str("\n  ");
-            line.push_str(text);
-        }
-        line
-    }
-}
-
-/// The report's shape, fields in the order a reader wants them.
-#[derive(Serialize)]
-struct Report<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    release: Option<ReleaseEntry<'a>>,
-    routers: Vec<RouterEntry<'a>>,
-}
-
-/// Which operator release the plan follows, and where that came from.
-#[derive(Serialize)]
-struct ReleaseEntry<'a> {
-    name: &'a str,
-    from: &'a str,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct RouterEntry<'a> {
-    namespace: &'a str,
-    name: &'a str,
-    rolls_pods: bool,
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    roll_reasons: &'a [String],
-    objects: Vec<ObjectEntry<'a>>,
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    drift: &'a [String],
-    #[serde(skip_serializing_if = "<[Value]>::is_empty")]
-    routing_changes: Vec<Value>,
-}
-
-#[derive(Serialize)]
-struct ObjectEntry<'a> {
-    kind: &'a str,
-    name: &'a str,
-    action: &'static str,
 }
 
 /// The plan of the router `namespace/name` from its reconciled objects and
@@ -186,7 +112,6 @@ pub fn plan_router(
         roll_reasons: reasons,
         objects,
         drift: drift.to_vec(),
-        routing: Vec::new(),
     }
 }
 
@@ -274,44 +199,11 @@ fn container_reasons(before: Option<&Value>, after: Option<&Value>, reasons: &mu
     }
 }
 
-/// `{"release": {"name", "from"}, "routers": [{"namespace", "name",
-/// "rollsPods", "rollReasons", "objects": [{"kind", "name", "action"}]}]}`
-/// (`rollReasons` when the pods roll, see `roll_reasons`), indented by
-/// four spaces as kubectl indents JSON; `release` (the operator release
-/// the plan follows, and where that came from) when given.
-pub fn report_json(plans: &[RouterPlan], release: Option<(&str, &str)>) -> String {
-    let report = Report {
-        release: release.map(|(name, from)| ReleaseEntry { name, from }),
-        routers: plans
-            .iter()
-            .map(|p| RouterEntry {
-                namespace: &p.namespace,
-                name: &p.name,
-                rolls_pods: p.rolls_pods,
-                roll_reasons: &p.roll_reasons,
-                objects: p
-                    .objects
-                    .iter()
-                    .map(|o| ObjectEntry { kind: &o.kind, name: &o.name, action: o.action.as_str() })
-                    .collect(),
-                drift: &p.drift,
-                routing_changes: p.routing.iter().map(|(_, json)| json.clone()).collect(),
-            })
-            .collect(),
-    };
-    let mut out = Vec::new();
-    let mut serializer =
-        serde_json::Serializer::with_formatter(&mut out, serde_json::ser::PrettyFormatter::with_indent(b"    "));
-    // Plain strings and booleans: serializing into a Vec cannot fail.
-    let _ = report.serialize(&mut serializer);
-    String::from_utf8_lossy(&out).into_owned() + "\n"
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::diff::compare;
-    use serde_json::{json, Value};
+    use serde_json::json;
 
     fn deployment(replicas: i64, image: &str, pod_label: &str) -> Value {
         json!({"apiVersion": "apps/v1", "kind": "Deployment",
@@ -330,6 +222,10 @@ mod tests {
         Reconciled { key: ObjectKey::of(&merged, "ns"), live, merged, desired: None }
     }
 
+    fn actions(p: &RouterPlan) -> Vec<Action> {
+        p.objects.iter().map(|o| o.action).collect()
+    }
+
     fn plan(items: Vec<Reconciled>) -> RouterPlan {
         let comparisons: Vec<Comparison> = items.iter().map(compare).collect();
         plan_router("ns", "r", &items, &comparisons, &[], &[])
@@ -344,7 +240,6 @@ mod tests {
             assert!(p.rolls_pods);
             assert_eq!(p.objects[0].action, Action::Update);
             assert_eq!(p.roll_reasons, [why]);
-            assert_eq!(p.summary(), format!("ns/r: Deployment update (rolls pods: {why})"));
         }
     }
 
@@ -394,13 +289,13 @@ mod tests {
             item(Some(service(80)), service(8080)),
         ]);
         assert!(!p.rolls_pods);
-        assert_eq!(p.summary(), "ns/r: Deployment update, Service update");
+        assert_eq!(actions(&p), [Action::Update, Action::Update]);
         let p = plan(vec![
             item(Some(deployment(1, "proxy:v1", "a")), deployment(1, "proxy:v1", "a")),
             item(Some(service(80)), service(8080)),
         ]);
         assert!(!p.rolls_pods);
-        assert_eq!(p.summary(), "ns/r: Deployment unchanged, Service update");
+        assert_eq!(actions(&p), [Action::Unchanged, Action::Update]);
     }
 
     #[test]
@@ -408,42 +303,17 @@ mod tests {
         let p = plan(vec![item(None, service(80)), item(None, deployment(1, "proxy:v1", "a"))]);
         assert!(!p.rolls_pods);
         assert!(p.changed());
-        assert_eq!(p.summary(), "ns/r: Deployment create, Service create");
+        assert_eq!(actions(&p), [Action::Create, Action::Create]);
     }
 
     #[test]
-    fn the_report_says_why_the_pods_roll_after_whether_they_do() {
-        let p = plan(vec![item(Some(deployment(1, "proxy:v1", "a")), deployment(1, "proxy:v2", "b"))]);
-        let text = report_json(&[p], None);
-        let at: Vec<usize> = ["\"rollsPods\": true", "\"rollReasons\"", "\"objects\""]
-            .iter()
-            .map(|k| text.find(k).expect("the key is written"))
-            .collect();
-        assert!(at.windows(2).all(|w| w[0] < w[1]), "{text}");
-        let report: Value = serde_json::from_str(&text).expect("JSON");
-        assert_eq!(report["routers"][0]["rollReasons"], json!(["pod label team", "image"]));
-    }
-
-    #[test]
-    fn the_report_keeps_its_field_order() {
-        let p = plan(vec![item(None, service(80))]);
-        assert_eq!(
-            report_json(&[p], None),
-            "{\n    \"routers\": [\n        {\n            \"namespace\": \"ns\",\n            \"name\": \"r\",\n            \"rollsPods\": false,\n            \"objects\": [\n                {\n                    \"kind\": \"Service\",\n                    \"name\": \"r-router-proxy\",\n                    \"action\": \"create\"\n                }\n            ]\n        }\n    ]\n}\n"
-        );
-        assert_eq!(report_json(&[], None), "{\n    \"routers\": []\n}\n");
-        assert_eq!(
-            report_json(&[], Some(("v0.9.12", "--operator-version"))),
-            "{\n    \"release\": {\n        \"name\": \"v0.9.12\",\n        \"from\": \"--operator-version\"\n    },\n    \"routers\": []\n}\n"
-        );
-    }
-
-    #[test]
-    fn the_summary_puts_the_deployment_first_and_says_when_pods_roll() {
+    fn only_the_deployments_template_rolls_the_pods() {
         let p = plan(vec![
             item(Some(service(80)), service(80)),
             item(Some(deployment(1, "proxy:v1", "a")), deployment(1, "proxy:v2", "a")),
         ]);
-        assert_eq!(p.summary(), "ns/r: Deployment update (rolls pods: image), Service unchanged");
+        assert_eq!(actions(&p), [Action::Unchanged, Action::Update]);
+        assert!(p.rolls_pods);
+        assert_eq!(p.roll_reasons, ["image"]);
     }
 }

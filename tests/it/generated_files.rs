@@ -70,7 +70,7 @@ fn the_kubectl_plugin_completion_script_answers_as_cobra_expects() {
     // File names are the shell's to complete.
     assert_eq!(complete(&["diff", "-f", ""]), ":0\n");
     assert_eq!(complete(&["render", "--kubeconfig", ""]), ":0\n");
-    assert_eq!(complete(&["diff", "-o", ""]), "diff\njson\n:4\n");
+    assert_eq!(complete(&["diff", "-o", ""]), "diff\njson\nmarkdown\n:4\n");
     assert_eq!(complete(&["render", "-f", "r.yaml", "-o", "n"]), "name\n:4\n");
     assert_eq!(complete(&["completion", "z"]), "zsh\n:4\n");
     assert_eq!(complete(&["-q", "man", "re"]), "render\nreplay\n:4\n");

@@ -483,7 +483,6 @@ const LAYERS: [&str; 19] = [
     "kube",
     "output",
     "diagnostic",
-    "report",
     "input",
     "schema",
     "live",
@@ -494,6 +493,7 @@ const LAYERS: [&str; 19] = [
     "diff",
     "explain",
     "routing",
+    "report",
     "pipeline",
     "krm",
     "cli",
@@ -531,6 +531,49 @@ fn only_commands_import_commands() {
         .filter_map(|(module, edges)| edges.get("commands").map(|file| format!("{module} ({file})")))
         .collect();
     assert!(offenders.is_empty(), "a stage imports `commands`: {}", offenders.join(", "));
+}
+
+/// The most lines a module of `commands` holds: a command turns its
+/// arguments into calls of the stages and picks an emitter of `report`;
+/// one that grows past this is writing a format or deciding a rule.
+const COMMAND_LINES: usize = 250;
+
+/// The modules of `commands` longer than `COMMAND_LINES`, with their length.
+fn long_commands(files: &[(String, String)]) -> Vec<String> {
+    files
+        .iter()
+        .filter(|(path, _)| path.starts_with("commands/"))
+        .map(|(path, text)| (path, text.lines().count()))
+        .filter(|(_, lines)| *lines > COMMAND_LINES)
+        .map(|(path, lines)| format!("{path} ({lines} lines)"))
+        .collect()
+}
+
+#[test]
+fn commands_stay_short_and_leave_the_writing_to_report() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("commands"), &mut files);
+    assert!(files.len() > 5, "the scan found the commands: {files:?}");
+    let files: Vec<(String, String)> = files
+        .iter()
+        .map(|file| {
+            let relative = file.strip_prefix(&src).expect("under src").to_string_lossy().replace('\\', "/");
+            (relative, std::fs::read_to_string(file).expect("reads a source file"))
+        })
+        .collect();
+    let long = long_commands(&files);
+    assert!(
+        long.is_empty(),
+        "a module of `commands` holds at most {COMMAND_LINES} lines; move what writes a format to `report` (an \
+         emitter per format) and what reads inputs to the stages: {}",
+        long.join(", ")
+    );
+    // The check itself counts lines, and only those of `commands`.
+    let sample =
+        [("commands/x.rs".to_string(), "\n".repeat(COMMAND_LINES + 1)), ("report/y.rs".into(), "\n".repeat(900))];
+    assert_eq!(long_commands(&sample), ["commands/x.rs (251 lines)"]);
+    assert!(long_commands(&[("commands/z.rs".into(), "\n".repeat(COMMAND_LINES))]).is_empty());
 }
 
 /// The printer prints: it knows the encodings (`kube`) and no stage, so

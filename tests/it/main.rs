@@ -33,6 +33,7 @@ mod kubectl_faults;
 mod layout;
 mod lifecycle;
 mod live_json;
+mod markdown_report;
 mod message_format;
 mod operator_detection;
 mod operator_versions;

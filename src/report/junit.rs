@@ -42,7 +42,7 @@ struct Suite {
 /// `routerctl test`'s cases, a suite per router and plane (the planes not
 /// run included, for their skipped cases); with `min_coverage`, a
 /// `coverage` testcase in each suite of a plane run.
-pub(super) fn test_report(run: &SuiteRun, min_coverage: Option<u8>) -> String {
+pub fn test(run: &SuiteRun, min_coverage: Option<u8>) -> String {
     let mut suites: Vec<Suite> = Vec::new();
     let suite = |suites: &mut Vec<Suite>, router: &str, plane: DataPlane| -> usize {
         let name = format!("{router} ({})", plane.label());
@@ -118,7 +118,7 @@ const VERIFY_CHECKS: [&Rule; 5] =
 /// per check (failing on its errors; its warnings in the testcase's text
 /// would be lost, so they fail nothing and are listed in `system-out`) and
 /// per invariant, placed where it is written.
-pub(super) fn verify_report(reports: &[RouterReport], incomplete: Severity) -> String {
+pub fn verify(reports: &[RouterReport], incomplete: Severity) -> String {
     let mut suites = Vec::new();
     for r in reports {
         let classname = classname(&r.router, r.plane);
