@@ -13,7 +13,7 @@ use anyhow::{Context as _, Result};
 use serde_json::Value;
 
 use super::outcome::{text_outcome, Outcome, Terminal};
-use super::stream::{stream, LiveInput};
+use super::stream::{stream_as, LiveInput, RenderAs};
 use crate::cli::{ColorChoice, DiffArgs, DiffFormat};
 use crate::diagnostic::{rules, Diagnostic, Place, Severity};
 use crate::diff::external::ExternalDiff;
@@ -96,7 +96,9 @@ pub(super) fn run(
         }
         Ok(compared)
     };
-    let rendered_as = stream(&args.common, live, inputs, reporter, &compare_router, &mut |compared| {
+    // In `human` the plan's last line names the release: said once.
+    let how = RenderAs { release_said_last: reporter.format() == MessageFormat::Human, ..RenderAs::default() };
+    let rendered_as = stream_as(&args.common, live, inputs, reporter, how, &compare_router, &mut |compared| {
         plans.push(compared.diff);
         origins.push(compared.origin);
         if let Some(ext) = &mut external {

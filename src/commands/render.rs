@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use anyhow::{Context as _, Result};
 
 use super::outcome::Outcome;
-use super::stream::{apply_ready, stream, LiveInput};
+use super::stream::{apply_ready, stream, stream_as, LiveInput, RenderAs};
 use crate::cli::RenderArgs;
 use crate::diagnostic::{rules, Diagnostic};
 use crate::input::for_each_document;
@@ -58,10 +58,18 @@ fn with_inputs(
         Ok(objects.map(|(key, encoded)| (key, router.clone(), encoded)).collect::<Vec<_>>())
     };
     let mut rendered: Vec<(ObjectKey, ObjectKey, Encoded)> = Vec::new();
-    stream(&args.common, live, inputs, reporter, &encode, &mut |objects| {
+    let mut routers = 0;
+    // An application without a router passes through as it is, as the KRM
+    // function passes its items: its objects still reach the cluster.
+    let how = RenderAs { routers_optional: true, ..RenderAs::default() };
+    stream_as(&args.common, live, inputs, reporter, how, &encode, &mut |objects| {
+        routers += 1;
         rendered.extend(objects);
         Ok(())
     })?;
+    if routers == 0 {
+        reporter.note("no ModelRouter among the input documents: every object is printed as it is");
+    }
     let mut unprinted: HashMap<ObjectKey, usize> =
         rendered.iter().enumerate().rev().map(|(i, (key, _, _))| (key.clone(), i)).collect();
     // The sources the run read, from the run's inputs: read once.

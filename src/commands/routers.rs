@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::stream::{stream_as, LiveInput, RenderAs};
 use crate::cli::{CommonArgs, PlaneChoice};
-use crate::diagnostic::{rules, Diagnostic, Refusal};
+use crate::diagnostic::{diagnostics_of, Diagnostic};
 use crate::input::inputs::Inputs;
 use crate::input::{for_each_document, for_each_document_placed};
 use crate::model::DataPlane;
@@ -38,7 +38,7 @@ pub(super) fn routers(
 ) -> Result<Vec<Router>> {
     let finish = |result: RouterResult| -> Result<Router> { router(result) };
     let mut out = Vec::new();
-    let how = RenderAs { data_plane, routing_only: true };
+    let how = RenderAs { data_plane, routing_only: true, ..RenderAs::default() };
     let rendered = stream_as(common, LiveInput::Files(&[]), inputs, reporter, how, &finish, &mut |r| {
         out.push(r);
         Ok(())
@@ -105,12 +105,23 @@ pub(super) fn test_files(
             Ok(())
         })?;
     }
-    match refused.len() {
-        0 => Ok(files),
-        1 => Err(refused.remove(0).into_error()),
-        n => {
-            let heading = Diagnostic::error(rules::TEST, format!("{n} problems in RouterTest files"));
-            Err(Refusal::new(heading, refused).context("the RouterTest entry cannot be read").into())
+    match refused.is_empty() {
+        true => Ok(files),
+        false => Err(suite::refusal(refused, "the RouterTest entry cannot be read")),
+    }
+}
+
+/// Two parts of a run that fail apart (the RouterTest files, the routers
+/// they test): both are read, and the problems of both are said, the
+/// second's ending the run.
+pub(super) fn both<A, B>(reporter: &mut Reporter, a: Result<A>, b: Result<B>) -> Result<(A, B)> {
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        (Err(e), Ok(_)) => Err(e),
+        (Ok(_), Err(e)) => Err(e),
+        (Err(first), Err(second)) => {
+            diagnostics_of(&first).into_iter().for_each(|d| reporter.error(d));
+            Err(second)
         }
     }
 }

@@ -87,6 +87,12 @@ pub(super) struct RenderAs {
     pub data_plane: Option<DataPlane>,
     /// Nothing is printed but where requests go (no image note).
     pub routing_only: bool,
+    /// Input without a ModelRouter is no mistake (`render --pass-through`).
+    pub routers_optional: bool,
+    /// The command closes its output with the release it rendered as
+    /// (`diff`'s last line in `human`): no note says it first, only if the
+    /// run fails and so never gets there.
+    pub release_said_last: bool,
 }
 
 /// [`stream`], every router rendered as `how` says.
@@ -102,10 +108,14 @@ pub(super) fn stream_as<T: Send>(
     let mut options = options(common, inputs)?;
     options.data_plane = how.data_plane;
     options.flags.routing_only = how.routing_only;
+    options.routers_optional = how.routers_optional;
     // The inputs are read (and kubectl's flags checked) before the cluster
     // is asked anything: a missing file costs no cluster round trip.
     let router_sources = inputs.sources(&common.files, common.recursive)?;
     let given = "--operator-version".to_string();
+    // The release no file names, said now, or when the run fails (a command
+    // that closes with it says it there).
+    let mut untold: Option<String> = None;
     let (live, from): (Box<dyn LiveObjects>, String) = match live {
         LiveInput::Files(paths) => {
             let store = LiveStore::from_paths(paths, common.recursive, inputs, options.default_namespace())?;
@@ -116,7 +126,11 @@ pub(super) fn stream_as<T: Send>(
                     // Live objects from files are the cluster's, read as an
                     // operator whose release nothing says: say it.
                     if !paths.is_empty() {
-                        reporter.note(&format!("rendering as operator release {} ({from})", options.flags.release));
+                        let note = format!("rendering as operator release {} ({from})", options.flags.release);
+                        match how.release_said_last {
+                            true => untold = Some(note),
+                            false => reporter.note(&note),
+                        }
                     }
                     from.to_string()
                 }
@@ -133,7 +147,11 @@ pub(super) fn stream_as<T: Send>(
             (Box::new(ClusterLive::new(kubectl)), from)
         }
     };
-    crate::pipeline::run(&options, &router_sources, live.as_ref(), reporter, finish, sink)?;
+    let run = crate::pipeline::run(&options, &router_sources, live.as_ref(), reporter, finish, sink);
+    if let (Err(_), Some(note)) = (&run, untold) {
+        reporter.note(&note);
+    }
+    run?;
     Ok(RenderedAs { release: options.flags.release, from })
 }
 
@@ -208,7 +226,8 @@ pub(super) fn options(common: &CommonArgs, inputs: &mut Inputs) -> Result<Option
         strict: common.strict,
         release: common.operator_version,
         jobs: common.jobs,
-        keep_going: false,
+        // Every broken router of every file in one run.
+        keep_going: true,
     });
     if let Some(problem) = problems.into_iter().next() {
         bail!("{}", problem.message);

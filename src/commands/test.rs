@@ -8,10 +8,11 @@ use std::path::PathBuf;
 use anyhow::{bail, Context as _, Result};
 
 use super::outcome::Outcome;
-use super::routers::{planes, routers, test_files};
+use super::routers::{both, planes, routers, test_files};
 use crate::cli::{SuiteFormat, TestArgs};
 use crate::diagnostic::{rules, Diagnostic, Severity};
 use crate::input::inputs::Inputs;
+use crate::kube::count::count;
 use crate::output::spool::Spool;
 use crate::output::yaml::double_quoted;
 use crate::report::{findings, human, json, junit, markdown, MessageFormat, Reporter};
@@ -24,13 +25,17 @@ pub(super) fn run(args: &TestArgs, inputs: &mut Inputs, reporter: &mut Reporter)
     let planes = planes(args.data_plane);
     // Without -t the cases are among the -f documents, read once for both.
     let files = if args.tests.is_empty() {
-        test_files(&args.common.files, args.common.recursive, true, inputs)?
+        test_files(&args.common.files, args.common.recursive, true, inputs)
     } else {
         if stdin_used_by_both(&args.tests, &args.common.files) {
             bail!("stdin (`-`) can be given only once across -f and -t");
         }
-        test_files(&args.tests, args.common.recursive, false, inputs)?
+        test_files(&args.tests, args.common.recursive, false, inputs)
     };
+    // The routers are read whichever the test files come to.
+    let rendered: Result<Vec<Vec<Router>>> =
+        planes.iter().map(|plane| routers(&args.common, *plane, inputs, reporter)).collect();
+    let (files, rendered) = both(reporter, files, rendered)?;
     if files.is_empty() {
         bail!(
             "no RouterTest document (apiVersion: {}, kind: {}) in {}",
@@ -51,8 +56,6 @@ pub(super) fn run(args: &TestArgs, inputs: &mut Inputs, reporter: &mut Reporter)
             );
         }
     }
-    let rendered: Vec<Vec<Router>> =
-        planes.iter().map(|plane| routers(&args.common, *plane, inputs, reporter)).collect::<Result<_>>()?;
     let run = suite::run(&files, &rendered)?;
     // What verify finds for all requests, told beside the cases.
     for report in
@@ -101,11 +104,11 @@ pub(super) fn run(args: &TestArgs, inputs: &mut Inputs, reporter: &mut Reporter)
             reporter.error(Diagnostic::error(
                 rules::TEST,
                 format!(
-                    "{} ({}): coverage {:.0}% of {} routes, under --min-coverage {min}%{reach}",
+                    "{} ({}): coverage {:.0}% of {}, under --min-coverage {min}%{reach}",
                     c.router,
                     c.plane.label(),
                     c.percent(),
-                    c.routes.len()
+                    count(c.routes.len(), "route", "routes")
                 ),
             ));
         }
@@ -113,7 +116,7 @@ pub(super) fn run(args: &TestArgs, inputs: &mut Inputs, reporter: &mut Reporter)
     if strict_skips {
         reporter.error(Diagnostic::error(
             rules::TEST,
-            format!("{} case(s) skipped: their data plane was not run (--strict)", run.skipped.len()),
+            format!("{} skipped: their data plane was not run (--strict)", count(run.skipped.len(), "case", "cases")),
         ));
     }
     // People read the failures in the report; CI reads them as findings at

@@ -6,7 +6,7 @@
 use anyhow::{bail, Context as _, Result};
 
 use super::outcome::Outcome;
-use super::routers::{planes, routers, test_files};
+use super::routers::{both, planes, routers, test_files};
 use crate::cli::{CommonArgs, PlaneChoice, SuiteFormat, VerifyArgs};
 use crate::diagnostic::{rules, Diagnostic, Severity};
 use crate::input;
@@ -16,6 +16,7 @@ use crate::report::words::incomplete;
 use crate::report::{findings, human, json, junit, markdown, MessageFormat, Reporter};
 use crate::routing::router::Router;
 use crate::routing::space::Limits;
+use crate::routing::suite;
 use crate::routing::verify::{self, Inputs};
 use crate::routing::witness::emitted_tests;
 
@@ -29,10 +30,16 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporte
     if stdin_twice {
         bail!("stdin (`-`) can be given only once across -f, -t and --against");
     }
-    let files = test_files(&args.tests, args.common.recursive, false, inputs)?;
+    // The test files and the routers are both read, whichever fails.
+    let files = test_files(&args.tests, args.common.recursive, false, inputs);
+    let rendered = render_planes(&args.common, args.data_plane, inputs, reporter);
+    let (files, rendered) = both(reporter, files, rendered)?;
+    let problems = suite::check(&files, &rendered, false);
+    if !problems.is_empty() {
+        return Err(suite::refusal(problems, "the RouterTest names what its routers do not have"));
+    }
     let invariants: Vec<_> =
         files.iter().flat_map(|f| f.invariants.iter().map(|i| (f.router.clone(), i.clone()))).collect();
-    let rendered = render_planes(&args.common, args.data_plane, inputs, reporter)?;
     let against = if args.against.is_empty() {
         None
     } else {

@@ -21,6 +21,7 @@ use std::path::Path;
 use anyhow::{anyhow, bail, Context as _, Result};
 use serde::Deserialize;
 
+use crate::kube::count::count;
 use crate::kube::goquote::go_unquote;
 
 /// The message `audit` logs each request under.
@@ -477,7 +478,8 @@ pub fn read_counts(
                 return Ok(());
             };
             if fields.len() != names.len() {
-                return Err(at(format!("{} fields, the header has {}", fields.len(), names.len())));
+                let got = count(fields.len(), "field", "fields");
+                return Err(at(format!("{got}, the header has {}", names.len())));
             }
             let get = |column: &str| {
                 names.iter().position(|n| n == column).map(|i| fields[i].clone()).filter(|v| !v.is_empty())

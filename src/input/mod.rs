@@ -14,6 +14,7 @@ pub mod recursive;
 mod repair;
 pub mod scalar;
 pub mod select;
+pub mod template;
 pub mod yaml;
 
 use std::fmt;

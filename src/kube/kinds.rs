@@ -69,6 +69,11 @@ pub const GATEWAY_KINDS: [Kind; 5] = [
 pub const INFERENCE_SERVICE: Kind =
     kind("inference.llmkube.dev/v1alpha1", "InferenceService", "inferenceservices.inference.llmkube.dev");
 
+/// The ModelRouter CRD, as `kubectl get` names the resource and the
+/// object: its schema says which fields the cluster's API server keeps.
+pub const MODEL_ROUTER_CRD: (&str, &str) =
+    ("customresourcedefinitions.apiextensions.k8s.io", "modelrouters.inference.llmkube.dev");
+
 /// The data planes a namespace's routers use: what the cluster reader asks
 /// kubectl for.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

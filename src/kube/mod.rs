@@ -9,6 +9,7 @@
 //! the bottom: it imports nothing of routerctl, so no stage has to reach
 //! into a sibling stage for these words.
 
+pub mod count;
 pub mod gojson;
 pub mod golower;
 pub mod goquote;

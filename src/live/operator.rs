@@ -13,6 +13,13 @@
 //! flags are the words the kubelet passes the `manager` container's program
 //! (`live::container`: `command` and `args`, `$(VAR)` expanded), read with
 //! the rules of Go's `flag` package, which the operator parses them with.
+//!
+//! An image whose tag names no release (a build of upstream's main branch,
+//! `dev`, `latest`) may be the unreleased operator, `next`: the cluster's
+//! ModelRouter CRD then tells, as upstream installs the CRD with the
+//! operator that reads it. A CRD whose schema has the fields of the
+//! pod-metadata change (`spec.proxy.podLabels`), which no release has, is
+//! `next`'s; one without them is some release's, which it does not name.
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -27,7 +34,8 @@ use super::container::{self, Container};
 use super::run::{failure, run_kubectl};
 use crate::diagnostic::KubectlFailure;
 use crate::kube::image::ImageReference;
-use crate::release::Release;
+use crate::kube::kinds::MODEL_ROUTER_CRD;
+use crate::release::{entry, Change, Release};
 
 /// The most of kubectl's answer to the operator lookup that is read.
 const MAX_ANSWER_BYTES: u64 = 64 * 1024 * 1024;
@@ -57,6 +65,23 @@ pub struct Operator {
     /// Deployment cannot resolve: each variable and where its value comes
     /// from (see `live::container`).
     pub unexpanded: Vec<(String, String)>,
+    /// What the cluster's ModelRouter CRD said, when the image's tag names
+    /// no release.
+    pub router_crd: RouterCrd,
+}
+
+/// What the cluster's ModelRouter CRD says of the operator installed with
+/// it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RouterCrd {
+    /// Not asked: the image named the release.
+    NotRead,
+    /// Its schema has the fields no release has: the operator is `next`.
+    Next,
+    /// Its schema lacks them: some release's CRD.
+    Released,
+    /// It could not be read: why, in a line.
+    Unread(String),
 }
 
 /// Where an operator's release was read.
@@ -67,15 +92,27 @@ pub enum ReleaseSource {
     /// The chart's `app.kubernetes.io/version` label, for an image pinned
     /// by digest alone.
     VersionLabel,
+    /// The cluster's ModelRouter CRD, whose schema has fields only `next`
+    /// has, for an image whose tag names no release.
+    RouterCrd,
 }
 
 impl std::fmt::Display for ReleaseSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            ReleaseSource::ImageTag => "image tag",
-            ReleaseSource::VersionLabel => "app.kubernetes.io/version label",
-        })
+        match self {
+            ReleaseSource::ImageTag => f.write_str("image tag"),
+            ReleaseSource::VersionLabel => f.write_str("app.kubernetes.io/version label"),
+            ReleaseSource::RouterCrd => {
+                write!(f, "installed ModelRouter CRD, whose schema has {}", next_field())
+            }
+        }
     }
+}
+
+/// The field of the CRD that only `next` has: the first of the
+/// pod-metadata change's.
+fn next_field() -> &'static str {
+    entry(Change::PodMetadata).fields.first().copied().unwrap_or("spec.proxy.podLabels")
 }
 
 /// The outcome of looking for the operator.
@@ -101,6 +138,15 @@ impl KubectlOptions {
     pub fn operator_args(&self) -> Vec<OsString> {
         let mut args = self.global_args();
         for a in ["get", "deployments.apps", "--all-namespaces", "-l", OPERATOR_SELECTOR, "-o", "json"] {
+            args.push(a.into());
+        }
+        args
+    }
+
+    /// The whole `kubectl get` of the ModelRouter CRD.
+    pub fn router_crd_args(&self) -> Vec<OsString> {
+        let mut args = self.global_args();
+        for a in ["get", MODEL_ROUTER_CRD.0, MODEL_ROUTER_CRD.1, "-o", "json"] {
             args.push(a.into());
         }
         args
@@ -167,10 +213,74 @@ fn detect_with(program: OsString, options: &KubectlOptions) -> Detection {
     match parsed {
         Ok(mut found) => match found.len() {
             0 => Detection::NotFound,
-            1 => Detection::Found(Box::new(found.remove(0))),
+            1 => {
+                let mut operator = found.remove(0);
+                // A tag of no release: the CRD installed with the operator
+                // may say `next`.
+                if operator.release.is_none() {
+                    operator.router_crd = read_router_crd(&program, options);
+                    if operator.router_crd == RouterCrd::Next {
+                        operator.release = Some(Release::NEXT);
+                        operator.release_source = ReleaseSource::RouterCrd;
+                    }
+                }
+                Detection::Found(Box::new(operator))
+            }
             _ => Detection::Several(found),
         },
         Err(e) => Detection::Failed(e),
+    }
+}
+
+/// The most of kubectl's answer to the CRD look-up that is read: a CRD
+/// is a few hundred KiB at most.
+const MAX_CRD_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads the cluster's ModelRouter CRD and says whether its schema is
+/// `next`'s.
+fn read_router_crd(program: &OsString, options: &KubectlOptions) -> RouterCrd {
+    let args = options.router_crd_args();
+    let read = |stdout: &mut dyn Read| -> Result<serde_json::Value> {
+        let mut counted = Counted { inner: stdout.take(MAX_CRD_BYTES + 1), bytes: 0 };
+        let parsed = serde_json::from_reader(std::io::BufReader::new(&mut counted));
+        if counted.bytes > MAX_CRD_BYTES {
+            bail!("kubectl's answer is larger than {} MiB", MAX_CRD_BYTES >> 20);
+        }
+        parsed.context("kubectl's answer is not the JSON asked for")
+    };
+    let finished = match run_kubectl(program, &args, &options.deadline, read) {
+        Ok(finished) => finished,
+        Err(e) => return RouterCrd::Unread(format!("cannot run kubectl: {e}")),
+    };
+    if finished.timed_out || !finished.status.success() {
+        let status = failure(finished.status, finished.timed_out, &options.deadline);
+        let said = finished.stderr.lines().map(str::trim).find(|l| !l.is_empty());
+        return RouterCrd::Unread(match said {
+            Some(line) => format!("{status}: {line}"),
+            None => status.to_string(),
+        });
+    }
+    match finished.read {
+        Ok(crd) => router_crd_of(&crd),
+        Err(e) => RouterCrd::Unread(format!("{e:#}")),
+    }
+}
+
+/// Whether a ModelRouter CRD's schema, in any version it serves, has the
+/// field only `next` has.
+pub fn router_crd_of(crd: &serde_json::Value) -> RouterCrd {
+    let Some(versions) = crd.pointer("/spec/versions").and_then(serde_json::Value::as_array) else {
+        return RouterCrd::Unread("the answer is no CustomResourceDefinition with versions".to_string());
+    };
+    let mut pointer = String::from("/schema/openAPIV3Schema");
+    for part in next_field().split('.') {
+        pointer.push_str("/properties/");
+        pointer.push_str(part);
+    }
+    let served = |v: &&serde_json::Value| v.get("served").and_then(serde_json::Value::as_bool) != Some(false);
+    match versions.iter().filter(served).any(|v| v.pointer(&pointer).is_some()) {
+        true => RouterCrd::Next,
+        false => RouterCrd::Released,
     }
 }
 
@@ -308,6 +418,7 @@ fn operator_of(deployment: &Deployment) -> Option<Operator> {
         default_litellm_url: string_flag("default-litellm-url").filter(|v| !v.is_empty()),
         emit_scrape_annotations: emit,
         unexpanded: launch.unknown,
+        router_crd: RouterCrd::NotRead,
     })
 }
 
@@ -388,13 +499,22 @@ impl Operator {
 
     /// Why the release is not known, in words.
     pub fn unknown_release(&self) -> String {
-        match (image_tag(&self.image), self.release_source) {
+        let image = match (image_tag(&self.image), self.release_source) {
             (Some(tag), _) => format!("its image tag {tag:?} names no LLMKube release"),
             (None, ReleaseSource::VersionLabel) => {
                 format!("its image is pinned by digest and no {VERSION_LABEL} label names a release")
             }
-            (None, ReleaseSource::ImageTag) => "its image has no tag (kubelet pulls latest)".to_string(),
-        }
+            (None, _) => "its image has no tag (kubelet pulls latest)".to_string(),
+        };
+        let crd = match &self.router_crd {
+            RouterCrd::NotRead | RouterCrd::Next => String::new(),
+            RouterCrd::Released => format!(
+                " and the cluster's ModelRouter CRD has no {} (a released CRD, which does not say which release)",
+                next_field()
+            ),
+            RouterCrd::Unread(why) => format!(" and the cluster's ModelRouter CRD could not be read ({why})"),
+        };
+        image + &crd
     }
 
     /// One line on what was found.
@@ -518,6 +638,31 @@ mod tests {
         let other =
             deployment(json!({"app.kubernetes.io/name": "foreman"}), json!({"name": "manager", "image": "x:1"}));
         assert_eq!(operator_of(&other), None);
+    }
+
+    /// A CRD is `next`'s when a version it serves has
+    /// `spec.proxy.podLabels`; a version it no longer serves does not
+    /// count, and an answer that is no CRD is said to be one.
+    #[test]
+    fn the_crd_tells_next_by_its_schema() {
+        let version = |served: bool, proxy: Value| {
+            json!({"name": "v1alpha1", "served": served, "schema": {"openAPIV3Schema": {"properties": {"spec":
+                {"properties": {"proxy": {"properties": proxy}}}}}}})
+        };
+        let crd = |versions: Vec<Value>| json!({"kind": "CustomResourceDefinition", "spec": {"versions": versions}});
+        let next = json!({"replicas": {"type": "integer"}, "podLabels": {"type": "object"}});
+        let released = json!({"replicas": {"type": "integer"}});
+        assert_eq!(router_crd_of(&crd(vec![version(true, next.clone())])), RouterCrd::Next);
+        assert_eq!(router_crd_of(&crd(vec![version(true, released.clone())])), RouterCrd::Released);
+        assert_eq!(
+            router_crd_of(&crd(vec![version(false, next.clone()), version(true, released)])),
+            RouterCrd::Released
+        );
+        // `served` left out is read as served.
+        let mut unsaid = version(true, next);
+        unsaid.as_object_mut().expect("a version").remove("served");
+        assert_eq!(router_crd_of(&crd(vec![unsaid])), RouterCrd::Next);
+        assert!(matches!(router_crd_of(&json!({"kind": "List", "items": []})), RouterCrd::Unread(_)));
     }
 
     #[test]

@@ -83,8 +83,12 @@ pub fn reconcile_gateway_router(
         return Err(Refusal::new(heading, refused).into());
     }
     if !rendered.ejected.is_empty() {
+        let (backends, have) = match rendered.ejected.len() {
+            1 => ("backend", "has no ready replica and is"),
+            _ => ("backends", "have no ready replica and are"),
+        };
         let msg = format!(
-            "backend(s) {} have no ready replica and are left out of the route's rules (a rule never loses its last backend)",
+            "{backends} {} {have} left out of the route's rules (a rule never loses its last backend)",
             rendered.ejected.join(", ")
         );
         warnings.push(Diagnostic::warning(rules::RENDER, msg).on(router.key()));

@@ -19,7 +19,7 @@ use std::io::Write;
 
 use anyhow::{bail, Context as _, Result};
 
-use crate::diagnostic::{diagnostics_of, rules, At, Diagnostic, Place, Refusal, Severity};
+use crate::diagnostic::{diagnostics_of, rules, At, Diagnostic, KubectlFailure, Place, Refusal, Severity};
 use crate::input::{document_texts, Document, DocumentText, Identity, Source};
 use crate::kube::kinds::{Kind, GATEWAY_KINDS, PROXY_KINDS};
 use crate::kube::names::{gateway_backend_name, gateway_resource_name, resource_name};
@@ -163,6 +163,42 @@ fn run_input<T: Send>(
     finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
     sink: &mut dyn FnMut(T) -> Result<()>,
 ) -> Result<()> {
+    // With `keep_going`, each refused document or router is reported and
+    // the run goes on; the last refusal ends it once every router is read.
+    let mut held = Held::default();
+    let result = run_stages(options, input, live, reporter, finish, sink, &mut held);
+    if let Err(error) = &result {
+        held.refused_in(error);
+    }
+    // A source that was refused and holds a template action is a Helm
+    // chart's template: what it needs is `helm template`.
+    if let Input::Sources(sources) = input {
+        for source in sources.iter().filter(|s| held.files.contains(&s.name)) {
+            if let Some((line, column)) = crate::input::template::first_action(&source.text) {
+                reporter.error(template_hint(Place::at(source.name.as_str(), line, column)));
+            }
+        }
+    }
+    result
+}
+
+/// The note on a refused file that holds a Go template action.
+fn template_hint(at: Place) -> Diagnostic {
+    let message = "this file holds a Go template action ({{ … }}): it looks like a Helm chart's template, which \
+                   routerctl cannot read as a manifest; run `helm template` first and give routerctl its output \
+                   (helm template RELEASE CHART > rendered.yaml, then -f rendered.yaml)";
+    Diagnostic::new(Severity::Note, rules::INPUT, message).at(at)
+}
+
+fn run_stages<T: Send>(
+    options: &Options,
+    input: Input,
+    live: &dyn LiveObjects,
+    reporter: &mut Reporter,
+    finish: &(dyn Fn(RouterResult) -> Result<T> + Sync),
+    sink: &mut dyn FnMut(T) -> Result<()>,
+    held: &mut Held,
+) -> Result<()> {
     let crds = options.crds.as_ref();
     for warning in flag_warnings(&options.flags) {
         reporter.warn(warning);
@@ -172,11 +208,24 @@ fn run_input<T: Send>(
             reporter.warn(Diagnostic::warning(rules::CRD, w).at(Place::file(file.clone())));
         }
     }
-    let (inventory, router_texts) = scan_inventory(options, input, crds, reporter)?;
+    let (inventory, router_texts) = scan_inventory(options, input, crds, reporter, held)?;
     if live.wants_planes() {
         expect_planes(options, &router_texts, live);
     }
-    let pass = Pass2 { options, crd: crds.router.as_ref(), envoy: &crds.envoy, inventory: &inventory, live, finish };
+    // A refused document may have held an InferenceService or a ModelPool
+    // that a router's render would look for: the routers are then checked,
+    // not rendered, so that nothing is said of a backend "not in the
+    // inputs" that is.
+    let checks_only = held.any();
+    let pass = Pass2 {
+        options,
+        crd: crds.router.as_ref(),
+        envoy: &crds.envoy,
+        inventory: &inventory,
+        live,
+        finish,
+        checks_only,
+    };
     let threads = options.threads();
     let mut object_names = ObjectNames::default();
     // Each document is read, reconciled and finished on a worker; its steps
@@ -187,15 +236,6 @@ fn run_input<T: Send>(
         threads * 32,
         |text| pass.read(text),
         |steps| {
-            // With `keep_going`, a refusal is reported and the rest of its
-            // router's steps are skipped.
-            let refuse = |reporter: &mut Reporter, error: anyhow::Error| {
-                if !options.keep_going {
-                    return Err(error);
-                }
-                diagnostics_of(&error).into_iter().for_each(|d| reporter.error(d));
-                Ok(())
-            };
             // A refused router's later warnings would only bury its error,
             // as they do when a reconcile fails; the next router of a List
             // starts after its `Done`.
@@ -204,10 +244,10 @@ fn run_input<T: Send>(
                 match step {
                     Step::Warning(_) if refused => {}
                     Step::Warning(w) => reporter.warn(w),
-                    Step::Refused(error) => diagnostics_of(&error).into_iter().for_each(|d| reporter.error(d)),
+                    Step::Refused(error) => held.report(reporter, &error),
                     Step::Claim(claim) => {
                         if let Err(error) = object_names.claim(claim) {
-                            refuse(reporter, error)?;
+                            held.go_on(options, reporter, error)?;
                             refused = true;
                         }
                     }
@@ -223,13 +263,63 @@ fn run_input<T: Send>(
                         reporter.router_done(&router, objects);
                         sink(kept)?;
                     }
-                    Step::Failed(error) => refuse(reporter, error)?,
+                    Step::Failed(error) => held.go_on(options, reporter, error)?,
                 }
             }
             Ok(())
         },
     )?;
-    Ok(())
+    held.finish()
+}
+
+/// The refusals of a run that goes on past them (`Options::keep_going`):
+/// each is reported as it comes but the last, which is held back to end
+/// the run, as the one error of a run that stops would (written last in
+/// `human`, after every other finding). And the files any refusal named.
+#[derive(Default)]
+struct Held {
+    last: Option<anyhow::Error>,
+    files: std::collections::BTreeSet<String>,
+}
+
+impl Held {
+    /// Takes `error` and goes on, or, without `keep_going`, ends the run
+    /// with it.
+    fn go_on(&mut self, options: &Options, reporter: &mut Reporter, error: anyhow::Error) -> Result<()> {
+        // A failed kubectl is the cluster read's, no router's: no read
+        // starts after it.
+        let kubectl = error.chain().any(|e| e.is::<KubectlFailure>());
+        if !options.keep_going || kubectl {
+            if let Some(earlier) = self.last.take() {
+                self.report(reporter, &earlier);
+            }
+            return Err(error);
+        }
+        if let Some(earlier) = self.last.replace(error) {
+            self.report(reporter, &earlier);
+        }
+        Ok(())
+    }
+
+    /// A refusal that does not end the run, written now.
+    fn report(&mut self, reporter: &mut Reporter, error: &anyhow::Error) {
+        self.refused_in(error);
+        diagnostics_of(error).into_iter().for_each(|d| reporter.error(d));
+    }
+
+    /// Notes the files `error` names.
+    fn refused_in(&mut self, error: &anyhow::Error) {
+        self.files.extend(diagnostics_of(error).into_iter().filter_map(|d| d.place.map(|p| p.file)));
+    }
+
+    fn any(&self) -> bool {
+        self.last.is_some()
+    }
+
+    /// The run's end: its last refusal, if it had any.
+    fn finish(&mut self) -> Result<()> {
+        self.last.take().map_or(Ok(()), Err)
+    }
 }
 
 /// What reconciling one router came to, in the order a single thread
@@ -259,6 +349,9 @@ struct Pass2<'a, T> {
     inventory: &'a Inventory,
     live: &'a dyn LiveObjects,
     finish: &'a (dyn Fn(RouterResult) -> Result<T> + Sync),
+    /// The inventory may lack what a refused document held: each router
+    /// is read and checked, and neither rendered nor finished.
+    checks_only: bool,
 }
 
 impl<T> Pass2<'_, T> {
@@ -290,9 +383,17 @@ impl<T> Pass2<'_, T> {
             if operator_refuses {
                 // Nothing would be rendered; what the render would assume
                 // is still worth saying with it.
-                let assumed = assumptions(&router, self.inventory, &self.options.flags);
-                refusals.extend(assumed_refusal(&origin, &key, assumed, &locator).map(anyhow::Error::from));
+                if !self.checks_only {
+                    let assumed = assumptions(&router, self.inventory, &self.options.flags);
+                    refusals.extend(assumed_refusal(&origin, &key, assumed, &locator).map(anyhow::Error::from));
+                }
                 return refused(&mut steps, refusals);
+            }
+            if self.checks_only {
+                return match refusals.is_empty() {
+                    true => Ok(()),
+                    false => refused(&mut steps, refusals),
+                };
             }
             let result = reconcile_one(
                 &origin,
@@ -710,11 +811,12 @@ fn scan_inventory<'s>(
     input: Input<'s>,
     crds: &ClusterCrds,
     reporter: &mut Reporter,
+    held: &mut Held,
 ) -> Result<(Inventory, Vec<Unit<'s>>)> {
     let mut inventory = Inventory::default();
     let mut router_texts = Vec::new();
     let mut documents = 0;
-    let mut scan = |text: Unit<'s>| -> Result<()> {
+    let mut scan = |text: Unit<'s>, reporter: &mut Reporter| -> Result<()> {
         documents += 1;
         match text.identity()? {
             Some(id) if !id.is_list() && id.kind == "ModelRouter" => {
@@ -763,22 +865,35 @@ fn scan_inventory<'s>(
         Ok(())
     };
     // A source is split when its turn comes: an earlier source's bad
-    // document is found first.
+    // document is found first. With `keep_going` a bad document (or a
+    // source that does not split) is reported and the next one read.
     let names: Vec<&str> = match input {
         Input::Sources(sources) => {
             for source in sources {
-                for text in document_texts(source)? {
-                    scan(Unit::Text(text))?;
+                match document_texts(source) {
+                    Ok(texts) => {
+                        for text in texts {
+                            if let Err(error) = scan(Unit::Text(text), reporter) {
+                                held.go_on(options, reporter, error)?;
+                            }
+                        }
+                    }
+                    Err(error) => held.go_on(options, reporter, error)?,
                 }
             }
             sources.iter().map(|s| s.name.as_str()).collect()
         }
         Input::Documents(docs) => {
-            docs.iter().try_for_each(|doc| scan(Unit::Read(doc)))?;
+            for doc in docs {
+                if let Err(error) = scan(Unit::Read(doc), reporter) {
+                    held.go_on(options, reporter, error)?;
+                }
+            }
             docs.iter().map(|d| d.origin.source.as_str()).collect()
         }
     };
-    if router_texts.is_empty() {
+    // A refused document may have been the router: its refusal says more.
+    if router_texts.is_empty() && !held.any() && !options.routers_optional {
         let what =
             if documents > 0 { "no ModelRouter among the input documents" } else { "the inputs hold no documents" };
         bail!("{what} ({}); routerctl renders {GROUP_VERSION} ModelRouter objects", names.join(", "));

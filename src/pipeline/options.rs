@@ -30,10 +30,16 @@ pub struct Options {
     /// Every router rendered as this `spec.dataPlane` instead of its own:
     /// `routerctl test --data-plane`.
     pub data_plane: Option<DataPlane>,
-    /// A refused router does not end the run: its findings go to the
-    /// reporter as errors, and the other routers are still reconciled (the
-    /// KRM function answers with every router's findings at once).
+    /// A refused document or router does not stop the run: its findings
+    /// go to the reporter as errors and the others are still read and
+    /// reconciled; the last refusal is the run's error, returned at its
+    /// end. Every router's findings come at once (the KRM function's
+    /// results; the command line's `render`, `diff`, `verify`, ...).
     pub keep_going: bool,
+    /// Input that holds no ModelRouter is no mistake: `render
+    /// --pass-through`, which then prints the input as it is (as the KRM
+    /// function passes its items through).
+    pub routers_optional: bool,
 }
 
 impl Options {
@@ -99,6 +105,7 @@ impl Options {
             jobs: settings.jobs,
             data_plane: None,
             keep_going: settings.keep_going,
+            routers_optional: false,
         };
         (options, problems)
     }

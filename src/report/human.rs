@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use super::results::{RouterDiff, SkippedLines};
 use super::words::{count, decided, dispatched, incomplete, logged_request, percent, share, thousands};
 use crate::diagnostic::{rules, Diagnostic, Severity};
+use crate::kube::count::count as plural;
 use crate::kube::shown::one_line;
 use crate::output::yaml::{double_quoted, inline_text};
 use crate::routing::replay::{Groups, Report};
@@ -58,7 +59,8 @@ pub fn test(run: &SuiteRun, show_coverage: bool) -> String {
             .filter(|r| r.judged && r.router.id == router && r.router.data_plane().label() == plane)
             .collect();
         let failed: Vec<&&Ran> = runs.iter().filter(|r| r.failed()).collect();
-        let _ = write!(out, "{router} ({plane}): {} of {} cases pass", runs.len() - failed.len(), runs.len());
+        let passing = plural(runs.len(), "case passes", "cases pass");
+        let _ = write!(out, "{router} ({plane}): {} of {passing}", runs.len() - failed.len());
         let skipped: Vec<_> = if skips_told.contains(&router) {
             Vec::new()
         } else {
@@ -107,11 +109,11 @@ pub fn test(run: &SuiteRun, show_coverage: bool) -> String {
             let missed = c.missed();
             let _ = write!(
                 out,
-                "coverage {} ({}): {:.0}% of {} routes",
+                "coverage {} ({}): {:.0}% of {}",
                 c.router,
                 c.plane.label(),
                 c.percent(),
-                c.routes.len()
+                plural(c.routes.len(), "route", "routes")
             );
             if c.reached.is_empty() {
                 let _ = writeln!(out, "; no case for this router");
@@ -132,8 +134,8 @@ pub fn verify(reports: &[RouterReport], incomplete_severity: Severity) -> String
     let mut out = String::new();
     for r in reports {
         let complete = if r.complete { "complete" } else { "INCOMPLETE" };
-        let _ =
-            writeln!(out, "{} ({}): {} classes of requests, {complete}", r.router, r.plane.label(), r.classes.len());
+        let classes = plural(r.classes.len(), "class of requests", "classes of requests");
+        let _ = writeln!(out, "{} ({}): {classes}, {complete}", r.router, r.plane.label());
         for c in &r.classes {
             let _ = writeln!(out, "  {} → {}", describe(&c.request), outcome(&c.decision));
         }
@@ -169,12 +171,12 @@ pub fn verify(reports: &[RouterReport], incomplete_severity: Severity) -> String
         for c in &r.changes {
             let _ = writeln!(
                 out,
-                "  moved: {}{}: {} before, {} after ({} cells)",
+                "  moved: {}{}: {} before, {} after ({})",
                 describe(&c.request),
                 down(&c.unhealthy),
                 outcome(&c.before),
                 outcome(&c.after),
-                c.cells
+                plural(c.cells, "cell", "cells")
             );
         }
     }

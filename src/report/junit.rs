@@ -13,6 +13,7 @@
 use std::fmt::Write as _;
 
 use crate::diagnostic::{rules, Place, Rule, Severity};
+use crate::kube::count::count;
 use crate::kube::shown::{one_line, shown};
 use crate::model::DataPlane;
 use crate::routing::suite::{list, Expect, SuiteRun};
@@ -90,7 +91,8 @@ pub fn test(run: &SuiteRun, min_coverage: Option<u8>) -> String {
             let percent = c.percent();
             let verdict = if percent < f64::from(min) {
                 let missed = c.missed();
-                let message = format!("{percent:.0}% of {} routes, under --min-coverage {min}%", c.routes.len());
+                let routes = count(c.routes.len(), "route", "routes");
+                let message = format!("{percent:.0}% of {routes}, under --min-coverage {min}%");
                 let text =
                     if missed.is_empty() { message.clone() } else { format!("no case reaches {}", list(&missed)) };
                 Verdict::Failed(message, text)

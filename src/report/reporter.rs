@@ -18,6 +18,7 @@ use super::human;
 use super::json::json_line;
 use super::sarif::write_sarif_named;
 use crate::diagnostic::{diagnostics_of, kubectl_said, rules, Diagnostic, KubectlFailure, Refusal, Severity};
+use crate::kube::count::count;
 use crate::kube::shown::one_line;
 
 /// How findings are written.
@@ -263,11 +264,11 @@ impl<'a> Reporter<'a> {
         self.routers += 1;
         if self.verbose {
             self.clear_progress();
-            let _ = writeln!(self.out, "routerctl: {name}: {objects} objects");
+            let _ = writeln!(self.out, "routerctl: {name}: {}", count(objects, "object", "objects"));
         }
         let due = self.last_drawn.is_none_or(|t| t.elapsed() >= PROGRESS_EVERY);
         if self.progress && due && self.started.elapsed() >= PROGRESS_EVERY {
-            let _ = write!(self.out, "\rrouterctl: {} routers...", self.routers);
+            let _ = write!(self.out, "\rrouterctl: {}...", count(self.routers, "router", "routers"));
             let _ = self.out.flush();
             self.last_drawn = Some(Instant::now());
         }
@@ -293,7 +294,7 @@ impl<'a> Reporter<'a> {
         }
         if self.verbose {
             let ms = self.started.elapsed().as_millis();
-            let _ = writeln!(self.out, "routerctl: {} routers in {ms} ms", self.routers);
+            let _ = writeln!(self.out, "routerctl: {} in {ms} ms", count(self.routers, "router", "routers"));
         }
     }
 
@@ -363,7 +364,7 @@ mod tests {
         let text = String::from_utf8(buf).expect("utf-8");
         // Findings are written when the run ends, sorted; the verbose lines
         // as the run goes.
-        assert!(text.starts_with("routerctl: ns/a: 3 objects\nwarning: shown\nrouterctl: 1 routers in "), "{text}");
+        assert!(text.starts_with("routerctl: ns/a: 3 objects\nwarning: shown\nrouterctl: 1 router in "), "{text}");
         assert!(!text.contains('\r'), "no progress line when stderr is not a terminal");
     }
 

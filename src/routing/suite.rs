@@ -18,22 +18,26 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 
 use anyhow::{anyhow, bail, Result};
+use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::Deserialize;
 
 use super::router::Router;
 use super::{Decision, Request};
-use crate::diagnostic::{rules, Diagnostic, Place};
+use crate::diagnostic::{rules, Diagnostic, Place, Refusal};
 use crate::input::Document;
 use crate::kube::shown::shown as in_log;
 use crate::model::DataPlane;
+use crate::output::yaml::double_quoted;
+use crate::schema::text::suggest;
 
 pub const API_VERSION: &str = "routerctl.llmkube.dev/v1alpha1";
 pub const KIND: &str = "RouterTest";
 
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a RouterTest: a mapping of apiVersion, kind, router, tests and invariants")]
 struct FileSpec {
     #[serde(rename = "apiVersion")]
     _api_version: String,
@@ -51,7 +55,7 @@ struct FileSpec {
 }
 
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a case: a mapping of name, request, unhealthy, expect and dataPlane")]
 struct CaseSpec {
     name: String,
     #[serde(default)]
@@ -63,12 +67,12 @@ struct CaseSpec {
     /// `Proxy` or `Gateway`: the expectation holds on that data plane only
     /// (on the other one the case is still decided, for disagreements and
     /// coverage).
-    #[serde(default, rename = "dataPlane")]
+    #[serde(default, rename = "dataPlane", deserialize_with = "data_plane")]
     data_plane: Option<DataPlane>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a request: a mapping of model and headers")]
 struct RequestSpec {
     #[serde(default)]
     model: Option<String>,
@@ -78,7 +82,7 @@ struct RequestSpec {
 
 /// What a case expects; every field optional, each given one must hold.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "an expectation: a mapping of rule, backends, strategy and status")]
 pub struct Expect {
     /// A rule's name, `default`, `name-match` or `none`.
     pub rule: Option<String>,
@@ -86,6 +90,7 @@ pub struct Expect {
     pub backends: Option<Vec<String>>,
     pub strategy: Option<String>,
     /// The status the data plane answers with itself.
+    #[serde(default, deserialize_with = "status")]
     pub status: Option<u16>,
 }
 
@@ -94,7 +99,10 @@ pub struct Expect {
 /// never reaches a `never` backend, reaches only `only` backends, and the
 /// data plane answers itself with no status but `status`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "an invariant: a mapping of name, when, unhealthy, never, only, status and dataPlane"
+)]
 pub struct Invariant {
     pub name: String,
     #[serde(default)]
@@ -106,16 +114,19 @@ pub struct Invariant {
     pub never: Option<Backends>,
     #[serde(default)]
     pub only: Option<Backends>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "status")]
     pub status: Option<u16>,
     /// Checked on this data plane only, when set.
-    #[serde(default, rename = "dataPlane")]
+    #[serde(default, rename = "dataPlane", deserialize_with = "data_plane")]
     pub data_plane: Option<DataPlane>,
 }
 
 /// Which requests an invariant speaks of; every field given must hold.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "the requests meant: a mapping of classification, complexity, models and headers"
+)]
 pub struct When {
     /// Classifications as the proxy reads them (lower-cased).
     #[serde(default)]
@@ -132,17 +143,105 @@ pub struct When {
 }
 
 /// The health states an invariant covers.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Health {
     #[default]
     Any,
     None,
 }
 
+/// `any` or `none`, and in a message what else it was.
+impl<'de> Deserialize<'de> for Health {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Health, D::Error> {
+        struct Words;
+        impl Visitor<'_> for Words {
+            type Value = Health;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any or none")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Health, E> {
+                match v {
+                    "any" => Ok(Health::Any),
+                    "none" => Ok(Health::None),
+                    _ => Err(E::invalid_value(Unexpected::Str(v), &self)),
+                }
+            }
+        }
+        d.deserialize_any(Words)
+    }
+}
+
+/// An HTTP status code: RFC 9110 (section 15) puts every one from 100 to
+/// 599.
+pub const STATUS_CODES: std::ops::RangeInclusive<u16> = 100..=599;
+
+/// An optional status code, said in words when it is none (serde would
+/// name the Rust type it reads into).
+fn status<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u16>, D::Error> {
+    struct Status;
+    impl<'de> Visitor<'de> for Status {
+        type Value = Option<u16>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "an HTTP status code from {} to {}", STATUS_CODES.start(), STATUS_CODES.end())
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Option<u16>, E> {
+            Ok(None)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Option<u16>, E> {
+            Ok(None)
+        }
+        fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Option<u16>, D2::Error> {
+            d.deserialize_any(Status)
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<u16>, E> {
+            match u16::try_from(v) {
+                Ok(code) if STATUS_CODES.contains(&code) => Ok(Some(code)),
+                _ => Err(E::invalid_value(Unexpected::Unsigned(v), &self)),
+            }
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Option<u16>, E> {
+            match u64::try_from(v) {
+                Ok(v) => self.visit_u64(v),
+                Err(_) => Err(E::invalid_value(Unexpected::Signed(v), &self)),
+            }
+        }
+    }
+    d.deserialize_option(Status)
+}
+
+/// An optional `dataPlane`, spelt as the CRD spells it.
+fn data_plane<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DataPlane>, D::Error> {
+    struct Plane;
+    impl<'de> Visitor<'de> for Plane {
+        type Value = Option<DataPlane>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "{} or {}", DataPlane::Proxy.label(), DataPlane::Gateway.label())
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Option<DataPlane>, E> {
+            Ok(None)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Option<DataPlane>, E> {
+            Ok(None)
+        }
+        fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<Option<DataPlane>, D2::Error> {
+            d.deserialize_any(Plane)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<DataPlane>, E> {
+            let planes = [DataPlane::Proxy, DataPlane::Gateway];
+            if let Some(plane) = planes.into_iter().find(|p| p.label() == v) {
+                return Ok(Some(plane));
+            }
+            let near = closest(v, &planes.map(DataPlane::label));
+            let expected: &dyn de::Expected = &self;
+            Err(E::custom(format!("invalid value: string {}, expected {expected}{near}", quoted(v))))
+        }
+    }
+    d.deserialize_option(Plane)
+}
+
 /// Backends named, or described: any one that fits is meant.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "backends: a mapping of backends, tier and external")]
 pub struct Backends {
     #[serde(default)]
     pub backends: Vec<String>,
@@ -157,6 +256,27 @@ pub struct Backends {
 pub struct PlacedInvariant {
     pub invariant: Invariant,
     pub at: Place,
+    /// The backends and tiers it names, each where it is written.
+    pub names: Vec<Named>,
+}
+
+/// What a name given in a RouterTest stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameOf {
+    Backend,
+    Rule,
+    Tier,
+}
+
+/// A name a case or an invariant gives (a backend, a rule, a tier), with
+/// the field it is written in and its place: what `check` holds to the
+/// routers.
+#[derive(Debug, Clone)]
+pub struct Named {
+    pub of: NameOf,
+    pub name: String,
+    pub field: String,
+    pub at: Place,
 }
 
 /// One test case.
@@ -170,6 +290,8 @@ pub struct Case {
     pub expect: Expect,
     /// The only data plane the expectation is checked on, when set.
     pub data_plane: Option<DataPlane>,
+    /// The backends and rule it names, each where it is written.
+    pub names: Vec<Named>,
 }
 
 /// A RouterTest document.
@@ -179,6 +301,8 @@ pub struct TestFile {
     pub origin: String,
     /// `namespace/name` (or a bare name) of the router it tests.
     pub router: Option<String>,
+    /// Where `router` is written (the document's first line when it is not).
+    pub router_at: Place,
     pub cases: Vec<Case>,
     pub invariants: Vec<PlacedInvariant>,
 }
@@ -253,7 +377,18 @@ pub fn read(doc: &Document) -> std::result::Result<TestFile, Vec<Diagnostic>> {
                 errors.push(refused(&path, format!("{:?} says nothing: give never, only or status", inv.name)));
             }
             Ok(invariant) => {
-                invariants.push(PlacedInvariant { invariant, at: doc.place(&format!("invariants[{i}]")) });
+                let at = format!("invariants[{i}]");
+                let mut names = Vec::new();
+                for (which, backends) in [("never", &invariant.never), ("only", &invariant.only)] {
+                    let Some(backends) = backends else { continue };
+                    for (j, name) in backends.backends.iter().enumerate() {
+                        names.push(named(doc, NameOf::Backend, name, format!("{at}.{which}.backends[{j}]")));
+                    }
+                    if let Some(tier) = &backends.tier {
+                        names.push(named(doc, NameOf::Tier, tier, format!("{at}.{which}.tier")));
+                    }
+                }
+                invariants.push(PlacedInvariant { invariant, at: doc.place(&at), names });
             }
         }
     }
@@ -261,14 +396,28 @@ pub fn read(doc: &Document) -> std::result::Result<TestFile, Vec<Diagnostic>> {
     for (i, value) in entries("tests").iter().enumerate() {
         match read_every::<CaseSpec>(value) {
             Err(found) => errors.extend(found.into_iter().map(|(path, e)| entry(format!("tests[{i}]"), &path, e))),
-            Ok(c) => cases.push(Case {
-                at: doc.place(&format!("tests[{i}]")),
-                name: c.name,
-                request: Request { model: c.request.model, headers: c.request.headers.into_iter().collect() },
-                unhealthy: c.unhealthy,
-                expect: c.expect,
-                data_plane: c.data_plane,
-            }),
+            Ok(c) => {
+                let at = format!("tests[{i}]");
+                let mut names = Vec::new();
+                for (j, name) in c.unhealthy.iter().enumerate() {
+                    names.push(named(doc, NameOf::Backend, name, format!("{at}.unhealthy[{j}]")));
+                }
+                for (j, name) in c.expect.backends.iter().flatten().enumerate() {
+                    names.push(named(doc, NameOf::Backend, name, format!("{at}.expect.backends[{j}]")));
+                }
+                if let Some(rule) = &c.expect.rule {
+                    names.push(named(doc, NameOf::Rule, rule, format!("{at}.expect.rule")));
+                }
+                cases.push(Case {
+                    at: doc.place(&at),
+                    name: c.name,
+                    request: Request { model: c.request.model, headers: c.request.headers.into_iter().collect() },
+                    unhealthy: c.unhealthy,
+                    expect: c.expect,
+                    data_plane: c.data_plane,
+                    names,
+                })
+            }
         }
     }
     if !errors.is_empty() {
@@ -276,7 +425,13 @@ pub fn read(doc: &Document) -> std::result::Result<TestFile, Vec<Diagnostic>> {
         errors.sort_by(|a, b| a.place.cmp(&b.place));
         return Err(errors);
     }
-    Ok(TestFile { origin: doc.origin.to_string(), router: spec.router, cases, invariants })
+    let router_at = doc.place("router");
+    Ok(TestFile { origin: doc.origin.to_string(), router: spec.router, router_at, cases, invariants })
+}
+
+/// `name`, written at `field` of `doc`.
+fn named(doc: &Document, of: NameOf, name: &str, field: String) -> Named {
+    Named { of, name: name.to_string(), at: doc.place(&field), field }
 }
 
 /// Reads `value` as a `T`, naming every field that does not fit, not the
@@ -433,30 +588,175 @@ pub fn pick<'r>(routers: &'r [Router], wanted: Option<&str>, whose: &str) -> Res
     }
 }
 
-/// A case that names what its router does not have is a mistake in the
-/// test (a misspelt backend would silently be "up", a misspelt rule never
-/// reached): refused with its place.
-pub fn check_names(case: &Case, router: &Router) -> Result<()> {
-    let backends = case.unhealthy.iter().chain(case.expect.backends.iter().flatten());
-    for name in backends {
-        if !router.has_backend(name) {
-            let known: Vec<&str> = router.backends.iter().map(|b| b.name.as_str()).collect();
-            bail!("{}: {:?}: no backend {name:?} in {} (it has {})", case.at, case.name, router.id, known.join(", "));
+/// What the files name that their routers do not have, every such name
+/// of every file, each a finding at its field with the closest name the
+/// router has: a misspelt backend in `unhealthy` would silently be up, a
+/// misspelt rule never matched, an invariant about a backend no router has
+/// hold for want of anything to check. `cases`: the cases are run (`test`),
+/// so each file's cases need one router, which `router:` names when the
+/// inputs hold several; `verify` reads the invariants only, which speak of
+/// every router when the file names none.
+pub fn check(files: &[TestFile], planes: &[Vec<Router>], cases: bool) -> Vec<Diagnostic> {
+    let mut problems: Vec<Diagnostic> = Vec::new();
+    let add = |problems: &mut Vec<Diagnostic>, d: Diagnostic| {
+        // A name missing on both planes is one mistake.
+        if !problems.contains(&d) {
+            problems.push(d);
+        }
+    };
+    for file in files {
+        let mut chosen: Vec<Vec<&Router>> = Vec::new();
+        for routers in planes {
+            match &file.router {
+                Some(wanted) => match routers.iter().find(|r| r.id == *wanted || r.name == *wanted) {
+                    Some(router) => chosen.push(vec![router]),
+                    None => {
+                        let known: Vec<&str> = routers.iter().map(|r| r.id.as_str()).collect();
+                        let message = format!(
+                            "no ModelRouter {} in the -f inputs (they hold {}){}",
+                            quoted(wanted),
+                            known.join(", "),
+                            closest(wanted, &known)
+                        );
+                        add(&mut problems, error(message, &file.router_at, "router"));
+                    }
+                },
+                None => chosen.push(routers.iter().collect()),
+            }
+        }
+        if chosen.len() < planes.len() {
+            continue;
+        }
+        if cases && !file.cases.is_empty() {
+            for routers in &chosen {
+                if let [router] = routers[..] {
+                    for case in &file.cases {
+                        let whose = format!("case {}", double_quoted(&case.name));
+                        for name in &case.names {
+                            if let Some(d) = unknown(name, &[router], &whose) {
+                                add(&mut problems, d);
+                            }
+                        }
+                    }
+                } else {
+                    let known: Vec<&str> = routers.iter().map(|r| r.id.as_str()).collect();
+                    let message = format!(
+                        "the -f inputs hold {} routers ({}): name the one these cases test with `router:`",
+                        routers.len(),
+                        known.join(", ")
+                    );
+                    add(&mut problems, Diagnostic::error(rules::TEST, message).at(file.router_at.clone()));
+                }
+            }
+        }
+        for placed in &file.invariants {
+            let whose = format!("invariant {}", double_quoted(&placed.invariant.name));
+            // The routers it speaks of, on the planes it is checked on.
+            let routers: Vec<&Router> = chosen
+                .iter()
+                .flatten()
+                .copied()
+                .filter(|r| placed.invariant.data_plane.is_none_or(|p| p == r.data_plane()))
+                .collect();
+            for name in &placed.names {
+                if let Some(d) = unknown(name, &routers, &whose) {
+                    add(&mut problems, d);
+                }
+            }
         }
     }
-    if let Some(rule) = &case.expect.rule {
-        let known = router.routes.contains(rule) || matches!(rule.as_str(), "none" | "default" | "name-match");
-        if !known {
-            bail!(
-                "{}: {:?}: expect.rule {rule:?} is no rule of {} (its routes: {}; or none)",
-                case.at,
-                case.name,
-                router.id,
-                router.routes.join(", ")
-            );
+    problems
+}
+
+/// The tiers a backend can have (the CRD's enum for
+/// `spec.backends[].tier`).
+const TIERS: [&str; 2] = ["local", "cloud"];
+
+/// The finding for `name` when none of `routers` has it (`None` when one
+/// does, or there is none to ask).
+fn unknown(name: &Named, routers: &[&Router], whose: &str) -> Option<Diagnostic> {
+    let given = quoted(&name.name);
+    let message = match name.of {
+        NameOf::Tier if TIERS.contains(&name.name.as_str()) => return None,
+        NameOf::Tier => {
+            format!("{whose}: tier {given} is no tier (local or cloud){}", closest(&name.name, &TIERS))
+        }
+        _ if routers.is_empty() => return None,
+        NameOf::Backend if routers.iter().any(|r| r.has_backend(&name.name)) => return None,
+        NameOf::Backend => {
+            let mut known: Vec<&str> = Vec::new();
+            for router in routers {
+                for backend in &router.backends {
+                    if !known.contains(&backend.name.as_str()) {
+                        known.push(&backend.name);
+                    }
+                }
+            }
+            format!(
+                "{whose}: no backend {given} in {} (it has {}){}",
+                ids(routers),
+                known.join(", "),
+                closest(&name.name, &known)
+            )
+        }
+        NameOf::Rule => {
+            let mut known: Vec<&str> = Vec::new();
+            for router in routers {
+                for route in &router.routes {
+                    if !known.contains(&route.as_str()) {
+                        known.push(route);
+                    }
+                }
+            }
+            if known.contains(&name.name.as_str()) || MATCHED_WORDS.contains(&name.name.as_str()) {
+                return None;
+            }
+            let mut words = known.clone();
+            words.extend(MATCHED_WORDS.iter().filter(|w| !known.contains(w)));
+            format!(
+                "{whose}: expect.rule {given} is no rule of {} (its routes: {}; or none){}",
+                ids(routers),
+                known.join(", "),
+                closest(&name.name, &words)
+            )
+        }
+    };
+    Some(error(message, &name.at, &name.field))
+}
+
+/// What `expect.rule` may say besides a rule's name: the default route,
+/// the name match, and no route at all.
+const MATCHED_WORDS: [&str; 3] = ["default", "name-match", "none"];
+
+fn ids(routers: &[&Router]) -> String {
+    routers.iter().map(|r| r.id.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+/// `"name"`, escaped as a CI log line may hold it.
+fn quoted(name: &str) -> String {
+    format!("{name:?}")
+}
+
+/// `; did you mean "x"?` for the known name closest to `name`, if one is
+/// close enough to be a slip.
+fn closest(name: &str, known: &[&str]) -> String {
+    suggest(name, known).map(|near| format!("; did you mean {}?", quoted(&near))).unwrap_or_default()
+}
+
+fn error(message: String, at: &Place, field: &str) -> Diagnostic {
+    Diagnostic::error(rules::TEST, message).at(at.clone()).field(field)
+}
+
+/// Problems of RouterTest files as the error of a run: the one finding,
+/// or every one under a heading (`context` says what they have in common).
+pub fn refusal(mut problems: Vec<Diagnostic>, context: &str) -> anyhow::Error {
+    match problems.len() {
+        0 | 1 => problems.pop().map_or_else(|| anyhow!("{context}"), Diagnostic::into_error),
+        n => {
+            let heading = Diagnostic::error(rules::TEST, format!("{n} problems in RouterTest files"));
+            Refusal::new(heading, problems).context(context).into()
         }
     }
-    Ok(())
 }
 
 /// One case decided on one plane.
@@ -525,8 +825,13 @@ impl SuiteRun<'_> {
     }
 }
 
-/// Runs the cases.
+/// Runs the cases, once every name they give is one their router has
+/// (`check`).
 pub fn run<'a>(files: &'a [TestFile], planes: &'a [Vec<Router>]) -> Result<SuiteRun<'a>> {
+    let problems = check(files, planes, true);
+    if !problems.is_empty() {
+        return Err(refusal(problems, "the RouterTest names what its router does not have"));
+    }
     let mut ran = Vec::new();
     let mut skipped = Vec::new();
     let mut disagreements = Vec::new();
@@ -536,7 +841,6 @@ pub fn run<'a>(files: &'a [TestFile], planes: &'a [Vec<Router>]) -> Result<Suite
         for case in &file.cases {
             let mut decided: Vec<usize> = Vec::new();
             for router in &picked {
-                check_names(case, router)?;
                 // Without the trials: a run keeps every decision, and only
                 // `route` tells the trials.
                 let decision = router.decide_quietly(&case.request, &case.unhealthy);
@@ -670,6 +974,103 @@ mod tests {
         );
         assert!(errors.iter().all(|d| d.severity == crate::diagnostic::Severity::Error));
         assert!(errors[2].message.contains("says nothing"), "{}", errors[2]);
+    }
+
+    /// What a bad entry is told names what the field takes in words, never
+    /// the Rust type it is read into (`u16`, `struct CaseSpec`) nor how
+    /// serde reads an enum (`string or map`).
+    #[test]
+    fn a_bad_entry_is_told_what_its_field_takes_in_words() {
+        let head = "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\n";
+        let said = |body: &str| {
+            let errors = read(&doc(&format!("{head}{body}\n"))).expect_err(body);
+            errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
+        };
+        let rust = ["u16", "u64", "i64", "usize", "struct ", "enum ", "Spec", "string or map", "single key"];
+        let cases = [
+            ("tests: [a case]", "expected a case: a mapping of name, request, unhealthy, expect and dataPlane"),
+            ("tests: [{name: a, request: 3}]", "expected a request: a mapping of model and headers"),
+            (
+                "tests: [{name: a, expect: 3}]",
+                "expected an expectation: a mapping of rule, backends, strategy and status",
+            ),
+            (
+                "tests: [{name: a, expect: {status: x}}]",
+                "invalid type: string \"x\", expected an HTTP status code from 100 to 599",
+            ),
+            (
+                "tests: [{name: a, expect: {status: 70000}}]",
+                "invalid value: integer `70000`, expected an HTTP status code",
+            ),
+            ("tests: [{name: a, expect: {status: 99}}]", "invalid value: integer `99`, expected an HTTP status code"),
+            ("tests: [{name: a, expect: {status: -1}}]", "invalid value: integer `-1`, expected an HTTP status code"),
+            (
+                "tests: [{name: a, expect: {status: 1.5}}]",
+                "invalid type: floating point `1.5`, expected an HTTP status code",
+            ),
+            ("tests: [{name: a, dataPlane: 3}]", "invalid type: integer `3`, expected Proxy or Gateway"),
+            ("tests: [{name: a, dataPlane: proxy}]", "expected Proxy or Gateway; did you mean \"Proxy\"?"),
+            ("tests: [{name: a, dataPlane: [x]}]", "invalid type: sequence, expected Proxy or Gateway"),
+            (
+                "invariants: [x]",
+                "expected an invariant: a mapping of name, when, unhealthy, never, only, status and dataPlane",
+            ),
+            (
+                "invariants: [{name: i, when: 3, status: 503}]",
+                "expected the requests meant: a mapping of classification",
+            ),
+            ("invariants: [{name: i, never: 3}]", "expected backends: a mapping of backends, tier and external"),
+            ("invariants: [{name: i, status: 600}]", "invalid value: integer `600`, expected an HTTP status code"),
+            ("invariants: [{name: i, status: 503, unhealthy: 3}]", "invalid type: integer `3`, expected any or none"),
+            (
+                "invariants: [{name: i, status: 503, unhealthy: some}]",
+                "invalid value: string \"some\", expected any or none",
+            ),
+            ("invariants: [{name: i, status: 503, dataPlane: {}}]", "invalid type: map, expected Proxy or Gateway"),
+        ];
+        for (body, expected) in cases {
+            let message = said(body);
+            assert!(message.contains(expected), "{body}: {message}");
+            assert!(!rust.iter().any(|word| message.contains(word)), "{body}: {message}");
+        }
+        // The bounds are the codes' own: 100 and 599 are taken.
+        for code in [100, 503, 599] {
+            let file = read(&doc(&format!("{head}tests: [{{name: a, expect: {{status: {code}}}}}]\n"))).expect("read");
+            assert_eq!(file.cases[0].expect.status, Some(code));
+        }
+        let file = read(&doc(&format!("{head}tests: [{{name: a, dataPlane: Gateway, expect: {{status: null}}}}]\n")))
+            .expect("read");
+        assert_eq!((file.cases[0].data_plane, file.cases[0].expect.status), (Some(DataPlane::Gateway), None));
+    }
+
+    /// The names a case and an invariant give are kept with their fields
+    /// and places, for `check` to hold to the routers.
+    #[test]
+    fn the_names_an_entry_gives_are_kept_at_their_places() {
+        let file = read(&doc(
+            "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: a\n  unhealthy: [p, q]\n  expect: {rule: r, backends: [z]}\ninvariants:\n- name: i\n  only: {backends: [w], tier: cloud}\n",
+        ))
+        .expect("reads");
+        let names = |names: &[Named]| {
+            names.iter().map(|n| (n.of, n.name.clone(), n.field.clone(), n.at.to_string())).collect::<Vec<_>>()
+        };
+        let own = |of, name: &str, field: &str, at: &str| (of, name.to_string(), field.to_string(), at.to_string());
+        assert_eq!(
+            names(&file.cases[0].names),
+            [
+                own(NameOf::Backend, "p", "tests[0].unhealthy[0]", "t.yaml:5:15"),
+                own(NameOf::Backend, "q", "tests[0].unhealthy[1]", "t.yaml:5:18"),
+                own(NameOf::Backend, "z", "tests[0].expect.backends[0]", "t.yaml:6:32"),
+                own(NameOf::Rule, "r", "tests[0].expect.rule", "t.yaml:6:12"),
+            ]
+        );
+        assert_eq!(
+            names(&file.invariants[0].names),
+            [
+                own(NameOf::Backend, "w", "invariants[0].only.backends[0]", "t.yaml:9:21"),
+                own(NameOf::Tier, "cloud", "invariants[0].only.tier", "t.yaml:9:25"),
+            ]
+        );
     }
 
     #[test]

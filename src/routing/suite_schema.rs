@@ -18,7 +18,9 @@ pub fn router_test() -> Value {
     let strings = json!({"type": "array", "items": {"type": "string"}});
     let header_map = json!({"type": "object", "additionalProperties": {"type": "string"}});
     let optional_string = json!({"type": ["string", "null"]});
-    let status = json!({"type": ["integer", "null"], "minimum": 0, "maximum": 65535});
+    // What the reader takes as a status code: RFC 9110's 100 to 599.
+    let codes = super::suite::STATUS_CODES;
+    let status = json!({"type": ["integer", "null"], "minimum": codes.start(), "maximum": codes.end(), "description": "An HTTP status code the data plane answers with itself."});
     let data_plane = json!({
         "enum": [DataPlane::Proxy.label(), DataPlane::Gateway.label(), null],
         "description": "Judged on this data plane only (on the other one the case is still decided, for coverage and to compare the planes)."
@@ -56,7 +58,7 @@ pub fn router_test() -> Value {
                     "rule": {"type": ["string", "null"], "description": "A rule's name, default, name-match or none."},
                     "backends": {"type": ["array", "null"], "items": {"type": "string"}, "description": "The candidates, in dispatch order."},
                     "strategy": optional_string,
-                    "status": {"type": ["integer", "null"], "minimum": 0, "maximum": 65535, "description": "The status the data plane answers with itself."}
+                    "status": status
                 }
             },
             "dataPlane": data_plane
@@ -192,8 +194,8 @@ mod tests {
             field(vec![json!(["a"]), json!(null)], vec![json!("a")]),
             field(vec![json!("primary-fallback"), json!(null)], vec![json!(true)]),
             field(
-                vec![json!(503), json!(0), json!(65535), json!(null)],
-                vec![json!(65536), json!(-1), json!("503"), json!(5.5)],
+                vec![json!(503), json!(100), json!(599), json!(null)],
+                vec![json!(600), json!(99), json!(0), json!(65536), json!(-1), json!("503"), json!(5.5)],
             ),
             extra(),
         )
@@ -241,7 +243,13 @@ mod tests {
             field(vec![json!("any"), json!("none")], vec![json!("some"), json!(null)]),
             backends(),
             backends(),
-            prop_oneof![Just(None), Just(Some(json!(503))), Just(Some(json!(null))), Just(Some(json!("503")))],
+            prop_oneof![
+                Just(None),
+                Just(Some(json!(503))),
+                Just(Some(json!(null))),
+                Just(Some(json!("503"))),
+                Just(Some(json!(0)))
+            ],
             field(vec![json!("Gateway"), json!(null)], vec![json!("envoy")]),
             extra(),
         )
@@ -317,9 +325,9 @@ mod tests {
             "router: null\nmetadata: 5\ntests: [{name: a, request: {model: null}, dataPlane: null, expect: {rule: null, backends: null, strategy: null, status: null}}]",
             "invariants: [{name: i, never: {tier: cloud}}]",
             "invariants: [{name: i, only: {backends: [a], external: false}, unhealthy: none, dataPlane: Proxy}]",
-            "invariants: [{name: i, status: 0, when: {classification: [pii], complexity: [high], models: ['gpt-*'], headers: {x: v}}}]",
+            "invariants: [{name: i, status: 100, when: {classification: [pii], complexity: [high], models: ['gpt-*'], headers: {x: v}}}]",
             "tests: []\ninvariants: [{name: i, never: {}, status: null}]",
-            "tests: [{name: a, expect: {status: 65535}}]",
+            "tests: [{name: a, expect: {status: 599}}]",
         ];
         for body in taken {
             assert!(agree(body), "refused:\n{body}");
@@ -336,6 +344,9 @@ mod tests {
             "tests: [{name: a, expect: {rule: r, status: '503'}}]",
             "tests: [{name: a, expect: {status: 65536}}]",
             "tests: [{name: a, expect: {status: -1}}]",
+            "tests: [{name: a, expect: {status: 99}}]",
+            "tests: [{name: a, expect: {status: 600}}]",
+            "invariants: [{name: i, status: 0}]",
             "tests: [{name: a, expect: {backends: a}}]",
             "tests: [{name: a, request: null}]",
             "tests: [{name: a, request: {headers: {x: 1}}}]",

@@ -629,13 +629,16 @@ fn unreachable_rules(
             }
         }
         let (message, request) = match witness {
-            Some(cell) => (
-                format!(
-                    "rule {name} is reached by no request: {} take(s) every request it matches",
-                    shadows.join(", ")
-                ),
-                cell,
-            ),
+            Some(cell) => {
+                let take = if shadows.len() == 1 { "takes" } else { "take" };
+                (
+                    format!(
+                        "rule {name} is reached by no request: {} {take} every request it matches",
+                        shadows.join(", ")
+                    ),
+                    cell,
+                )
+            }
             None => (format!("rule {name} is reached by no request: its conditions match none"), Request::default()),
         };
         let case = case_for(router, &request, &[], format!("{name} is shadowed"));

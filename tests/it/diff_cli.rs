@@ -13,13 +13,29 @@ fn an_operator_made_deployment_as_kubectl_prints_it_is_no_change() {
     // The operator that made the live objects runs with its default image.
     let args = ["diff", "-f", ROUTER, "--live", "testdata/diff/live-unchanged.yaml", "--router-proxy-image", DEV_IMAGE];
     let run = routerctl(&args, None);
-    // Files say nothing of the operator's release: the default is named.
+    // Files say nothing of the operator's release: the default is named,
+    // once, on the line that closes every run but -q, after the plan.
     let from = "routerctl's default; files say nothing of the operator: give --operator-version";
-    let note = format!("routerctl: rendering as operator release v0.9.19 ({from})\n");
-    // Every run but -q ends with the plan and the release it follows.
     let plan = "ml/coding-router: Deployment unchanged, ConfigMap unchanged, Service unchanged\n";
-    let stderr = format!("{note}{plan}rendered as operator release v0.9.19 (from {from})\n");
+    let stderr = format!("{plan}rendered as operator release v0.9.19 (from {from})\n");
     assert_eq!((run.code, run.stdout.as_str(), run.stderr.as_str()), (0, "", stderr.as_str()), "{}", run.stdout);
+    // Where no such line closes the run (a machine format), a note says it.
+    let json = routerctl(&[&args[..], &["--message-format", "json"]].concat(), None);
+    let said = json.stderr.lines().filter(|l| l.contains("rendering as operator release v0.9.19")).count();
+    assert_eq!(said, 1, "{}", json.stderr);
+    // A run that fails never gets to that line: the note says it.
+    let broken = "testdata/invalid/op-rule-backend-undefined.yaml";
+    let failed = routerctl(&["diff", "-f", broken, "--live", "testdata/diff/live-unchanged.yaml"], None);
+    assert_eq!((failed.code, failed.stdout.as_str()), (2, ""), "{}", failed.stderr);
+    assert_eq!(failed.stderr.matches("operator release v0.9.19").count(), 1, "{}", failed.stderr);
+    assert!(failed.stderr.starts_with("routerctl: rendering as operator release v0.9.19"), "{}", failed.stderr);
+    // explain closes with no such line: its note stays.
+    let explain = routerctl(&["explain", "-f", ROUTER, "--live", "testdata/diff/live-unchanged.yaml"], None);
+    assert!(
+        explain.stderr.contains(&format!("routerctl: rendering as operator release v0.9.19 ({from})\n")),
+        "{}",
+        explain.stderr
+    );
     let given = routerctl(&[&args[..], &["--operator-version", "next"]].concat(), None);
     let stderr = format!("{plan}rendered as operator release next (from --operator-version)\n");
     assert_eq!(

@@ -166,7 +166,7 @@ cargo() {
 "#;
 
 /// Runs `script` in `dir`; its status and its stdout followed by its stderr.
-fn run(dir: &Path, script: &str) -> (i32, String) {
+pub(crate) fn run(dir: &Path, script: &str) -> (i32, String) {
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_routerctl"));
     let bin_dir = bin.parent().expect("the binary's directory");
     let path = std::env::join_paths(
@@ -191,7 +191,7 @@ fn run(dir: &Path, script: &str) -> (i32, String) {
 
 /// Whether `actual` is `expected`, where an expected line `…` (or `...`)
 /// stands for any number of lines; trailing blanks are not compared.
-fn matches(expected: &[&str], actual: &[&str]) -> bool {
+pub(crate) fn matches(expected: &[&str], actual: &[&str]) -> bool {
     match expected.split_first() {
         None => actual.is_empty(),
         Some((first, rest)) if matches!(first.trim(), "…" | "...") => {
@@ -205,7 +205,7 @@ fn matches(expected: &[&str], actual: &[&str]) -> bool {
 
 /// A console block as commands (a `\` at a line's end continues it) and the
 /// output shown under each.
-fn console_commands(body: &str) -> Vec<(String, Vec<&str>)> {
+pub(crate) fn console_commands(body: &str) -> Vec<(String, Vec<&str>)> {
     let mut out: Vec<(String, Vec<&str>)> = Vec::new();
     let mut continued = false;
     for line in body.lines() {

@@ -1,10 +1,12 @@
 //! Recipes of the docs that the examples' runner skips (they need a cluster
-//! or kpt), run here with what they stand on replaced: render.md's
-//! `kubectl apply` recipe against a kubectl stand-in that keeps what it is
-//! given, krm.md's function settings through `routerctl krm` on the
-//! page's own package, and gitops.md's comment recipes (GitHub's `gh api`,
-//! GitLab's notes API through curl) against stand-ins of those APIs, with
-//! the real jq and git (`#[ignore]`d: `.ci/run` runs them). A recipe as written must not warn on every run: a
+//! or kpt, or another page's files), run here with what they stand on
+//! replaced: render.md's `kubectl apply` recipe against a kubectl stand-in
+//! that keeps what it is given, krm.md's function settings through
+//! `routerctl krm` on the page's own package, the README's replay example
+//! on the files docs/replay.md writes, and gitops.md's comment recipes
+//! (GitHub's `gh api`, GitLab's notes API through curl) against stand-ins
+//! of those APIs, with the real jq and git (`#[ignore]`d: `.ci/run` runs
+//! them). A recipe as written must not warn on every run: a
 //! warning a reader is told to live with hides the one that matters.
 
 use std::path::Path;
@@ -13,7 +15,7 @@ use std::process::Command;
 use serde_json::{json, Value};
 
 use crate::common::{self, FakeKubectl};
-use crate::docs_examples::file_block;
+use crate::docs_examples::{console_commands, file_block, matches, run};
 
 /// The ```sh block under `heading` of `page`.
 fn shell_block_under(page: &str, heading: &str) -> String {
@@ -386,4 +388,30 @@ fn the_gitlab_note_recipe_edits_its_note_on_each_push() {
     assert_eq!(unreadable.run(&script, &env, 2), 2);
     assert_eq!(unreadable.written(), []);
     assert_eq!(unreadable.fake("calls"), None);
+}
+
+/// The README's replay example reads the three files docs/replay.md writes,
+/// which are `testdata/replay/`'s in the source tree; run in a directory
+/// that holds them, it prints what the README shows, and exits 1 (a
+/// sensitive request would leave the cluster).
+#[test]
+fn the_readmes_replay_example_runs_on_the_files_docs_replay_md_writes() {
+    let readme = std::fs::read_to_string(common::root().join("README.md")).expect("reads the README");
+    let after = readme.split_once("**Replay**").expect("the README's replay paragraph").1;
+    let block = after.split_once("```console\n").expect("a console block").1.split_once("\n```").expect("ends").0;
+    let commands = console_commands(block);
+    assert_eq!(commands.len(), 1, "{block}");
+    let (command, shown) = &commands[0];
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for name in ["router.yaml", "reordered.yaml", "access.log"] {
+        assert!(command.contains(name), "{command} reads {name}");
+        let text = file_block("docs/replay.md", name);
+        let source = common::fixture(&format!("testdata/replay/{name}"));
+        assert_eq!(text, source, "docs/replay.md's {name} is testdata/replay/{name}");
+        std::fs::write(dir.path().join(name), text).expect("writes the file");
+    }
+    let (code, output) = run(dir.path(), command);
+    let actual: Vec<&str> = output.trim_end().lines().collect();
+    assert_eq!(code, 1, "{output}");
+    assert!(matches(shown, &actual), "the README shows:\n{}\nthe command prints:\n{output}", shown.join("\n"));
 }

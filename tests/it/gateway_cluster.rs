@@ -131,8 +131,8 @@ fn a_live_inference_service_without_status_is_ejected() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
         run.stderr.contains(
-            "warning: testdata/gateway/local.yaml: document 4 (line 33): ModelRouter ml/coding.router: backend(s) qwen \
-             have no ready replica and are left out of the route's rules (a rule never loses its last backend)\n"
+            "warning: testdata/gateway/local.yaml: document 4 (line 33): ModelRouter ml/coding.router: backend qwen \
+             has no ready replica and is left out of the route's rules (a rule never loses its last backend)\n"
         ),
         "{}",
         run.stderr

@@ -84,7 +84,7 @@ fn the_uid_comes_from_live_objects_and_live_status_decides_readiness() {
     let run = routerctl(&["render", "-f", "testdata/gateway/ejection.yaml", "--live", "-"], Some(&live));
     assert_eq!(run.code, 0, "{}", run.stderr);
     // Now only c is left out, from the one rule where b can stand in.
-    assert!(run.stderr.contains("backend(s) c have no ready replica"), "{}", run.stderr);
+    assert!(run.stderr.contains("backend c has no ready replica"), "{}", run.stderr);
     let objects = parse_stream(&run.stdout);
     for o in &objects {
         assert_eq!(o["metadata"]["ownerReferences"], owner, "{}", o["kind"]);

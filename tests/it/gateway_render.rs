@@ -271,7 +271,7 @@ fn an_unready_backend_is_ejected_but_no_rule_is_emptied() {
         "{stderr}"
     );
     // Only b counts as ejected: c was never removed from a rule.
-    assert!(stderr.contains("backend(s) b have no ready replica"), "{stderr}");
+    assert!(stderr.contains("backend b has no ready replica"), "{stderr}");
 }
 
 #[test]

@@ -219,6 +219,18 @@ fn the_argo_cd_plugins_generate_command_passes_the_directory_through() {
     let unset = generate(&env[1..]);
     assert_eq!(unset.status.code(), Some(2), "an unset release fails the sync");
     assert!(unset.stdout.is_empty());
+
+    // An application that holds no ModelRouter syncs as it is, as the KRM
+    // function passes such items through: its objects, and a note.
+    let plain = tempfile::tempdir().expect("temp dir");
+    std::fs::write(plain.path().join("dashboards.yaml"), UNRELATED).expect("writes");
+    let mut command = Command::new(&words[0]);
+    command.args(&words[1..]).current_dir(plain.path()).env("PATH", path_with_routerctl());
+    let out = command.envs(env).output().expect("the generate command runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(parse_stream(&String::from_utf8_lossy(&out.stdout)), [unrelated()]);
+    assert_eq!(stderr, "routerctl: no ModelRouter among the input documents: every object is printed as it is\n");
 }
 
 /// The Flux script of docs/gitops.md: each application directory rendered
@@ -228,6 +240,9 @@ fn the_flux_script_renders_each_app_with_its_objects() {
     let script = file_block("docs/gitops.md", "render-for-flux.sh");
     let dir = tempfile::tempdir().expect("temp dir");
     app(&dir.path().join("apps/coding"));
+    // An application without a router, which the script renders too.
+    std::fs::create_dir_all(dir.path().join("apps/grafana")).expect("creates the app");
+    std::fs::write(dir.path().join("apps/grafana/dashboards.yaml"), UNRELATED).expect("writes");
     std::fs::write(dir.path().join("render-for-flux.sh"), script).expect("writes the script");
     let out = Command::new("sh")
         .arg("render-for-flux.sh")
@@ -240,6 +255,8 @@ fn the_flux_script_renders_each_app_with_its_objects() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let written = std::fs::read_to_string(dir.path().join("deploy/coding/manifests.yaml")).expect("written");
     check_output(&parse_stream(&written), &dir.path().join("apps/coding"));
+    let plain = std::fs::read_to_string(dir.path().join("deploy/grafana/manifests.yaml")).expect("written");
+    assert_eq!(parse_stream(&plain), [unrelated()], "passed through as it is");
 }
 
 /// The RouterTest cases the CI recipe runs: the sample router's.

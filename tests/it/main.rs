@@ -15,6 +15,7 @@ mod docs_examples;
 mod docs_recipes;
 mod drift_cli;
 mod emitter_roundtrip;
+mod every_problem;
 mod faults_cli;
 mod field_reference;
 mod fuzz_seeds;

@@ -122,14 +122,17 @@ fn a_tag_of_no_known_release_is_a_warning_and_an_error_with_strict() {
     let mut operator = chart_operator("ops", "my-build", &[]);
     operator["metadata"]["labels"].as_object_mut().expect("labels").remove("app.kubernetes.io/version");
     kubectl.operators(&[operator]);
+    // The CRD installed with it is a release's, which names none.
+    kubectl.router_crd(&router_crd(false));
     let args = ["diff", "-f", ROUTER, "--router-proxy-image", "x:1", "-o", "json"];
     let run = kubectl.run(&args, None);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr.contains(
             "warning: operator ops/llmkube-controller-manager runs ghcr.io/defilantech/llmkube-controller:my-build: \
-             its image tag \"my-build\" names no LLMKube release, so which release reconciles is not known; give \
-             --operator-version; rendering as v0.9.19\n"
+             its image tag \"my-build\" names no LLMKube release and the cluster's ModelRouter CRD has no \
+             spec.proxy.podLabels (a released CRD, which does not say which release), so which release reconciles \
+             is not known; give --operator-version; rendering as v0.9.19\n"
         ),
         "{}",
         run.stderr
@@ -406,4 +409,116 @@ fn an_upgrade_preview_names_the_routers_that_roll() {
             ("Service", "unchanged"),
         ]
     );
+}
+
+/// The ModelRouter CRD as upstream installs it, its schema routerctl's own
+/// (which has the pod-metadata fields, `next`'s) or, for a release's, the
+/// same without them.
+fn router_crd(next: bool) -> Value {
+    let text = common::fixture("src/validate/schemas/modelrouter-v1alpha1.yaml");
+    let mut schema: Value = routerctl::input::from_yaml_str(&text).expect("the built-in schema is YAML");
+    let proxy = schema["properties"]["spec"]["properties"]["proxy"]["properties"].as_object_mut().expect("proxy");
+    assert!(proxy.contains_key("podLabels") && proxy.contains_key("podAnnotations"), "the schema is next's");
+    if !next {
+        proxy.remove("podLabels");
+        proxy.remove("podAnnotations");
+    }
+    json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "modelrouters.inference.llmkube.dev"},
+        "spec": {
+            "group": "inference.llmkube.dev",
+            "names": {"kind": "ModelRouter", "listKind": "ModelRouterList", "plural": "modelrouters", "singular": "modelrouter"},
+            "scope": "Namespaced",
+            "versions": [{"name": "v1alpha1", "served": true, "storage": true, "schema": {"openAPIV3Schema": schema}}],
+        },
+    })
+}
+
+/// The call that reads the ModelRouter CRD.
+const CRD_CALL: &str =
+    "--request-timeout=30s get customresourcedefinitions.apiextensions.k8s.io modelrouters.inference.llmkube.dev -o json";
+
+/// An operator built from upstream's main branch runs an image whose tag
+/// names no release; the CRD installed with it has `spec.proxy.podLabels`,
+/// which no release has: the operator is `next`, and cluster mode renders
+/// as `--operator-version next` does, `--strict` or not.
+#[test]
+fn an_image_of_no_release_beside_next_s_crd_renders_as_next() {
+    let kubectl = FakeKubectl::new();
+    kubectl.operators(&[chart_operator("llmkube-system", "main-3f2a1b0", &["--router-proxy-image=rp:main"])]);
+    kubectl.router_crd(&router_crd(true));
+    let run = kubectl.run(&["render", "-f", ROUTER, "--live-from-cluster", "--strict"], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with(
+            "routerctl: operator llmkube-system/llmkube-controller-manager runs \
+             ghcr.io/defilantech/llmkube-controller:main-3f2a1b0: release next (from its installed ModelRouter CRD, \
+             whose schema has spec.proxy.podLabels); --router-proxy-image=rp:main,"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("spec.proxy.podLabels: operator"), "next has the field: {}", run.stderr);
+    let calls = kubectl.calls();
+    assert_eq!(calls.len(), 3, "{calls:?}");
+    assert_eq!(calls[1], CRD_CALL);
+    // What `--operator-version next` renders from the files.
+    let offline = common::routerctl(
+        &["render", "-f", ROUTER, "--operator-version", "next", "--router-proxy-image", "rp:main", "--strict"],
+        None,
+    );
+    assert_eq!(offline.code, 0, "{}", offline.stderr);
+    assert_eq!(run.stdout, offline.stdout);
+    let objects = parse_stream(&run.stdout);
+    let deployment = objects.iter().find(|o| o["kind"] == "Deployment").expect("a Deployment");
+    assert!(
+        deployment["metadata"]["annotations"].get("inference.llmkube.dev/applied-pod-labels").is_some(),
+        "next records the pod labels it applied: {deployment}"
+    );
+}
+
+/// A release's CRD says the operator is some release, not which: the
+/// release stays unknown, and the warning (an error with `--strict`) says
+/// what the CRD did not tell; so does a CRD that cannot be read.
+#[test]
+fn an_image_of_no_release_beside_a_release_s_crd_is_still_unknown() {
+    let released = FakeKubectl::new();
+    released.router_crd(&router_crd(false));
+    let forbidden = FakeKubectl::new();
+    forbidden.router_crd_fails_with(
+        "Error from server (Forbidden): customresourcedefinitions.apiextensions.k8s.io \"modelrouters.inference.llmkube.dev\" is forbidden\n",
+    );
+    let cases = [
+        (&released, "the cluster's ModelRouter CRD has no spec.proxy.podLabels (a released CRD, which does not say which release)"),
+        (&forbidden, "the cluster's ModelRouter CRD could not be read (exit status 1: Error from server (Forbidden): customresourcedefinitions.apiextensions.k8s.io \"modelrouters.inference.llmkube.dev\" is forbidden)"),
+    ];
+    for (kubectl, said) in cases {
+        kubectl.operators(&[chart_operator("ops", "dev", &[])]);
+        let run = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", "x:1", "-o", "json"], None);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        let warning = format!(
+            "warning: operator ops/llmkube-controller-manager runs ghcr.io/defilantech/llmkube-controller:dev: its \
+             image tag \"dev\" names no LLMKube release and {said}, so which release reconciles is not known; give \
+             --operator-version; rendering as v0.9.19\n"
+        );
+        assert!(run.stderr.contains(&warning), "{}", run.stderr);
+        let strict = kubectl.run(&["diff", "-f", ROUTER, "--router-proxy-image", "x:1", "--strict"], None);
+        assert_eq!((strict.code, strict.stdout.as_str()), (2, ""), "{}", strict.stderr);
+        assert!(strict.stderr.contains("(refused with --strict)"), "{}", strict.stderr);
+    }
+}
+
+/// A tag that names a release settles it: the CRD is not read, whatever
+/// it holds.
+#[test]
+fn a_tag_of_a_release_is_not_overruled_by_the_crd() {
+    let kubectl = FakeKubectl::new();
+    kubectl.operators(&[chart_operator("llmkube-system", "0.9.12", &["--router-proxy-image=rp:1"])]);
+    kubectl.router_crd(&router_crd(true));
+    let run = kubectl.run(&["render", "-f", ROUTER, "--live-from-cluster"], None);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains(": release v0.9.12 (from its image tag)"), "{}", run.stderr);
+    assert!(!kubectl.calls().iter().any(|c| c.contains("customresourcedefinitions")), "{:?}", kubectl.calls());
 }

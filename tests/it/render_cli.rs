@@ -185,6 +185,67 @@ fn failures_exit_2_with_nothing_on_stdout() {
     }
 }
 
+/// `--pass-through` on input that holds no ModelRouter prints it as it is
+/// and exits 0, as the KRM function passes such items through; without
+/// the flag there is nothing to render, which is an error.
+#[test]
+fn pass_through_of_input_without_a_router_prints_it_as_it_is() {
+    let secret = "apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: ml}\nstringData: {k: v}\n";
+    let run = routerctl(&["render", "--pass-through", "-f", "-", "--strict"], Some(secret));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(parse_stream(&run.stdout), parse_stream(secret));
+    assert_eq!(run.stderr, "routerctl: no ModelRouter among the input documents: every object is printed as it is\n");
+    let quiet = routerctl(&["render", "--pass-through", "-f", "-", "-q", "-o", "name"], Some(secret));
+    assert_eq!((quiet.code, quiet.stdout.as_str(), quiet.stderr.as_str()), (0, "secret/s\n", ""));
+    // A document that is no object still fails the run.
+    let run = routerctl(&["render", "--pass-through", "-f", "-"], Some("just: a map\n"));
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+    let plain = routerctl(&["render", "-f", "-"], Some(secret));
+    assert_eq!((plain.code, plain.stdout.as_str()), (2, ""));
+    assert!(plain.stderr.contains("no ModelRouter among the input documents (<stdin>)"), "{}", plain.stderr);
+}
+
+/// A Helm chart's template does not read as a manifest: the refusal comes
+/// with a note at its first template action (not the one in a comment
+/// above it) that says to run `helm template` first. A manifest that only
+/// mentions `{{ }}` in a comment, or renders, gets no such note.
+#[test]
+fn a_helm_template_is_told_to_go_through_helm_template() {
+    let template = "\
+# name: {{ .Values.name }} is set by the chart
+apiVersion: inference.llmkube.dev/v1alpha1
+kind: ModelRouter
+metadata:
+  name: \"{{ include \"router.fullname\" . }}\"
+spec:
+  replicas: {{ .Values.replicas }}
+  backends:
+  - name: gpt
+    external: {provider: openai, model: gpt-4o}
+";
+    let run = routerctl(&["render", "-f", "-", "--message-format", "json"], Some(template));
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+    let findings: Vec<Value> = run.stderr.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    let note = findings.iter().find(|f| f["severity"] == "note").expect("a note");
+    assert_eq!(
+        (note["file"].as_str(), note["line"].as_u64(), note["column"].as_u64()),
+        (Some("<stdin>"), Some(5), Some(10))
+    );
+    assert!(note["message"].as_str().is_some_and(|m| m.contains("run `helm template` first")), "{note}");
+    assert!(findings.iter().any(|f| f["severity"] == "error"), "{}", run.stderr);
+
+    // Broken, with `{{ }}` only in comments: no note.
+    let commented =
+        ROUTER.replace("kind: ModelRouter", "kind: ModelRouter # from {{ .Values.kind }}") + "    timeout: 5x\n";
+    let run = routerctl(&["render", "-f", "-"], Some(&commented));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(!run.stderr.contains("helm template"), "{}", run.stderr);
+    // A manifest whose values hold `{{ }}` and that renders: nothing said.
+    let literal = format!("{ROUTER}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: alerts}}\ndata: {{summary: \"{{{{ $labels.job }}}}\"}}\n");
+    let run = routerctl(&["render", "-f", "-", "--router-proxy-image", "rp:1"], Some(&literal));
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{}", run.stderr);
+}
+
 #[test]
 fn other_groups_kinds_are_ignored() {
     let kserve = "apiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata: {name: llama}\n---\n";

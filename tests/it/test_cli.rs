@@ -90,7 +90,7 @@ fn a_failing_case_says_what_was_expected_and_what_the_router_does() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert_eq!(
         run.stdout,
-        "ml/coding-router (Proxy): 0 of 1 cases pass\n  FAIL <stdin>:4:3 \"pii\": rule: expected complex-to-cloud, got \
+        "ml/coding-router (Proxy): 0 of 1 case passes\n  FAIL <stdin>:4:3 \"pii\": rule: expected complex-to-cloud, got \
          pii-stays-local; backends: expected [cloud-opus], got [local-qwen]; the router does pii-stays-local → \
          [local-qwen]\n"
     );
@@ -198,6 +198,107 @@ fn every_bad_case_is_reported_at_its_place() {
     assert_eq!((json.code, places), (2, vec![(5, 12), (8, 5)]));
 }
 
+/// A name the router does not have is a mistake in the test (a misspelt
+/// backend in `unhealthy` would silently be up, a misspelt rule never
+/// reached): every one of every case is an error at its own field, with
+/// the closest name the router has, in one run.
+#[test]
+fn every_name_the_router_lacks_is_an_error_at_its_field() {
+    let suite = "\
+apiVersion: routerctl.llmkube.dev/v1alpha1
+kind: RouterTest
+router: ml/coding-router
+tests:
+- name: a
+  unhealthy: [nope-one]
+  expect: {rule: pii-stays-locl}
+- name: b
+  unhealthy: [nope-two]
+  expect: {backends: [local-qwen, cloud-opsu]}
+- name: c
+  expect: {rule: default}
+";
+    let line = |needle: &str| suite.lines().position(|l| l.contains(needle)).map(|i| i + 1).expect("in the suite");
+    let github = test(&["-f", ROUTER, "-t", "-", "--message-format", "github"], Some(suite));
+    assert_eq!((github.code, github.stdout.as_str()), (2, ""), "{}", github.stderr);
+    let lines: Vec<&str> = github.stderr.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", github.stderr);
+    let at = |i: usize, line: usize, field: &str, says: &str| {
+        assert!(lines[i].starts_with(&format!("::error file=<stdin>,line={line},col=")), "{}", lines[i]);
+        assert!(lines[i].contains(&format!("{field}: ")), "{field}: {}", lines[i]);
+        assert!(lines[i].contains(says), "{says}: {}", lines[i]);
+    };
+    at(0, line("[nope-one]"), "tests[0].unhealthy[0]", "case \"a\": no backend \"nope-one\" in ml/coding-router");
+    at(1, line("pii-stays-locl"), "tests[0].expect.rule", "did you mean \"pii-stays-local\"?");
+    at(2, line("[nope-two]"), "tests[1].unhealthy[0]", "case \"b\": no backend \"nope-two\"");
+    at(3, line("cloud-opsu"), "tests[1].expect.backends[1]", "did you mean \"cloud-opus\"?");
+    // A name nothing is close to gets no guess.
+    assert!(!lines[0].contains("did you mean"), "{}", lines[0]);
+
+    let human = test(&["-f", ROUTER, "-t", "-"], Some(suite));
+    assert_eq!((human.code, human.stdout.as_str()), (2, ""));
+    assert_eq!(human.stderr.lines().next(), Some("error: 4 problems in RouterTest files:"), "{}", human.stderr);
+    assert!(human.stderr.contains(&format!("\n  <stdin>:{}:", line("[nope-two]"))), "{}", human.stderr);
+}
+
+/// `verify` holds the invariants' names to the routers they speak of: a
+/// backend or a tier no router has would make the invariant hold for want
+/// of anything to check, and a router the inputs lack would leave it
+/// unchecked.
+#[test]
+fn verify_refuses_an_invariant_about_names_no_router_has() {
+    let suite = "\
+apiVersion: routerctl.llmkube.dev/v1alpha1
+kind: RouterTest
+router: ml/coding-router
+invariants:
+- name: pii stays local
+  when: {classification: [pii]}
+  never: {backends: [cloud-ops], tier: clod}
+";
+    let run = common::routerctl(&["verify", "-f", ROUTER, "-t", "-", "--message-format", "json"], Some(suite));
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+    let findings: Vec<serde_json::Value> =
+        run.stderr.lines().map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+    let said: Vec<(&str, u64)> =
+        findings.iter().map(|f| (f["field"].as_str().unwrap_or(""), f["line"].as_u64().unwrap_or(0))).collect();
+    assert_eq!(said, [("invariants[0].never.backends[0]", 7), ("invariants[0].never.tier", 7)], "{}", run.stderr);
+    assert!(findings[0]["message"].as_str().is_some_and(|m| m.contains("did you mean \"cloud-opus\"?")));
+    assert!(findings[1]["message"].as_str().is_some_and(|m| m.contains("did you mean \"cloud\"?")));
+
+    let elsewhere = suite.replace("router: ml/coding-router", "router: ml/coding-ruoter");
+    let run = common::routerctl(&["verify", "-f", ROUTER, "-t", "-"], Some(&elsewhere));
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("error: <stdin>:3:1: router: no ModelRouter \"ml/coding-ruoter\" in the -f inputs"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("did you mean \"ml/coding-router\"?"), "{}", run.stderr);
+}
+
+/// A test file that cannot be read and a router that is refused are both
+/// said in one run.
+#[test]
+fn a_bad_test_file_does_not_hide_a_broken_router() {
+    let broken = "testdata/invalid/op-rule-backend-undefined.yaml";
+    for command in ["test", "verify"] {
+        let run = common::routerctl(
+            &[command, "-f", broken, "-t", "-", "--message-format", "json"],
+            Some(&case("{status: 42}", "")),
+        );
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+        let files: Vec<String> = run
+            .stderr
+            .lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .map(|f| f["file"].as_str().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(files, ["<stdin>", broken], "{command}: {}", run.stderr);
+        assert!(run.stderr.contains("expected an HTTP status code from 100 to 599"), "{}", run.stderr);
+    }
+}
+
 /// A case never counts as passed unless it was judged, and no document
 /// meant as a RouterTest is left unrun in silence.
 #[test]
@@ -225,7 +326,7 @@ fn nothing_passes_that_was_not_judged() {
         Some(&gateway_only),
     );
     assert_eq!(strict.code, 1, "{}", strict.stderr);
-    assert!(strict.stderr.contains("1 case(s) skipped"), "{}", strict.stderr);
+    assert!(strict.stderr.contains("1 case skipped"), "{}", strict.stderr);
 
     // A misspelt kind, in a -t file or among the -f files.
     for kind in ["RouterTests", "routertest"] {

@@ -87,7 +87,9 @@ pub fn routerctl_env(args: &[&str], stdin: Option<&str>, env: &[(&str, std::ffi:
 /// and exits 1 as kubectl does; `warn` is printed on stderr by a call that
 /// succeeds. The operator lookup (`get ... --all-namespaces`) is answered
 /// with `operators.json` (an empty JSON List when there is none), or fails
-/// with `operators-fail`.
+/// with `operators-fail`. The ModelRouter CRD's (`get
+/// customresourcedefinitions...`) with `crd.json`, or kubectl's NotFound
+/// when there is none; `crd-fail` makes it fail with that file on stderr.
 pub struct FakeKubectl {
     pub dir: tempfile::TempDir,
 }
@@ -99,6 +101,13 @@ impl FakeKubectl {
             r#"#!/bin/sh
 dir='{}'
 printf '%s\n' "$*" >> "$dir/calls.log"
+case "$*" in
+  *customresourcedefinitions.apiextensions.k8s.io*)
+    if [ -f "$dir/crd-fail" ]; then cat "$dir/crd-fail" >&2; exit 1; fi
+    if [ -f "$dir/crd.json" ]; then cat "$dir/crd.json"; exit 0; fi
+    printf 'Error from server (NotFound): customresourcedefinitions.apiextensions.k8s.io "modelrouters.inference.llmkube.dev" not found\n' >&2
+    exit 1 ;;
+esac
 for a in "$@"; do
   if [ "$a" = "--all-namespaces" ]; then
     if [ -f "$dir/operators-fail" ]; then cat "$dir/operators-fail" >&2; exit 1; fi
@@ -163,6 +172,18 @@ printf 'apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: ""\
     pub fn operators(&self, deployments: &[serde_json::Value]) -> &FakeKubectl {
         let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": deployments});
         std::fs::write(self.dir.path().join("operators.json"), list.to_string()).expect("writes the answer");
+        self
+    }
+
+    /// What the look-up of the ModelRouter CRD answers: the CRD as JSON.
+    pub fn router_crd(&self, crd: &serde_json::Value) -> &FakeKubectl {
+        std::fs::write(self.dir.path().join("crd.json"), crd.to_string()).expect("writes the answer");
+        self
+    }
+
+    /// The look-up of the ModelRouter CRD fails with `message` on stderr.
+    pub fn router_crd_fails_with(&self, message: &str) -> &FakeKubectl {
+        std::fs::write(self.dir.path().join("crd-fail"), message).expect("writes the failure");
         self
     }
 
