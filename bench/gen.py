@@ -36,6 +36,11 @@ Sub-commands:
   gen.py shaped KIND OUT.yaml
       One ModelRouter of a shape verify's budgets are measured on:
       words50, rules200x3, globs100h8 or headers11 (shaped_router_yaml).
+
+  gen.py mixed RULES SEED OUT.yaml
+      One ModelRouter of RULES rules of 3 to 5 globs each, mixing literals,
+      `?`, classes and `*` over a small alphabet so that they overlap
+      (mixed_router_yaml); SEED picks the router.
   gen.py replay-log N OUT.log
       N lines of a router-proxy log as testdata/replay/router.yaml's proxy
       would write them (`router.dispatch` JSON lines, as upstream's
@@ -469,6 +474,54 @@ def shaped_router_yaml(kind):
     return "\n".join(lines) + "\n"
 
 
+def mixed_router_yaml(rules, seed):
+    """`rules` rules of 3 to 5 globs each, every glob mixing literals,
+    `?`, classes (`[a-f]`, `[^x]`) and `*`, drawn from a small alphabet so
+    that the globs overlap (seeded: the same router every run)."""
+    rng = random.Random(seed)
+    letters = "abcdefgh-"
+
+    def piece():
+        kind = rng.random()
+        if kind < 0.35:
+            return "".join(rng.choice(letters) for _ in range(rng.randint(1, 3)))
+        if kind < 0.55:
+            return "?"
+        if kind < 0.75:
+            lo = rng.choice("abcdef")
+            hi = chr(ord(lo) + rng.randint(0, 2))
+            neg = "^" if rng.random() < 0.3 else ""
+            return f"[{neg}{lo}-{hi}]"
+        return "*"
+
+    def glob():
+        text = "".join(piece() for _ in range(rng.randint(2, 5)))
+        return text.replace("**", "*")
+
+    lines = [
+        "apiVersion: inference.llmkube.dev/v1alpha1",
+        "kind: InferenceService",
+        "metadata: {name: llama, namespace: ml}",
+        "spec: {modelRef: llama}",
+        "---",
+        "apiVersion: inference.llmkube.dev/v1alpha1",
+        "kind: ModelRouter",
+        f"metadata: {{name: mixed-{rules}, namespace: ml}}",
+        "spec:",
+        "  backends:",
+        "  - {name: local-a, tier: local, inferenceServiceRef: {name: llama}}",
+        "  - {name: local-b, tier: local, inferenceServiceRef: {name: llama}}",
+        "  - {name: cloud-a, tier: cloud, external: {provider: openai, model: gpt-4o}}",
+        "  rules:",
+    ]
+    backends = ["local-a", "local-b", "cloud-a"]
+    for i in range(rules):
+        globs = ", ".join(f'"{glob()}"' for _ in range(rng.randint(3, 5)))
+        lines.append(f"  - {{name: r{i:03d}, match: {{models: [{globs}]}}, route: {{backends: [{backends[i % 3]}]}}}}")
+    lines.append("  defaultRoute: local-a")
+    return "\n".join(lines) + "\n"
+
+
 def _pick(rng, weighted):
     r = rng.random() * sum(w for _, w in weighted)
     for value, w in weighted:
@@ -548,6 +601,10 @@ def main(argv):
         return
     if len(argv) == 4 and argv[1] == "replay-log":
         gen_replay_log(int(argv[2]), argv[3])
+        return
+    if len(argv) == 5 and argv[1] == "mixed":
+        with open(argv[4], "w") as f:
+            f.write(mixed_router_yaml(int(argv[2]), int(argv[3])))
         return
     if len(argv) == 4 and argv[1] == "wide":
         with open(argv[3], "w") as f:

@@ -40,6 +40,44 @@ pub enum Atom {
 /// accepts. The first rule that takes a model decides it.
 pub type ModelRules = Vec<Option<Vec<usize>>>;
 
+/// A product state: the state of each atom still alive and able to
+/// decide, by local atom number, in order. Kept sparse, as most of a
+/// router's globs die within a few bytes of a model.
+type State = Vec<(u32, u32)>;
+
+/// The lists one search decides, as the atoms see them.
+struct Plan<'a> {
+    /// Local atom number → the atom's index in `Models`.
+    local: &'a [usize],
+    /// Local atom → each (list, rule) it can decide in: the rules before
+    /// the first rule of the list that takes every model.
+    occurs: Vec<Vec<(u32, u32)>>,
+    /// Each list's first rule that takes every model, if any.
+    every: Vec<Option<usize>>,
+}
+
+impl<'a> Plan<'a> {
+    fn new(lists: &[ModelRules], local: &'a [usize]) -> Plan<'a> {
+        let mut occurs: Vec<Vec<(u32, u32)>> = vec![Vec::new(); local.len()];
+        let mut every = Vec::with_capacity(lists.len());
+        for (list, rules) in lists.iter().enumerate() {
+            every.push(rules.iter().position(Option::is_none));
+            for (rule, atoms) in rules.iter().map_while(Option::as_ref).enumerate() {
+                for atom in atoms {
+                    if let Ok(l) = local.binary_search(atom) {
+                        occurs[l].push((list as u32, rule as u32));
+                    }
+                }
+            }
+        }
+        for o in &mut occurs {
+            o.sort_unstable();
+            o.dedup();
+        }
+        Plan { local, occurs, every }
+    }
+}
+
 /// What is left of the search's budgets.
 #[derive(Debug, Clone, Copy)]
 pub struct Budget {
@@ -47,7 +85,7 @@ pub struct Budget {
     pub states: usize,
     /// Automaton steps that may still be taken.
     pub steps: u64,
-    /// Glob states one search may hold at once ([`HELD_STATES`]).
+    /// Words of product states one search may hold at once ([`HELD_STATES`]).
     pub held: usize,
     /// When the run must stop (`--timeout`), if it must.
     pub deadline: Option<std::time::Instant>,
@@ -265,7 +303,7 @@ struct Machine {
     /// runes, and states that differ only in such runes are one.
     runes: Vec<Vec<u8>>,
     states: Vec<Progress>,
-    ids: HashMap<Progress, u32>,
+    ids: foldhash::HashMap<Progress, u32>,
     accepting: Vec<bool>,
     /// `states × classes`; `u32::MAX` where not computed yet.
     next: Vec<u32>,
@@ -281,7 +319,7 @@ impl Machine {
             glob,
             runes,
             states: Vec::new(),
-            ids: HashMap::new(),
+            ids: foldhash::HashMap::default(),
             accepting: Vec::new(),
             next: Vec::new(),
             start: DEAD,
@@ -330,7 +368,9 @@ pub struct Models {
     machines: Vec<Machine>,
     /// Whether one atom's state accepts every model the other's does:
     /// (atom a, state a, atom b, state b) → L(b) ⊆ L(a).
-    covers: HashMap<(u32, u32, u32, u32), bool>,
+    covers: foldhash::HashMap<(u32, u32, u32, u32), bool>,
+    /// A shortest model each (atom, state) accepts, for `covers`.
+    shortest: foldhash::HashMap<(u32, u32), Option<std::rc::Rc<[u32]>>>,
     /// The automata's states already charged to a budget.
     charged: usize,
 }
@@ -339,10 +379,10 @@ pub struct Models {
 /// says "not covered", which only costs the search time).
 const COVER_LIMIT: usize = 4_096;
 
-/// The automaton states one search may hold (each product state kept is
-/// one per glob): 16 Mi of them, 64 MiB, held twice (seen and queued), so
-/// a router of many live globs spends `--max-states` before the memory
-/// runs out.
+/// The words of product states one search may hold at once: 16 Mi, 64
+/// MiB (a product state holds two words for each live glob, and is held
+/// twice, seen and queued), so a router of many live globs spends
+/// `--max-states` before the memory runs out.
 pub const HELD_STATES: usize = 16 << 20;
 
 impl Models {
@@ -362,7 +402,15 @@ impl Models {
         let machines: Vec<Machine> = globs.into_iter().map(|g| Machine::new(g, &alphabet)).collect();
         let index = list.iter().cloned().enumerate().map(|(i, a)| (a, i)).collect();
         let charged = machines.iter().map(|m| m.states.len()).sum();
-        Models { atoms: list, index, alphabet, machines, covers: HashMap::new(), charged }
+        Models {
+            atoms: list,
+            index,
+            alphabet,
+            machines,
+            covers: foldhash::HashMap::default(),
+            shortest: foldhash::HashMap::default(),
+            charged,
+        }
     }
 
     /// The index of an atom given to `new`.
@@ -381,7 +429,28 @@ impl Models {
         if let Some(&known) = self.covers.get(&key) {
             return known;
         }
-        let mut seen: std::collections::HashSet<(u32, u32)> = std::collections::HashSet::new();
+        // Most pairs are told apart by a short model `b` takes: one a
+        // letter, for each letter, is tried first (cheap), the product
+        // searched only where none tells them apart.
+        for &class in letters {
+            let nb = self.machines[b].step(sb, class, &self.alphabet);
+            if nb == DEAD {
+                continue;
+            }
+            let Some(rest) = self.shortest_accepted(b, nb, letters) else { continue };
+            let mut x = self.machines[a].step(sa, class, &self.alphabet);
+            for &c in rest.iter() {
+                if x == DEAD {
+                    break;
+                }
+                x = self.machines[a].step(x, c as usize, &self.alphabet);
+            }
+            if !self.machines[a].accepting[x as usize] {
+                self.covers.insert(key, false);
+                return false;
+            }
+        }
+        let mut seen: foldhash::HashSet<(u32, u32)> = foldhash::HashSet::default();
         let mut queue = VecDeque::from([(sa, sb)]);
         seen.insert((sa, sb));
         let mut answer = true;
@@ -409,55 +478,101 @@ impl Models {
         answer
     }
 
-    /// Drops from `state` (one state per local atom) what can no longer
-    /// decide; returns nothing, the state is changed in place.
-    fn prune(&mut self, lists: &[Vec<Option<Vec<usize>>>], local: &[usize], letters: &[usize], state: &mut [u32]) {
-        let mut keep = vec![false; local.len()];
-        for rules in lists {
-            // (local atom, state) of the earlier rules kept that accept now.
-            let mut accepting_before: Vec<usize> = Vec::new();
-            for rule in rules {
-                let Some(atoms) = rule else { break };
-                let alive: Vec<usize> = atoms.iter().copied().filter(|&l| state[l] != DEAD).collect();
-                if alive.is_empty() {
-                    continue;
-                }
-                let covered = alive.iter().all(|&lb| {
-                    accepting_before.iter().any(|&la| self.covers(local[la], state[la], local[lb], state[lb], letters))
-                });
-                if covered {
-                    continue;
-                }
-                for &l in &alive {
-                    keep[l] = true;
-                    if self.machines[local[l]].accepting[state[l] as usize] {
-                        accepting_before.push(l);
-                    }
+    /// The letters of a shortest model atom `b` accepts from state `s`
+    /// on (none when it accepts none, or when more than [`COVER_LIMIT`]
+    /// states would have to be searched to find one).
+    fn shortest_accepted(&mut self, b: usize, s: u32, letters: &[usize]) -> Option<std::rc::Rc<[u32]>> {
+        if let Some(known) = self.shortest.get(&(b as u32, s)) {
+            return known.clone();
+        }
+        let mut parent: foldhash::HashMap<u32, (u32, u32)> = foldhash::HashMap::default();
+        let mut queue = VecDeque::from([s]);
+        parent.insert(s, (u32::MAX, 0));
+        let mut end = None;
+        while let Some(y) = queue.pop_front() {
+            if self.machines[b].accepting[y as usize] {
+                end = Some(y);
+                break;
+            }
+            for &class in letters {
+                let ny = self.machines[b].step(y, class, &self.alphabet);
+                if ny != DEAD && !parent.contains_key(&ny) && parent.len() <= COVER_LIMIT {
+                    parent.insert(ny, (y, class as u32));
+                    queue.push_back(ny);
                 }
             }
         }
-        for (l, s) in state.iter_mut().enumerate() {
-            if !keep[l] {
-                *s = DEAD;
+        let found = end.map(|mut y| {
+            let mut letters = Vec::new();
+            while y != s {
+                let (p, class) = parent[&y];
+                letters.push(class);
+                y = p;
+            }
+            letters.reverse();
+            std::rc::Rc::from(letters)
+        });
+        self.shortest.insert((b as u32, s), found.clone());
+        found
+    }
+
+    /// Drops from `state` what can no longer decide.
+    fn prune(&mut self, plan: &Plan, letters: &[usize], state: &mut State) {
+        // Each live atom where it occurs, in the order the lists try rules.
+        let mut at: Vec<(u32, u32, usize)> = Vec::with_capacity(state.len());
+        for (i, &(l, _)) in state.iter().enumerate() {
+            at.extend(plan.occurs[l as usize].iter().map(|&(list, rule)| (list, rule, i)));
+        }
+        at.sort_unstable();
+        let mut keep = vec![false; state.len()];
+        // (atom, state) of the earlier rules kept that accept now.
+        let mut accepting_before: Vec<(usize, u32)> = Vec::new();
+        let mut k = 0;
+        while k < at.len() {
+            let (list, rule, _) = at[k];
+            if k == 0 || at[k - 1].0 != list {
+                accepting_before.clear();
+            }
+            let group = at[k..].iter().take_while(|&&(li, r, _)| li == list && r == rule).count();
+            let alive = &at[k..k + group];
+            k += group;
+            let covered = alive.iter().all(|&(_, _, ib)| {
+                let (lb, sb) = state[ib];
+                let b = plan.local[lb as usize];
+                accepting_before.iter().any(|&(a, sa)| self.covers(a, sa, b, sb, letters))
+            });
+            if covered {
+                continue;
+            }
+            for &(_, _, i) in alive {
+                keep[i] = true;
+                let (l, s) = state[i];
+                let atom = plan.local[l as usize];
+                if self.machines[atom].accepting[s as usize] {
+                    accepting_before.push((atom, s));
+                }
             }
         }
+        let mut i = 0;
+        state.retain(|_| {
+            i += 1;
+            keep[i - 1]
+        });
     }
 
     /// The decision of each list for a model that ends in `state`: the
     /// index of the first rule that takes it (`u16::MAX`: none).
-    fn decisions(&self, lists: &[Vec<Option<Vec<usize>>>], local: &[usize], state: &[u32]) -> Vec<u16> {
-        lists
-            .iter()
-            .map(|rules| {
-                rules
-                    .iter()
-                    .position(|rule| match rule {
-                        None => true,
-                        Some(atoms) => atoms.iter().any(|&l| self.machines[local[l]].accepting[state[l] as usize]),
-                    })
-                    .map_or(u16::MAX, |i| i as u16)
-            })
-            .collect()
+    fn decisions(&self, plan: &Plan, state: &State) -> Vec<u16> {
+        let mut out: Vec<u16> = plan.every.iter().map(|e| e.map_or(u16::MAX, |r| r as u16)).collect();
+        for &(l, s) in state {
+            if self.machines[plan.local[l as usize]].accepting[s as usize] {
+                for &(list, rule) in &plan.occurs[l as usize] {
+                    let d = &mut out[list as usize];
+                    *d = (*d).min(rule as u16);
+                }
+            }
+        }
+        out
     }
 
     /// One model per class of the models `lists` decide alike, with the
@@ -470,20 +585,15 @@ impl Models {
         candidates: &[String],
         budget: &mut Budget,
     ) -> Result<Vec<(String, Vec<u16>)>, Spent> {
-        // The atoms these lists use, numbered locally; the lists rewritten so.
+        // The atoms these lists use, numbered locally.
         let mut local: Vec<usize> = lists.iter().flatten().flatten().flatten().copied().collect();
         local.sort_unstable();
         local.dedup();
-        let at = |atom: usize| local.binary_search(&atom).unwrap_or(0);
-        let lists: Vec<Vec<Option<Vec<usize>>>> = lists
-            .iter()
-            .map(|rules| rules.iter().map(|r| r.as_ref().map(|atoms| atoms.iter().map(|&a| at(a)).collect())).collect())
-            .collect();
-        let n = local.len();
-        let mut start: Vec<u32> = local.iter().map(|&a| self.machines[a].start).collect();
+        let plan = Plan::new(lists, &local);
         // One rune class per group the atoms here read alike.
         let letters = self.letters(&local);
-        self.prune(&lists, &local, &letters, &mut start);
+        let mut start = self.start(&plan);
+        self.prune(&plan, &letters, &mut start);
 
         let mut found: HashMap<Vec<u16>, String> = HashMap::new();
         let mut order: Vec<Vec<u16>> = Vec::new();
@@ -496,12 +606,12 @@ impl Models {
             }
             let mut state = start.clone();
             for class in runes {
-                budget.steps = budget.steps.checked_sub(n as u64 + 1).ok_or(Spent::Steps)?;
-                self.advance(&local, &mut state, class);
+                budget.steps = budget.steps.checked_sub(state.len() as u64 + 1).ok_or(Spent::Steps)?;
+                self.advance(&plan, &mut state, class);
                 self.charge(budget)?;
-                self.prune(&lists, &local, &letters, &mut state);
+                self.prune(&plan, &letters, &mut state);
             }
-            let decisions = self.decisions(&lists, &local, &state);
+            let decisions = self.decisions(&plan, &state);
             if let std::collections::hash_map::Entry::Vacant(slot) = found.entry(decisions) {
                 order.push(slot.key().clone());
                 slot.insert(candidate.clone());
@@ -511,15 +621,13 @@ impl Models {
         // Each list decides one of its rules, or none where no rule takes
         // every model: when the nicer models have shown every decision
         // there is, nothing is left to search.
-        let possible: Vec<usize> = lists
-            .iter()
-            .map(|rules| rules.iter().position(Option::is_none).map_or(rules.len() + 1, |end| end + 1))
-            .collect();
+        let possible: Vec<usize> =
+            plan.every.iter().zip(lists).map(|(e, rules)| e.unwrap_or(rules.len()) + 1).collect();
         let bound = possible.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n));
         if bound == Some(found.len()) {
             return Ok(order.into_iter().filter_map(|d| found.remove(&d).map(|m| (m, d))).collect());
         }
-        if let [rules] = lists.as_slice() {
+        if let [rules] = lists {
             // One list: each decision not shown yet is searched for alone,
             // among the rules up to it (the later ones cannot take its
             // models first), and a branch where it can no longer be first
@@ -529,11 +637,11 @@ impl Models {
                 if found.contains_key(&vec![want]) {
                     continue;
                 }
-                let upto: Vec<Vec<Option<Vec<usize>>>> =
-                    vec![if decision < rules.len() { rules[..=decision].to_vec() } else { rules.clone() }];
+                let upto = vec![if decision < rules.len() { rules[..=decision].to_vec() } else { rules.clone() }];
+                let plan = Plan::new(&upto, &local);
                 let mut met = Vec::new();
                 if let Some(model) =
-                    self.explore(&upto, &local, &letters, &start, budget, Some(want), &mut |_| false, &mut met)?
+                    self.explore(&plan, &letters, &start, budget, Some(want), &mut |_| false, &mut met)?
                 {
                     found.insert(vec![want], model);
                     order.push(vec![want]);
@@ -544,7 +652,7 @@ impl Models {
         // Several lists: every state, each new combination of decisions a
         // class.
         let mut met = Vec::new();
-        self.explore(&lists, &local, &letters, &start, budget, None, &mut |d| !found.contains_key(d), &mut met)?;
+        self.explore(&plan, &letters, &start, budget, None, &mut |d| !found.contains_key(d), &mut met)?;
         for (decisions, model) in met {
             if let std::collections::hash_map::Entry::Vacant(slot) = found.entry(decisions) {
                 order.push(slot.key().clone());
@@ -552,6 +660,15 @@ impl Models {
             }
         }
         Ok(order.into_iter().filter_map(|d| found.remove(&d).map(|m| (m, d))).collect())
+    }
+
+    /// The start state of the atoms `plan` uses.
+    fn start(&self, plan: &Plan) -> State {
+        (0..plan.local.len())
+            .filter(|&l| !plan.occurs[l].is_empty())
+            .map(|l| (l as u32, self.machines[plan.local[l]].start))
+            .filter(|&(_, s)| s != DEAD)
+            .collect()
     }
 
     /// The states from `start`, breadth first, a rune at a time. With a
@@ -562,10 +679,9 @@ impl Models {
     #[allow(clippy::too_many_arguments)]
     fn explore(
         &mut self,
-        lists: &[Vec<Option<Vec<usize>>>],
-        local: &[usize],
+        plan: &Plan,
         letters: &[usize],
-        start: &[u32],
+        start: &State,
         budget: &mut Budget,
         want: Option<u16>,
         new: &mut dyn FnMut(&Vec<u16>) -> bool,
@@ -573,17 +689,22 @@ impl Models {
     ) -> Result<Option<String>, Spent> {
         // The atoms of the rule wanted: while none is alive, it cannot be
         // first, however the model goes on.
-        let wanted: Option<&Vec<usize>> = match want {
-            Some(d) if d != u16::MAX => lists.first().and_then(|l| l.get(usize::from(d))).and_then(Option::as_ref),
-            _ => None,
+        // (A rule that takes every model is never doomed.)
+        let reads_model = |d: u16| plan.every.first().is_some_and(|e| e.is_none_or(|e| usize::from(d) < e));
+        let wanted: Vec<bool> = match want {
+            Some(d) if d != u16::MAX && reads_model(d) => {
+                plan.occurs.iter().map(|o| o.contains(&(0, u32::from(d)))).collect()
+            }
+            _ => Vec::new(),
         };
-        let doomed = |state: &[u32]| wanted.is_some_and(|atoms| atoms.iter().all(|&l| state[l] == DEAD));
-        let mut seen: std::collections::HashSet<Vec<u32>> = std::collections::HashSet::new();
+        let doomed = |state: &State| !wanted.is_empty() && !state.iter().any(|&(l, _)| wanted[l as usize]);
+        let mut seen: foldhash::HashSet<State> = foldhash::HashSet::default();
         let mut path: Vec<(u32, u16)> = vec![(u32::MAX, 0)];
-        let mut queue: VecDeque<(u32, Vec<u32>)> = VecDeque::new();
+        let mut queue: VecDeque<(u32, State)> = VecDeque::new();
         let mut held = 0usize;
-        let mut first = start.to_vec();
-        self.prune(lists, local, letters, &mut first);
+        // Only the atoms this plan uses.
+        let mut first: State = start.iter().copied().filter(|&(l, _)| !plan.occurs[l as usize].is_empty()).collect();
+        self.prune(plan, letters, &mut first);
         if doomed(&first) {
             return Ok(None);
         }
@@ -596,7 +717,7 @@ impl Models {
                 budget.check()?;
             }
             if node != 0 {
-                let decisions = self.decisions(lists, local, &state);
+                let decisions = self.decisions(plan, &state);
                 match want {
                     Some(d) if decisions == [d] => return Ok(Some(spell(&path, node, &self.alphabet))),
                     Some(_) => {}
@@ -608,21 +729,21 @@ impl Models {
                 }
             }
             // Nothing is alive: every longer model decides as this one.
-            if state.iter().all(|&s| s == DEAD) {
+            if state.is_empty() {
                 continue;
             }
-            let live = state.iter().filter(|&&s| s != DEAD).count() as u64;
             for &class in letters {
-                budget.steps = budget.steps.checked_sub(live + 1).ok_or(Spent::Steps)?;
+                budget.steps = budget.steps.checked_sub(state.len() as u64 + 1).ok_or(Spent::Steps)?;
                 let mut next = state.clone();
-                self.advance(local, &mut next, class);
+                self.advance(plan, &mut next, class);
                 self.charge(budget)?;
-                self.prune(lists, local, letters, &mut next);
+                self.prune(plan, letters, &mut next);
                 if doomed(&next) || seen.contains(&next) {
                     continue;
                 }
                 budget.states = budget.states.checked_sub(1).ok_or(Spent::States)?;
-                held += next.len();
+                // Each state is held twice (seen and queued), two words an atom.
+                held += 4 * next.len().max(1);
                 if held > budget.held {
                     return Err(Spent::Memory);
                 }
@@ -661,13 +782,13 @@ impl Models {
         Ok(())
     }
 
-    /// Every live automaton of `state` reads one rune of `class`.
-    fn advance(&mut self, local: &[usize], state: &mut [u32], class: usize) {
-        for (l, s) in state.iter_mut().enumerate() {
-            if *s != DEAD {
-                *s = self.machines[local[l]].step(*s, class, &self.alphabet);
-            }
-        }
+    /// Every live automaton of `state` reads one rune of `class`; those
+    /// that die leave the state.
+    fn advance(&mut self, plan: &Plan, state: &mut State, class: usize) {
+        state.retain_mut(|(l, s)| {
+            *s = self.machines[plan.local[*l as usize]].step(*s, class, &self.alphabet);
+            *s != DEAD
+        });
     }
 }
 
@@ -704,6 +825,19 @@ mod tests {
 
     fn first(globs: &[&str], model: &str) -> Option<usize> {
         globs.iter().position(|g| path_match(g, model) == Some(true))
+    }
+
+    /// A rule that reads no model (the default route, or a rule on headers
+    /// alone) takes what the globs before it leave: `*` leaves a model
+    /// with a `/`, which the rule after it takes.
+    #[test]
+    fn a_rule_that_takes_every_model_is_searched_for_too() {
+        let mut models = Models::new([Atom::Glob("*".into())]);
+        let star = models.atom(&Atom::Glob("*".into())).expect("given");
+        let rules: ModelRules = vec![Some(vec![star]), None];
+        let out = models.classes(&[rules], &["x".to_string()], &mut budget()).expect("within budget");
+        let decided: Vec<(&str, Vec<u16>)> = out.iter().map(|(m, d)| (m.as_str(), d.clone())).collect();
+        assert_eq!(decided, [("x", vec![0]), ("/", vec![1])]);
     }
 
     #[test]
