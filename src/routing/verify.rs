@@ -611,12 +611,14 @@ fn unreachable_rules(
         // The cells follow the decisions, so the requests a shadowed rule
         // matches may share cells with others: cut again with its own
         // conditions apart, to say who takes them.
+        let mut unfinished = false;
         if let (None, Plane::Proxy(config), Some(rule)) = (&witness, &router.plane, own) {
             if let Some(condition) = space::rule_condition(config, &router.class_header, rule) {
                 let mut literals = Literals::default();
                 literals.add_router(router);
                 literals.add_condition(condition);
                 let apart = partition(&literals, limits);
+                unfinished = !apart.complete;
                 for cell in &apart.cells {
                     if proxy::rule_matches(config, rule, &proxy::features(config, cell)) {
                         witness.get_or_insert_with(|| cell.clone());
@@ -639,6 +641,16 @@ fn unreachable_rules(
                     cell,
                 )
             }
+            // The rule is unreachable either way (the router's own search
+            // said so); only the second search, for who takes its
+            // requests, stopped short.
+            None if unfinished => (
+                format!(
+                    "rule {name} is reached by no request: the search for a request it matches stopped at a budget \
+                     before it found one"
+                ),
+                Request::default(),
+            ),
             None => (format!("rule {name} is reached by no request: its conditions match none"), Request::default()),
         };
         let case = case_for(router, &request, &[], format!("{name} is shadowed"));
