@@ -26,6 +26,8 @@ enum Verdict {
     /// The message (one line), then the text (expected and actual).
     Failed(String, String),
     Skipped(String),
+    /// The run could not judge: the message (one line), then the text.
+    Errored(String, String),
 }
 
 struct TestCase {
@@ -184,6 +186,23 @@ pub fn verify(reports: &[RouterReport], incomplete: Severity) -> String {
 }
 
 /// `model "m", header: value, with a, b down`, each value shown.
+/// The report of a run that stopped before it could judge a case (a file
+/// that does not read, a router refused): one suite of one errored
+/// testcase holding what stopped it, so that a CI system reading the file
+/// shows the run as broken rather than finding no report. `command` is
+/// `test` or `verify`; `errors` the run's errors as stderr shows them in
+/// `human` (every value in them shown already).
+pub fn errored(command: &str, errors: &str) -> String {
+    let last = errors.lines().rfind(|l| l.starts_with("error: ")).unwrap_or_default();
+    let case = TestCase {
+        name: format!("routerctl {command} reads its input"),
+        classname: "routerctl".to_string(),
+        at: None,
+        verdict: Verdict::Errored(last.trim_start_matches("error: ").to_string(), errors.trim_end().to_string()),
+    };
+    write(&format!("routerctl {command}"), &[Suite { name: "input".to_string(), cases: vec![case] }])
+}
+
 fn request_text(request: &Request, unhealthy: &[String]) -> String {
     let mut parts = vec![match &request.model {
         Some(m) => format!("model {m:?}"),
@@ -231,21 +250,24 @@ fn write(name: &str, suites: &[Suite]) -> String {
     let count = |s: &Suite, f: fn(&Verdict) -> bool| s.cases.iter().filter(|c| f(&c.verdict)).count();
     let failed = |v: &Verdict| matches!(v, Verdict::Failed(..));
     let skipped = |v: &Verdict| matches!(v, Verdict::Skipped(_));
+    let errored = |v: &Verdict| matches!(v, Verdict::Errored(..));
     let tests: usize = suites.iter().map(|s| s.cases.len()).sum();
     let failures: usize = suites.iter().map(|s| count(s, failed)).sum();
+    let errors: usize = suites.iter().map(|s| count(s, errored)).sum();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         out,
-        "<testsuites name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">",
+        "<testsuites name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\">",
         attribute(name)
     );
     for s in suites {
         let _ = writeln!(
             out,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">",
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">",
             attribute(&s.name),
             s.cases.len(),
             count(s, failed),
+            count(s, errored),
             count(s, skipped)
         );
         for c in &s.cases {
@@ -269,6 +291,14 @@ fn write(name: &str, suites: &[Suite]) -> String {
                 }
                 Verdict::Skipped(why) => {
                     let _ = writeln!(out, ">\n      <skipped message=\"{}\"/>\n    </testcase>", attribute(why));
+                }
+                Verdict::Errored(message, text) => {
+                    let _ = writeln!(
+                        out,
+                        ">\n      <error message=\"{}\" type=\"input\">{}</error>\n    </testcase>",
+                        attribute(message),
+                        content(text)
+                    );
                 }
             }
         }

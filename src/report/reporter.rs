@@ -199,6 +199,17 @@ impl<'a> Reporter<'a> {
         self.write(Diagnostic::new(Severity::Note, rules::EXTERNAL, text.trim_end()));
     }
 
+    /// The run's errors as people read them, sorted as `finish` writes
+    /// them, the error that ends the run last: what a report written in
+    /// place of the results (`junit::errored`) holds.
+    pub fn errors(&self, ending: &anyhow::Error) -> String {
+        let mut errors: Vec<&Diagnostic> = self.kept.iter().filter(|d| d.severity == Severity::Error).collect();
+        errors.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+        let mut text: String = errors.iter().map(|d| human::finding(d)).collect();
+        text.push_str(&format!("error: {}\n", ending_text(ending)));
+        text
+    }
+
     /// Keeps a finding for `finish`, which writes them sorted.
     fn write(&mut self, d: Diagnostic) {
         self.kept.push(d);

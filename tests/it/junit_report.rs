@@ -296,3 +296,37 @@ fn the_schema_check_refuses_what_junit_10_refuses() {
         assert!(errors.iter().any(|e| e.contains(error)), "{xml}: {errors:?}");
     }
 }
+
+/// A run that cannot judge (here two routers refused, in two files) still
+/// writes a JUnit report: one errored testcase holding every error of the
+/// run, for `test` and `verify`, and exits 2 with the errors on stderr as
+/// in every format.
+#[test]
+fn an_input_error_is_an_errored_testcase_not_an_empty_report() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let first = dir.path().join("no-backends.yaml");
+    let second = dir.path().join("provider.yaml");
+    std::fs::copy(common::root().join("testdata/invalid/crd-no-backends.yaml"), &first).expect("copies");
+    std::fs::copy(common::root().join("testdata/invalid/crd-provider-enum.yaml"), &second).expect("copies");
+    let (first, second) = (first.to_string_lossy().into_owned(), second.to_string_lossy().into_owned());
+    for command in ["test", "verify"] {
+        let mut args = vec![command, "-f", &first, "-f", &second, "-o", "junit"];
+        if command == "test" {
+            args.extend(["-t", "testdata/tests/podmeta.yaml"]);
+        }
+        let run = routerctl(&args, None);
+        assert_eq!(run.code, 2, "{command}: {}", run.stderr);
+        assert_eq!(schema_errors(&run.stdout), Vec::<String>::new(), "{command}: {}", run.stdout);
+        let doc = roxmltree::Document::parse(&run.stdout).expect("XML");
+        let root = doc.root_element();
+        assert_eq!((root.attribute("tests"), root.attribute("errors")), (Some("1"), Some("1")), "{}", run.stdout);
+        let error = root.descendants().find(|n| n.has_tag_name("error")).expect("an error element");
+        let text = error.text().unwrap_or_default();
+        // Each file's problem is in the report, as on stderr.
+        for file in [&first, &second] {
+            assert!(text.contains(file.as_str()), "{command}: the report names {file}: {text}");
+            assert!(run.stderr.contains(file.as_str()), "{command}: stderr names {file}: {}", run.stderr);
+        }
+        assert!(error.attribute("message").is_some_and(|m| !m.is_empty()), "{}", run.stdout);
+    }
+}
