@@ -108,7 +108,9 @@ fn marker(line: &str) -> Option<Result<Marker, String>> {
 
 /// The fenced blocks of `text`, each with the marker on the last non-blank
 /// line before it. A fence may be indented (inside a list item): its body
-/// loses that indentation.
+/// loses that indentation. As in CommonMark, a block ends at a fence of at
+/// least as many backticks as opened it, so a block of four holds a fence
+/// of three (an example's output with a Mermaid block).
 fn blocks(name: &str, text: &str) -> Vec<Block> {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
@@ -120,12 +122,17 @@ fn blocks(name: &str, text: &str) -> Vec<Block> {
             continue;
         }
         let indent = lines[i].len() - trimmed.len();
+        let ticks = trimmed.len() - trimmed.trim_start_matches('`').len();
+        let closes = |line: &str| {
+            let line = line.trim();
+            line.len() >= ticks && line.chars().all(|c| c == '`')
+        };
         let language = trimmed.trim_start_matches('`').split_whitespace().next().unwrap_or("").to_string();
         let before = lines[..i].iter().rev().find(|l| !l.trim().is_empty());
         let start = i;
         let mut body = String::new();
         i += 1;
-        while i < lines.len() && lines[i].trim() != "```" {
+        while i < lines.len() && !closes(lines[i]) {
             let line = lines[i];
             let cut = line.len() - line.trim_start().len();
             body.push_str(&line[cut.min(indent)..]);
@@ -384,6 +391,15 @@ fn the_matcher_takes_an_ellipsis_for_any_lines() {
     assert!(matches(&["a", "…"], &["a"]));
     assert!(!matches(&["a", "d"], &["a", "b", "d"]));
     assert!(!matches(&["a"], &["a", "b"]));
+}
+
+#[test]
+fn a_block_ends_at_a_fence_as_long_as_its_own() {
+    let page = "<!-- example: run -->\n````console\n$ x\n```mermaid\nsankey-beta\n```\n````\n\n```sh\ny\n```\n";
+    let found = blocks("page.md", page);
+    let read: Vec<(&str, &str)> = found.iter().map(|b| (b.language.as_str(), b.body.as_str())).collect();
+    assert_eq!(read, [("console", "$ x\n```mermaid\nsankey-beta\n```\n"), ("sh", "y\n")]);
+    assert_eq!(found[1].place, "page.md:9");
 }
 
 #[test]
