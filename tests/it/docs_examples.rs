@@ -236,6 +236,46 @@ fn on_path(tool: &str) -> bool {
     Command::new("sh").arg("-c").arg(format!("command -v {tool}")).output().is_ok_and(|o| o.status.success())
 }
 
+/// Writes an example's `file NAME` block into the page's directory.
+fn write_file(dir: &Path, name: &str, body: &str) {
+    let path = dir.join(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("creates the file's directory");
+    }
+    std::fs::write(&path, body).expect("writes the example's file");
+}
+
+/// What the docs' `-o markdown` examples write on stdout: (`PAGE:LINE
+/// COMMAND`, the comment), each command run as [`run_page`] runs it, in
+/// a directory of the `file` blocks its page writes before it; it must
+/// exit as its marker says. For the render test (`mermaid_render`), which
+/// has Mermaid draw the pictures these comments carry.
+pub(crate) fn markdown_comments() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for page in pages() {
+        let name = relative(&page);
+        let text = std::fs::read_to_string(&page).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        for block in blocks(&name, &text) {
+            match block.marker {
+                Some(Ok(Marker::File(file))) => write_file(dir.path(), &file, &block.body),
+                Some(Ok(Marker::Run { exit, .. })) if block.language == "console" => {
+                    for (command, _) in console_commands(&block.body) {
+                        if !command.contains("-o markdown") {
+                            continue;
+                        }
+                        let (code, stdout) = run(dir.path(), &format!("{command} 2>/dev/null"));
+                        assert_eq!(code, exit, "{}: `{command}`: {stdout}", block.place);
+                        out.push((format!("{} {command}", block.place), stdout));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 /// Runs one page's examples; what failed, one message each.
 fn run_page(page: &Path) -> Vec<String> {
     let name = relative(page);
@@ -261,13 +301,7 @@ fn run_page(page: &Path) -> Vec<String> {
         };
         match marker {
             Marker::Skip => {}
-            Marker::File(file) => {
-                let path = dir.path().join(&file);
-                if let Some(parent) = path.parent() {
-                    std::fs::create_dir_all(parent).expect("creates the file's directory");
-                }
-                std::fs::write(&path, &block.body).expect("writes the example's file");
-            }
+            Marker::File(file) => write_file(dir.path(), &file, &block.body),
             Marker::Run { exit, needs } => {
                 if let Some(tool) = needs.filter(|t| !on_path(t)) {
                     eprintln!("{}: skipped: {tool} is not on PATH", block.place);
