@@ -34,6 +34,8 @@ use crate::routing::verify::{self, Change};
 /// comparisons kept for the external program.
 struct Compared {
     diff: RouterDiff,
+    /// The router its new config.json makes, when that moves requests.
+    new: Option<Router>,
     /// Where its ModelRouter was read.
     origin: Place,
     diffs: String,
@@ -64,6 +66,7 @@ pub(super) fn run(
     };
     let mut spool = Spool::new();
     let mut plans: Vec<RouterDiff> = Vec::new();
+    let mut routers: Vec<Option<Router>> = Vec::new();
     let mut origins: Vec<Place> = Vec::new();
     // The plan alone (JSON, a comment) needs no unified diff.
     let plan_only = args.output != DiffFormat::Diff;
@@ -80,10 +83,11 @@ pub(super) fn run(
             &result.orphans,
             &result.drift.iter().map(plan_drift).collect::<Vec<_>>(),
         );
-        let (moves, moves_complete) = routing_changes(&result, &comparisons);
+        let (moves, moves_complete, new) = routing_changes(&result, &comparisons);
+        let new = new.filter(|_| !moves.is_empty());
         let diff = RouterDiff { plan, moves, moves_complete };
         let origin = result.origin.clone();
-        let mut compared = Compared { diff, origin, diffs: String::new(), for_external: Vec::new() };
+        let mut compared = Compared { diff, new, origin, diffs: String::new(), for_external: Vec::new() };
         if plan_only {
             return Ok(compared);
         }
@@ -100,6 +104,7 @@ pub(super) fn run(
     let how = RenderAs { release_said_last: reporter.format() == MessageFormat::Human, ..RenderAs::default() };
     let rendered_as = stream_as(&args.common, live, inputs, reporter, how, &compare_router, &mut |compared| {
         plans.push(compared.diff);
+        routers.push(compared.new);
         origins.push(compared.origin);
         if let Some(ext) = &mut external {
             for (key, cmp) in &compared.for_external {
@@ -130,7 +135,7 @@ pub(super) fn run(
     let release = (rendered_as.release.name(), rendered_as.from.as_str());
     let plan = match args.output {
         DiffFormat::Json => Some(json::diff(&plans, Some(release))),
-        DiffFormat::Markdown => Some(markdown::diff(&plans, release)),
+        DiffFormat::Markdown => Some(markdown::diff(&plans, &routers, release)),
         DiffFormat::Diff => None,
     };
     if let Some(plan) = plan {
@@ -152,26 +157,28 @@ pub(super) fn run(
 
 /// What the new config.json moves against the live one, when the live
 /// ConfigMap holds a different one: each group of requests with a witness,
-/// as `verify --against` lists them, and whether the search finished.
-fn routing_changes(result: &RouterResult, comparisons: &[Comparison]) -> (Vec<Change>, bool) {
+/// as `verify --against` lists them, whether the search finished, and the
+/// router of the new config.json.
+fn routing_changes(result: &RouterResult, comparisons: &[Comparison]) -> (Vec<Change>, bool, Option<Router>) {
     let config_of = |object: &Value| object.pointer("/data/config.json").and_then(Value::as_str).map(str::to_string);
     let Some((item, cmp)) = result.items.iter().zip(comparisons).find(|(item, _)| item.key.kind == "ConfigMap") else {
-        return (Vec::new(), true);
+        return (Vec::new(), true, None);
     };
     let (Some(live), Some(new)) = (cmp.before.as_ref().and_then(config_of), config_of(&item.merged)) else {
-        return (Vec::new(), true);
+        return (Vec::new(), true, None);
     };
     if live == new {
-        return (Vec::new(), true);
+        return (Vec::new(), true, None);
     }
     // A live config the proxy's reader cannot read tells nothing to compare.
     let (Ok(live), Ok(new)) = (ProxyConfig::from_json(&live), ProxyConfig::from_json(&new)) else {
-        return (Vec::new(), true);
+        return (Vec::new(), true, None);
     };
     let id = format!("{}/{}", result.router.namespace, result.router.name);
     let old = Router::from_config(id.clone(), result.router.name.clone(), live);
     let new = Router::from_config(id, result.router.name.clone(), new);
-    verify::what_moves(&old, &new, Limits::default())
+    let (moves, complete) = verify::what_moves(&old, &new, Limits::default());
+    (moves, complete, Some(new))
 }
 
 /// A drift finding as the plan's JSON has always said it: the object's full

@@ -84,7 +84,7 @@ pub(super) fn run(args: &VerifyArgs, inputs: &mut input::inputs::Inputs, reporte
         SuiteFormat::Text => reporter.fenced(human::verify(&reports, incomplete_severity)),
         SuiteFormat::Json => json::verify(&reports, incomplete_severity),
         SuiteFormat::Junit => junit::verify(&reports, incomplete_severity),
-        SuiteFormat::Markdown => markdown::verify(&reports, incomplete_severity, against.is_some()),
+        SuiteFormat::Markdown => markdown::verify(&reports, &rendered, incomplete_severity, against.is_some()),
     };
     let mut out = Spool::new();
     std::io::Write::write_all(&mut out, body.as_bytes()).context("cannot spool output")?;

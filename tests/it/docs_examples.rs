@@ -108,7 +108,9 @@ fn marker(line: &str) -> Option<Result<Marker, String>> {
 
 /// The fenced blocks of `text`, each with the marker on the last non-blank
 /// line before it. A fence may be indented (inside a list item): its body
-/// loses that indentation.
+/// loses that indentation. As in CommonMark, a block ends at a fence of at
+/// least as many backticks as opened it, so a block of four holds a fence
+/// of three (an example's output with a Mermaid block).
 fn blocks(name: &str, text: &str) -> Vec<Block> {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
@@ -120,12 +122,17 @@ fn blocks(name: &str, text: &str) -> Vec<Block> {
             continue;
         }
         let indent = lines[i].len() - trimmed.len();
+        let ticks = trimmed.len() - trimmed.trim_start_matches('`').len();
+        let closes = |line: &str| {
+            let line = line.trim();
+            line.len() >= ticks && line.chars().all(|c| c == '`')
+        };
         let language = trimmed.trim_start_matches('`').split_whitespace().next().unwrap_or("").to_string();
         let before = lines[..i].iter().rev().find(|l| !l.trim().is_empty());
         let start = i;
         let mut body = String::new();
         i += 1;
-        while i < lines.len() && lines[i].trim() != "```" {
+        while i < lines.len() && !closes(lines[i]) {
             let line = lines[i];
             let cut = line.len() - line.trim_start().len();
             body.push_str(&line[cut.min(indent)..]);
@@ -229,6 +236,46 @@ fn on_path(tool: &str) -> bool {
     Command::new("sh").arg("-c").arg(format!("command -v {tool}")).output().is_ok_and(|o| o.status.success())
 }
 
+/// Writes an example's `file NAME` block into the page's directory.
+fn write_file(dir: &Path, name: &str, body: &str) {
+    let path = dir.join(name);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("creates the file's directory");
+    }
+    std::fs::write(&path, body).expect("writes the example's file");
+}
+
+/// What the docs' `-o markdown` examples write on stdout: (`PAGE:LINE
+/// COMMAND`, the comment), each command run as [`run_page`] runs it, in
+/// a directory of the `file` blocks its page writes before it; it must
+/// exit as its marker says. For the render test (`mermaid_render`), which
+/// has Mermaid draw the pictures these comments carry.
+pub(crate) fn markdown_comments() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for page in pages() {
+        let name = relative(&page);
+        let text = std::fs::read_to_string(&page).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        for block in blocks(&name, &text) {
+            match block.marker {
+                Some(Ok(Marker::File(file))) => write_file(dir.path(), &file, &block.body),
+                Some(Ok(Marker::Run { exit, .. })) if block.language == "console" => {
+                    for (command, _) in console_commands(&block.body) {
+                        if !command.contains("-o markdown") {
+                            continue;
+                        }
+                        let (code, stdout) = run(dir.path(), &format!("{command} 2>/dev/null"));
+                        assert_eq!(code, exit, "{}: `{command}`: {stdout}", block.place);
+                        out.push((format!("{} {command}", block.place), stdout));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 /// Runs one page's examples; what failed, one message each.
 fn run_page(page: &Path) -> Vec<String> {
     let name = relative(page);
@@ -254,13 +301,7 @@ fn run_page(page: &Path) -> Vec<String> {
         };
         match marker {
             Marker::Skip => {}
-            Marker::File(file) => {
-                let path = dir.path().join(&file);
-                if let Some(parent) = path.parent() {
-                    std::fs::create_dir_all(parent).expect("creates the file's directory");
-                }
-                std::fs::write(&path, &block.body).expect("writes the example's file");
-            }
+            Marker::File(file) => write_file(dir.path(), &file, &block.body),
             Marker::Run { exit, needs } => {
                 if let Some(tool) = needs.filter(|t| !on_path(t)) {
                     eprintln!("{}: skipped: {tool} is not on PATH", block.place);
@@ -384,6 +425,15 @@ fn the_matcher_takes_an_ellipsis_for_any_lines() {
     assert!(matches(&["a", "…"], &["a"]));
     assert!(!matches(&["a", "d"], &["a", "b", "d"]));
     assert!(!matches(&["a"], &["a", "b"]));
+}
+
+#[test]
+fn a_block_ends_at_a_fence_as_long_as_its_own() {
+    let page = "<!-- example: run -->\n````console\n$ x\n```mermaid\nsankey-beta\n```\n````\n\n```sh\ny\n```\n";
+    let found = blocks("page.md", page);
+    let read: Vec<(&str, &str)> = found.iter().map(|b| (b.language.as_str(), b.body.as_str())).collect();
+    assert_eq!(read, [("console", "$ x\n```mermaid\nsankey-beta\n```\n"), ("sh", "y\n")]);
+    assert_eq!(found[1].place, "page.md:9");
 }
 
 #[test]

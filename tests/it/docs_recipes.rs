@@ -5,8 +5,8 @@
 //! `routerctl krm` on the page's own package, the README's replay example
 //! on the files docs/replay.md writes, and gitops.md's comment recipes
 //! (GitHub's `gh api`, GitLab's notes API through curl) against stand-ins
-//! of those APIs, with the real jq and git (`#[ignore]`d: `.ci/run` runs
-//! them). A recipe as written must not warn on every run: a
+//! of those APIs, with the real routerctl, jq and git (`#[ignore]`d:
+//! `.ci/run` runs them). A recipe as written must not warn on every run: a
 //! warning a reader is told to live with hides the one that matters.
 
 use std::path::Path;
@@ -117,21 +117,63 @@ fn krm_mds_function_settings_render_the_pages_router_with_no_warning() {
 }
 
 /// What a comment recipe of docs/gitops.md is run against: a repository
-/// whose branch changes a router (`origin/main` its base), a routerctl
-/// that writes a Markdown comment and exits with `status`, and the
+/// whose branch makes `change` to a router (`origin/main` its base), with
+/// the real routerctl, and the
 /// platform's API client (`gh`, `curl`) as a stand-in that answers the
 /// list of comments from `listed` (through the real jq, with the filter it
 /// is given) and keeps what it is asked to write.
-///
-/// routerctl is a stand-in here: what is tested is how the comment is
-/// found, edited or added; what `-o markdown` writes is held by its own
-/// tests.
 struct CommentRun {
     dir: tempfile::TempDir,
+    change: Change,
 }
 
-/// The Markdown the routerctl stand-in writes.
-const MARKDOWN: &str = "### ml/coding-router\n\n```mermaid\nsankey-beta\n\"a (before)\",\"b (after)\",50.00\n```\n";
+/// What the branch under review does to its router, and so what `verify`
+/// exits with.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Change {
+    /// `failClosed` on a rule (testdata/verify/internal-*.yaml): verified,
+    /// exit 0.
+    Verified,
+    /// A rule that sends `gpt-*` to the cloud, pii too
+    /// (testdata/verify/sample-with-gpt.yaml): exit 1.
+    Leaks,
+    /// A router that does not parse: exit 2.
+    Unreadable,
+}
+
+impl Change {
+    /// The router before the change and after it.
+    fn files(self) -> (String, String) {
+        let fixture = common::fixture;
+        match self {
+            Change::Verified => {
+                (fixture("testdata/verify/internal-open.yaml"), fixture("testdata/verify/internal-closed.yaml"))
+            }
+            Change::Leaks => (fixture("testdata/render/sample.yaml"), fixture("testdata/verify/sample-with-gpt.yaml")),
+            Change::Unreadable => (
+                fixture("testdata/render/sample.yaml"),
+                "apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nspec:\n  rules: [\n".to_string(),
+            ),
+        }
+    }
+
+    fn status(self) -> i32 {
+        match self {
+            Change::Verified => 0,
+            Change::Leaks => 1,
+            Change::Unreadable => 2,
+        }
+    }
+}
+
+/// The RouterTest of the repository's `router-tests/`, for every router.
+const ROUTER_TESTS: &str = "apiVersion: routerctl.llmkube.dev/v1alpha1
+kind: RouterTest
+invariants:
+  - name: sensitive requests never go to the cloud
+    when: {classification: [pii, phi]}
+    never: {tier: cloud}
+";
 
 /// The gh stand-in: `api [--paginate] [--method M] [--input F] [--jq Q] PATH`.
 const FAKE_GH: &str = r#"#!/usr/bin/env bash
@@ -169,20 +211,12 @@ if [ "$method" = GET ]; then cat "$FAKE/listed.json"; exit; fi
 cp "$data" "$FAKE/$method.json"; printf '%s\n' "$url" > "$FAKE/$method.path"; echo '{}'
 "#;
 
-/// The routerctl stand-in: keeps its arguments, writes [`MARKDOWN`] and
-/// exits `$FAKE_STATUS` (nothing on stdout on 2, as routerctl).
-const FAKE_ROUTERCTL: &str = r#"#!/usr/bin/env bash
-printf '%s\n' "$*" > "$FAKE/routerctl-args"
-if [ "$FAKE_STATUS" -lt 2 ]; then cat "$FAKE/markdown.md"; fi
-exit "$FAKE_STATUS"
-"#;
-
 impl CommentRun {
-    fn new(listed: &Value) -> CommentRun {
+    fn new(listed: &Value, change: Change) -> CommentRun {
         let dir = tempfile::tempdir().expect("a temporary directory");
         let fake = dir.path().join("fake");
         std::fs::create_dir_all(fake.join("bin")).expect("mkdir");
-        for (name, body) in [("gh", FAKE_GH), ("curl", FAKE_CURL), ("routerctl", FAKE_ROUTERCTL)] {
+        for (name, body) in [("gh", FAKE_GH), ("curl", FAKE_CURL)] {
             let path = fake.join("bin").join(name);
             std::fs::write(&path, body).expect("writes a stand-in");
             let mut permissions = std::fs::metadata(&path).expect("stat").permissions();
@@ -190,9 +224,12 @@ impl CommentRun {
             std::fs::set_permissions(&path, permissions).expect("chmod");
         }
         std::fs::write(fake.join("listed.json"), listed.to_string()).expect("writes the comments");
-        std::fs::write(fake.join("markdown.md"), MARKDOWN).expect("writes the comment");
         let repo = dir.path().join("repo");
-        std::fs::create_dir_all(repo.join("routers")).expect("mkdir");
+        for sub in ["routers", "router-tests"] {
+            std::fs::create_dir_all(repo.join(sub)).expect("mkdir");
+        }
+        std::fs::write(repo.join("router-tests/invariants.yaml"), ROUTER_TESTS).expect("writes");
+        let (before, after) = change.files();
         let git = |args: &[&str]| {
             let out = Command::new("git")
                 .args(["-c", "user.name=ci", "-c", "user.email=ci@example.com"])
@@ -202,18 +239,16 @@ impl CommentRun {
                 .expect("git runs");
             assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
         };
-        std::fs::write(repo.join("routers/router.yaml"), common::fixture("testdata/render/sample.yaml"))
-            .expect("writes");
+        std::fs::write(repo.join("routers/router.yaml"), before).expect("writes");
         git(&["init", "-q", "-b", "main"]);
         git(&["add", "."]);
         git(&["commit", "-q", "-m", "base"]);
         git(&["update-ref", "refs/remotes/origin/main", "HEAD"]);
         git(&["remote", "add", "origin", "."]);
         git(&["checkout", "-q", "-b", "change"]);
-        std::fs::write(repo.join("routers/router.yaml"), common::fixture("testdata/verify/sample-with-gpt.yaml"))
-            .expect("writes");
-        git(&["commit", "-q", "-am", "gpt to the cloud"]);
-        CommentRun { dir }
+        std::fs::write(repo.join("routers/router.yaml"), after).expect("writes");
+        git(&["commit", "-q", "-am", "the change"]);
+        CommentRun { dir, change }
     }
 
     fn fake(&self, name: &str) -> Option<String> {
@@ -221,11 +256,14 @@ impl CommentRun {
     }
 
     /// Runs `script` as the CI runs a step (bash, -e, pipefail), with
-    /// `env` and routerctl exiting `status`: its exit code.
-    fn run(&self, script: &str, env: &[(&str, &str)], status: i32) -> i32 {
+    /// `env`, the stand-ins and the built routerctl first on PATH: its exit
+    /// code, which must be routerctl's.
+    fn run(&self, script: &str, env: &[(&str, &str)]) -> i32 {
         let fake = self.dir.path().join("fake");
+        let bin = Path::new(env!("CARGO_BIN_EXE_routerctl")).parent().expect("the binary's directory").to_path_buf();
         let path = std::env::join_paths(
-            std::iter::once(fake.join("bin"))
+            [fake.join("bin"), bin]
+                .into_iter()
                 .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
         )
         .expect("a PATH");
@@ -234,16 +272,47 @@ impl CommentRun {
             .current_dir(self.dir.path().join("repo"))
             .envs(env.iter().copied())
             .env("FAKE", &fake)
-            .env("FAKE_STATUS", status.to_string())
             .env("PATH", path)
             .stdin(std::process::Stdio::null())
             .output()
             .expect("bash runs");
         let code = out.status.code().unwrap_or(-1);
-        if ![0, status].contains(&code) {
-            panic!("the recipe ended {code}:\n{}", String::from_utf8_lossy(&out.stderr));
-        }
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(code, self.change.status(), "the recipe ends as verify does:\n{stderr}");
         code
+    }
+
+    /// The comment a recipe writes: the marker, then what routerctl writes
+    /// for the change, run as the recipes run it (in the repository, the
+    /// base branch in `../base`); it opens with `verdict`, and draws.
+    fn comment(&self, env: &[(&str, &str)], verdict: &str) -> String {
+        let get = |name: &str| env.iter().find(|(k, _)| *k == name).map(|(_, v)| *v).expect("in the environment");
+        let args = [
+            "verify",
+            "-f",
+            "routers/",
+            "-R",
+            "-t",
+            "router-tests/",
+            "--against",
+            "../base/routers/",
+            "-o",
+            "markdown",
+            "--operator-version",
+            get("LLMKUBE_VERSION"),
+            "--router-proxy-image",
+            get("ROUTER_PROXY_IMAGE"),
+        ];
+        let out = Command::new(env!("CARGO_BIN_EXE_routerctl"))
+            .args(args)
+            .current_dir(self.dir.path().join("repo"))
+            .output()
+            .expect("routerctl runs");
+        assert_eq!(out.status.code(), Some(self.change.status()), "{}", String::from_utf8_lossy(&out.stderr));
+        let markdown = String::from_utf8(out.stdout).expect("UTF-8");
+        assert!(markdown.starts_with(verdict), "{markdown}");
+        assert!(markdown.contains("\n```mermaid\nflowchart TD\n"), "the router drawn: {markdown}");
+        format!("<!-- routerctl -->\n{markdown}")
     }
 
     /// What was written: (method, path, body).
@@ -257,11 +326,6 @@ impl CommentRun {
             })
             .collect()
     }
-}
-
-/// The comment a recipe writes: the marker, then routerctl's Markdown.
-fn comment() -> String {
-    format!("<!-- routerctl -->\n{MARKDOWN}")
 }
 
 /// The GitHub Actions step of docs/gitops.md and its environment.
@@ -299,25 +363,24 @@ fn as_env(env: &[(String, String)]) -> Vec<(&str, &str)> {
     env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
 }
 
-/// The GitHub recipe adds its comment once, then edits the bot's comment
-/// that starts with the marker (not a person's that quotes it, nor the
-/// bot's others); a failing verify still comments and fails the step; an
-/// input routerctl cannot read comments nothing.
+/// The GitHub recipe adds routerctl's comment once, then edits the bot's
+/// comment that starts with the marker (not a person's that quotes it, nor
+/// the bot's others), byte for byte what `verify -o markdown` writes; a
+/// failing verify still comments and fails the step; an input routerctl
+/// cannot read comments nothing.
 #[test]
 #[ignore = "needs jq and git: .ci/run installs jq where it is missing"]
 fn the_github_comment_recipe_edits_its_comment_on_each_push() {
     common::require_tool("jq", &["--version"], "the comment recipes");
     let (script, env) = github_step();
     let env = as_env(&env);
+    let verified =
+        "✅ 1 router verified, no sensitive class leaves the cluster; the change moves 1 group of requests\n";
 
-    let first = CommentRun::new(&json!([]));
-    assert_eq!(first.run(&script, &env, 0), 0);
-    assert_eq!(first.written(), [("POST".into(), "repos/acme/routers/issues/7/comments".into(), comment())]);
-    let args = first.fake("routerctl-args").expect("routerctl ran");
-    assert!(
-        args.starts_with("verify ") && args.contains("--against ../base/routers/") && args.contains("-o markdown"),
-        "{args}"
-    );
+    let first = CommentRun::new(&json!([]), Change::Verified);
+    assert_eq!(first.run(&script, &env), 0);
+    let comment = first.comment(&env, verified);
+    assert_eq!(first.written(), [("POST".into(), "repos/acme/routers/issues/7/comments".into(), comment)]);
 
     let listed = json!([
         {"id": 40, "user": {"type": "User"}, "body": "<!-- routerctl --> quoted by a person"},
@@ -325,16 +388,18 @@ fn the_github_comment_recipe_edits_its_comment_on_each_push() {
         {"id": 42, "user": {"type": "Bot"}, "body": "<!-- routerctl -->\nthe comment of the last push"},
         {"id": 43, "user": {"type": "Bot"}, "body": "<!-- routerctl -->\na later one"}
     ]);
-    let again = CommentRun::new(&listed);
-    assert_eq!(again.run(&script, &env, 0), 0);
-    assert_eq!(again.written(), [("PATCH".into(), "repos/acme/routers/issues/comments/42".into(), comment())]);
+    let again = CommentRun::new(&listed, Change::Verified);
+    assert_eq!(again.run(&script, &env), 0);
+    let comment = again.comment(&env, verified);
+    assert_eq!(again.written(), [("PATCH".into(), "repos/acme/routers/issues/comments/42".into(), comment)]);
 
-    let failing = CommentRun::new(&listed);
-    assert_eq!(failing.run(&script, &env, 1), 1, "verify's exit 1 fails the step");
-    assert_eq!(failing.written().len(), 1, "after commenting");
+    let failing = CommentRun::new(&listed, Change::Leaks);
+    assert_eq!(failing.run(&script, &env), 1, "verify's exit 1 fails the step");
+    let comment = failing.comment(&env, "❌ 1 of 1 router fails verify: 2 sensitive classes leave the cluster");
+    assert_eq!(failing.written(), [("PATCH".into(), "repos/acme/routers/issues/comments/42".into(), comment)]);
 
-    let unreadable = CommentRun::new(&listed);
-    assert_eq!(unreadable.run(&script, &env, 2), 2);
+    let unreadable = CommentRun::new(&listed, Change::Unreadable);
+    assert_eq!(unreadable.run(&script, &env), 2);
     assert_eq!(unreadable.written(), [], "nothing is posted");
     assert_eq!(unreadable.fake("calls"), None, "the API is not asked");
 }
@@ -359,15 +424,13 @@ fn the_gitlab_note_recipe_edits_its_note_on_each_push() {
         ("ROUTER_PROXY_IMAGE", "registry.example.com/router-proxy:0.9.19"),
     ];
     let notes = "https://gitlab.example.com/api/v4/projects/12/merge_requests/7/notes";
+    let verified =
+        "✅ 1 router verified, no sensitive class leaves the cluster; the change moves 1 group of requests\n";
 
-    let first = CommentRun::new(&json!([]));
-    assert_eq!(first.run(&script, &env, 0), 0);
-    assert_eq!(first.written(), [("POST".into(), notes.to_string(), comment())]);
-    let args = first.fake("routerctl-args").expect("routerctl ran");
-    assert!(
-        args.starts_with("verify ") && args.contains("--against ../base/routers/") && args.contains("-o markdown"),
-        "{args}"
-    );
+    let first = CommentRun::new(&json!([]), Change::Verified);
+    assert_eq!(first.run(&script, &env), 0);
+    let comment = first.comment(&env, verified);
+    assert_eq!(first.written(), [("POST".into(), notes.to_string(), comment)]);
     let headers = first.fake("headers").expect("headers");
     assert!(headers.lines().all(|h| h != "PRIVATE-TOKEN: ") && headers.contains("PRIVATE-TOKEN: secret"), "{headers}");
 
@@ -376,16 +439,18 @@ fn the_gitlab_note_recipe_edits_its_note_on_each_push() {
         {"id": 42, "body": "<!-- routerctl -->\nthe note of the last push"},
         {"id": 43, "body": "<!-- routerctl -->\na later one"}
     ]);
-    let again = CommentRun::new(&listed);
-    assert_eq!(again.run(&script, &env, 0), 0);
-    assert_eq!(again.written(), [("PUT".into(), format!("{notes}/42"), comment())]);
+    let again = CommentRun::new(&listed, Change::Verified);
+    assert_eq!(again.run(&script, &env), 0);
+    let comment = again.comment(&env, verified);
+    assert_eq!(again.written(), [("PUT".into(), format!("{notes}/42"), comment)]);
 
-    let failing = CommentRun::new(&listed);
-    assert_eq!(failing.run(&script, &env, 1), 1);
-    assert_eq!(failing.written().len(), 1);
+    let failing = CommentRun::new(&listed, Change::Leaks);
+    assert_eq!(failing.run(&script, &env), 1);
+    let comment = failing.comment(&env, "❌ 1 of 1 router fails verify: 2 sensitive classes leave the cluster");
+    assert_eq!(failing.written(), [("PUT".into(), format!("{notes}/42"), comment)]);
 
-    let unreadable = CommentRun::new(&listed);
-    assert_eq!(unreadable.run(&script, &env, 2), 2);
+    let unreadable = CommentRun::new(&listed, Change::Unreadable);
+    assert_eq!(unreadable.run(&script, &env), 2);
     assert_eq!(unreadable.written(), []);
     assert_eq!(unreadable.fake("calls"), None);
 }

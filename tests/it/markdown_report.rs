@@ -4,7 +4,10 @@
 //! footnotes and math, as GitHub renders them) and held to the command's
 //! own JSON — a table per group of results with as many rows as the JSON
 //! has items, every row as many cells as its header, nothing rendered but
-//! text, tables, headings, the folded blocks and the fenced cases; values
+//! text, tables, headings, the folded blocks, the fenced cases and the
+//! Mermaid pictures (each one `report::mermaid` draws for the routers and
+//! the report the comment is about, of the statements it writes and no
+//! other); values
 //! from the input written into cells and read back whole; the exit code and
 //! stderr the same as with `-o text`; a comment cut at its budget saying
 //! how much it left out; and the one escaping function, over values made of
@@ -14,10 +17,16 @@
 use proptest::prelude::*;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use routerctl::kube::shown::one_line;
+use routerctl::model::DataPlane;
 use routerctl::report::markdown::{cell, AFTER_AT, BUDGET};
+use routerctl::report::mermaid::{change_flows, flowchart, replay_flows, sankey, Direction};
+use routerctl::routing::router::Router;
+use routerctl::routing::space::Limits;
+use routerctl::routing::verify::{verify, Inputs, RouterReport};
 use serde_json::Value;
 
 use crate::common::{self, routerctl};
+use crate::mermaid_pictures::{misformed, routers};
 
 /// What GitHub renders beyond CommonMark.
 fn options() -> Options {
@@ -39,8 +48,10 @@ struct Table {
 #[derive(Debug, Default)]
 struct Read {
     tables: Vec<Table>,
-    /// Each fenced block's info string and lines.
+    /// Each fenced block's info string and lines, but the pictures.
     code: Vec<(String, Vec<String>)>,
+    /// The text of each ```mermaid block.
+    mermaid: Vec<String>,
     headings: Vec<String>,
     /// Whatever rendered as more than text, a table, a heading, a
     /// paragraph, a folded block or a fenced block: emphasis, code spans,
@@ -77,11 +88,11 @@ fn read(markdown: &str) -> Read {
             Event::Start(Tag::TableCell) => cell = Some(String::new()),
             Event::End(TagEnd::TableCell) => row.push(cell.take().unwrap_or_default()),
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => code = Some((info.to_string(), String::new())),
-            Event::End(TagEnd::CodeBlock) => {
-                if let Some((info, text)) = code.take() {
-                    out.code.push((info, text.lines().map(str::to_string).collect()));
-                }
-            }
+            Event::End(TagEnd::CodeBlock) => match code.take() {
+                Some((info, text)) if info == "mermaid" => out.mermaid.push(text),
+                Some((info, text)) => out.code.push((info, text.lines().map(str::to_string).collect())),
+                None => {}
+            },
             Event::Start(Tag::Heading { .. }) => heading = Some(String::new()),
             Event::End(TagEnd::Heading(_)) => out.headings.extend(heading.take()),
             Event::Text(text) => {
@@ -110,12 +121,17 @@ fn displayed(value: &str) -> String {
 }
 
 /// Reads a comment and checks what holds for every one: it opens with
-/// `mark`, renders nothing but its own structure, and each row of each
-/// table has its header's cells.
+/// `mark`, renders nothing but its own structure, each row of each table
+/// has its header's cells, and each picture is of the statements
+/// `report::mermaid` writes.
 fn comment(markdown: &str, mark: &str) -> Read {
     assert!(markdown.starts_with(mark), "the verdict is first, marked {mark}:\n{markdown}");
     let read = read(markdown);
     assert!(read.stray.is_empty(), "rendered as more than text: {:?}\n{markdown}", read.stray);
+    for picture in &read.mermaid {
+        let problems = misformed(picture);
+        assert!(problems.is_empty(), "a picture Mermaid may misread: {problems:?}\n{picture}");
+    }
     for t in &read.tables {
         assert!(
             t.rows.iter().all(|r| r.len() == t.header.len()),
@@ -161,6 +177,28 @@ fn markdown(args: &[&str], stdin: Option<&str>) -> common::Run {
     run
 }
 
+/// The router of `path` on the Proxy plane and `verify`'s report of it
+/// (against the one of `before`, when given), as the command runs them.
+fn verified(path: &str, before: Option<&str>) -> (Router, RouterReport) {
+    let proxy = |path: &str| {
+        let mut found = routers(path, &common::fixture(path), Some(DataPlane::Proxy)).expect("renders");
+        assert_eq!(found.len(), 1, "{path}: one router");
+        found.remove(0)
+    };
+    let planes = [vec![proxy(path)]];
+    let olds = before.map(|b| [vec![proxy(b)]]);
+    let inputs =
+        Inputs { planes: &planes, against: olds.as_ref().map(|o| &o[..]), invariants: &[], limits: Limits::default() };
+    let report = verify(&inputs).remove(0);
+    let [mut routers] = planes;
+    (routers.remove(0), report)
+}
+
+/// Where `text` first is in `markdown`.
+fn at(markdown: &str, text: &str) -> usize {
+    markdown.find(text).unwrap_or_else(|| panic!("no {text:?} in\n{markdown}"))
+}
+
 const REORDERED: [&str; 5] =
     ["verify", "-f", "testdata/replay/reordered.yaml", "--against", "testdata/replay/router.yaml"];
 
@@ -191,6 +229,25 @@ fn verify_against_says_what_leaves_the_cluster_and_what_moves() {
     let report = &json(&REORDERED, None)["routers"][0];
     assert_eq!(shape(&read), verify_shape(report));
     assert_eq!(read.headings, ["team/chat (Proxy)", "Findings", "What the change moves"]);
+    // The router drawn with the paths out verify found in red, under its
+    // heading and shown; what the change moves with every backend up, a
+    // band for each group of the JSON's (each a pair of its own here),
+    // above the table.
+    let (router, reordered) = verified(REORDERED[2], Some(REORDERED[4]));
+    let pictures = [
+        flowchart(&router, &reordered.egress, Direction::TopDown),
+        sankey(&change_flows(&reordered.changes, reordered.cells)),
+    ];
+    assert_eq!(read.mermaid, pictures);
+    assert!(pictures[0].contains("\n  linkStyle "), "in red:\n{}", pictures[0]);
+    let up = report["changes"].as_array().into_iter().flatten().filter(|c| array_len(&c["unhealthy"]) == 0).count();
+    assert_eq!((up, pictures[1].lines().count()), (3, 1 + 3), "{}", pictures[1]);
+    let out = &run.stdout;
+    assert!(at(out, "### team/chat") < at(out, "\n\n```mermaid\nflowchart TD\n"), "{out}");
+    assert!(at(out, "```mermaid\nflowchart") < at(out, "#### Findings"), "{out}");
+    assert!(!out[..at(out, "#### Findings")].contains("<details>"), "shown, not folded: {out}");
+    assert!(at(out, "#### What the change moves") < at(out, "```mermaid\nsankey-beta\n"), "{out}");
+    assert!(at(out, "```mermaid\nsankey-beta\n") < at(out, "| Requests | Backends down |"), "{out}");
     // The cases that show the findings, each one a RouterTest reads.
     assert_eq!(read.code.len(), 1);
     let cases: Vec<String> =
@@ -212,6 +269,10 @@ fn verify_lists_findings_errors_first_and_invariants() {
     let checks: Vec<&str> = read.tables[0].rows.iter().map(|r| r[1].as_str()).collect();
     let sensitive = checks.iter().take_while(|c| **c == "sensitive-egress").count();
     assert_eq!((sensitive, checks[sensitive]), (6, "unmatchable-value"), "{checks:?}");
+    let (router, report) = verified(leaky[2], None);
+    assert_eq!(report.egress.len(), 6, "a path for each sensitive-egress finding");
+    assert_eq!(read.mermaid, [flowchart(&router, &report.egress, Direction::TopDown)]);
+    assert!(run.stdout.contains("in red, the paths by which a sensitive class leaves the cluster:\n\n```mermaid\n"));
 
     let holding = ["verify", "-f", "testdata/render/sample.yaml", "-t", "testdata/verify/invariants.yaml"];
     let run = markdown(&holding, None);
@@ -222,6 +283,11 @@ fn verify_lists_findings_errors_first_and_invariants() {
     );
     let read = comment(&run.stdout, "✅ 1 router verified, no sensitive class leaves the cluster");
     assert_eq!(shape(&read), verify_shape(&json(&holding, None)["routers"][0]));
+    // Nothing in red to show: folded.
+    let (router, report) = verified(holding[2], None);
+    assert_eq!(read.mermaid, [flowchart(&router, &[], Direction::TopDown)]);
+    assert!(report.egress.is_empty() && !read.mermaid[0].contains("linkStyle"));
+    assert!(run.stdout.contains("<details><summary>How it decides, drawn</summary>\n\n```mermaid\nflowchart TD\n"));
 
     let broken = ["verify", "-f", "testdata/verify/sample-with-gpt.yaml", "-t", "testdata/verify/invariants.yaml"];
     let run = markdown(&broken, None);
@@ -295,6 +361,7 @@ fn test_shows_each_plane_and_where_the_planes_part() {
     insta::assert_snapshot!("markdown_test", run.transcript(&[&args[..], &["-o", "markdown"]].concat()));
     let read = comment(&run.stdout, "✅ 13 cases pass on 1 router");
     assert_eq!(shape(&read), test_shape(&json(&args, None), 2, true));
+    assert_eq!(read.mermaid, Vec::<String>::new(), "a run that passes has nothing to explain");
 }
 
 /// A RouterTest whose cases fail, each with values a table must hold.
@@ -326,6 +393,11 @@ fn failing_cases_say_what_was_expected_and_every_value_stays_in_its_cell() {
     insta::assert_snapshot!("markdown_test_failing", run.transcript(&[&args[..], &["-o", "markdown"]].concat()));
     let read = comment(&run.stdout, "❌ 2 of 3 cases fail on 1 router");
     assert_eq!(shape(&read), test_shape(&json(&args, Some(HOSTILE)), 1, false));
+    // How the router decides, once for its plane, after the failures.
+    let (router, _) = verified(args[2], None);
+    assert_eq!(read.mermaid, [flowchart(&router, &[], Direction::TopDown)]);
+    let drawn = at(&run.stdout, "<details><summary>How it decides on the Proxy plane, drawn</summary>\n\n```mermaid\n");
+    assert!(at(&run.stdout, "| Failing case |") < drawn);
     let rows = &read.tables[1].rows;
     assert_eq!(
         rows[0],
@@ -382,6 +454,18 @@ fn replay_shows_the_largest_groups_by_share_with_their_lines_folded() {
         want.push((header(&["#", "Line", "Request"]), shown.iter().map(|g| array_len(&g["examples"])).sum()));
     }
     assert_eq!(shape(&read), want);
+    // Every group that moves (not only --top's), drawn after the verdict.
+    let moved = crate::mermaid_pictures::reorder().moved.expect("moved");
+    assert_eq!(moved.groups.len(), array_len(&report["moved"]["groups"]));
+    assert_eq!(read.mermaid, [sankey(&replay_flows(&moved))]);
+    assert_eq!(read.mermaid[0].lines().count(), 1 + 4, "a band for each of the 4 groups: {}", read.mermaid[0]);
+    let second = run.stdout.split("\n\n").nth(1);
+    assert_eq!(
+        second,
+        Some("What the change moves, each band as wide as its share of the requests replayed:"),
+        "{}",
+        run.stdout
+    );
     assert_eq!(report["drift"]["count"], 0, "drift is a heading of its own: none");
     let shares: Vec<&str> = read.tables[3].rows.iter().map(|r| r[1].as_str()).collect();
     assert_eq!(shares, ["15.38%", "7.69%"], "by share, the largest first");
@@ -397,6 +481,7 @@ fn diff_says_what_changes_per_object_and_what_the_config_moves() {
     let plan = &json(&args, None)["routers"][0];
     assert_eq!(shape(&read), [(header(&["Kind", "Name", "Action", "Why"]), array_len(&plan["objects"]))]);
     assert_eq!(read.tables[0].rows[0], ["Deployment", "coding-router-router-proxy", "update", "rolls pods: env"]);
+    assert_eq!(read.mermaid, Vec::<String>::new(), "the routing does not change: nothing drawn");
 
     // The live router's objects, then the same router with failClosed on:
     // its config.json moves one group of requests.
@@ -416,6 +501,12 @@ fn diff_says_what_changes_per_object_and_what_the_config_moves() {
         ]
     );
     assert_eq!(read.tables[1].rows[0][2..4], ["internal-local → 502", "internal-local → 503"]);
+    // How the new config.json decides, folded above what it moves.
+    let (router, _) = verified("testdata/verify/internal-closed.yaml", None);
+    assert_eq!(read.mermaid, [flowchart(&router, &[], Direction::TopDown)]);
+    let drawn = at(&run.stdout, "<details><summary>How the new config.json decides, drawn</summary>\n\n```mermaid\n");
+    assert!(at(&run.stdout, "#### What the new config.json moves") < drawn);
+    assert!(drawn < at(&run.stdout, "| Requests | Backends down |"));
 
     let unchanged = ["diff", "-f", "testdata/diff/router.yaml", "--live", "testdata/diff/live-unchanged.yaml"];
     let run = markdown(&unchanged, None);
@@ -477,8 +568,13 @@ fn a_comment_over_its_budget_keeps_the_first_items_and_says_how_many_it_left() {
     let shown = read.tables[1].rows.len();
     assert!(shown > 100 && shown < n, "{shown} rows");
     assert!(read.tables[1].rows[0][0].starts_with("case 0000 "), "the first cases first");
+    // The picture of the router goes before any row does.
+    assert_eq!(read.mermaid, Vec::<String>::new());
     assert!(
-        run.stdout.ends_with(&format!("\n… and {} more cases, see the job log\n", with_commas(n - shown))),
+        run.stdout.ends_with(&format!(
+            "\n… and {} more cases, see the job log\n\n1 diagram left out, to keep the comment within its size.\n",
+            with_commas(n - shown)
+        )),
         "{}",
         &run.stdout[run.stdout.len() - 200..]
     );

@@ -1,9 +1,11 @@
 //! Every Mermaid picture routerctl draws (`report::mermaid`) for the
 //! routers of testdata and the docs, the docs' changes and a router of
-//! hostile values (`mermaid_pictures::all_pictures`), drawn by Mermaid
-//! itself: mermaid-cli (`mmdc`) in headless Chromium. A picture Mermaid
-//! cannot draw fails the test, with its name; so does a drawing that holds
-//! an element or a link a hostile value asked for.
+//! hostile values (`mermaid_pictures::all_pictures`), and every ```mermaid
+//! block of the comments the docs' `-o markdown` examples write (the
+//! real binary's output, the blocks found as GitHub finds them), drawn by
+//! Mermaid itself: mermaid-cli (`mmdc`) in headless Chromium. A picture
+//! Mermaid cannot draw fails the test, with its name; so does a drawing
+//! that holds an element or a link a hostile value asked for.
 //!
 //! `#[ignore]`d: `.ci/run` installs Chromium (Debian's package) and
 //! mermaid-cli (pinned, from npm, under target/) with
@@ -16,12 +18,71 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 use routerctl::report::mermaid::{flowchart, replay_flows, sankey, Direction};
 use routerctl::routing::space::Limits;
 use routerctl::routing::verify::egress_of;
 
 use crate::common;
-use crate::mermaid_pictures::{all_pictures, reorder, routers};
+use crate::docs_examples::markdown_comments;
+use crate::mermaid_pictures::{all_pictures, misformed, reorder, routers};
+
+/// The ```mermaid blocks of the comments the docs' `-o markdown` examples
+/// write, read as CommonMark reads them (a block in a folded `<details>`
+/// too): (`PAGE:LINE COMMAND, picture N`, the block).
+pub fn comment_pictures() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (example, markdown) in markdown_comments() {
+        let mut picture: Option<String> = None;
+        let mut n = 0;
+        for event in Parser::new(&markdown) {
+            match event {
+                Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) if &*info == "mermaid" => {
+                    picture = Some(String::new());
+                }
+                Event::Text(text) => {
+                    if let Some(picture) = &mut picture {
+                        picture.push_str(&text);
+                    }
+                }
+                Event::End(TagEnd::CodeBlock) => {
+                    if let Some(picture) = picture.take() {
+                        n += 1;
+                        out.push((format!("{example}, picture {n}"), picture));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// The comments of the docs' examples carry the pictures they say they do
+/// (the reorder's flowchart with its path out in red, what the reorder
+/// moves as a Sankey diagram), each of the statements `report::mermaid`
+/// writes. Not ignored: Mermaid draws them in the test below.
+#[test]
+fn the_docs_comments_carry_their_pictures() {
+    let pictures = comment_pictures();
+    let named = |page: &str, command: &str, kind: &str| {
+        pictures
+            .iter()
+            .filter(|(name, text)| name.starts_with(page) && name.contains(command) && text.starts_with(kind))
+            .count()
+    };
+    let reorder = "verify -q -f reordered.yaml --against router.yaml -o markdown";
+    assert_eq!(named("docs/replay.md", reorder, "flowchart TD\n"), 1, "{pictures:#?}");
+    assert_eq!(named("docs/replay.md", reorder, "sankey-beta\n"), 1, "{pictures:#?}");
+    assert!(pictures.iter().any(|(name, text)| name.contains(reorder) && text.contains("\n  linkStyle ")));
+    assert_eq!(named("docs/replay.md", "replay -q -f reordered.yaml", "sankey-beta\n"), 1, "{pictures:#?}");
+    assert_eq!(named("docs/verify.md", "internal-closed.yaml --against", "flowchart TD\n"), 1, "{pictures:#?}");
+    assert_eq!(named("docs/test.md", "test -f coding-router.yaml", "flowchart TD\n"), 1, "{pictures:#?}");
+    for (name, text) in &pictures {
+        let problems = misformed(text);
+        assert!(problems.is_empty(), "{name}: {problems:?}\n{text}");
+    }
+}
 
 /// `mmdc`, and the arguments every run takes (the puppeteer settings).
 fn mmdc() -> (String, Vec<String>) {
@@ -85,7 +146,10 @@ fn injected(svg: &str) -> Vec<String> {
 #[test]
 #[ignore = "needs mermaid-cli and Chromium: .ci/run installs them (scripts/mermaid-cli)"]
 fn mermaid_draws_every_picture() {
-    let pictures = all_pictures();
+    let mut pictures = all_pictures();
+    let comments = comment_pictures();
+    let from_comments = comments.len();
+    pictures.extend(comments);
     let dir = tempfile::tempdir().expect("a temporary directory");
     // One run of mmdc for them all (a Markdown file of blocks: one
     // browser); when it fails, each on its own, to name those that fail.
@@ -126,7 +190,7 @@ fn mermaid_draws_every_picture() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    println!("{} pictures drawn by Mermaid", pictures.len());
+    println!("{} pictures drawn by Mermaid, {from_comments} of them from the docs' comments", pictures.len());
 }
 
 /// The pictures docs/replay.md shows: the reordered router (its

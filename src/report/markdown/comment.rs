@@ -6,12 +6,17 @@
 //! 37 more cases, see the job log"). The emitters hand the largest items
 //! first, so what is left out is the least.
 //!
+//! A diagram (Mermaid, `report::mermaid`) is left out before any other
+//! item: [`written`] writes the comment again with fewer diagrams, the
+//! last ones first, until every table row fits, and the comment says how
+//! many it left out.
+//!
 //! Every line written starts with the comment's own text (`|`, `#`, `<`,
 //! a fence, a verdict's mark), never with a value from the input, and no
 //! value ever starts a line: a comment printed to a CI log is read by no
 //! runner as a command.
 
-use super::super::words::thousands;
+use super::super::words::{count, thousands};
 
 /// The most a comment holds, in UTF-16 code units (what GitHub counts;
 /// never fewer than the characters).
@@ -27,6 +32,8 @@ pub struct Noun(pub &'static str, pub &'static str);
 
 pub const ROUTER: Noun = Noun("router", "routers");
 
+const DIAGRAM: Noun = Noun("diagram", "diagrams");
+
 /// A comment within its budget.
 pub struct Comment {
     out: String,
@@ -36,6 +43,12 @@ pub struct Comment {
     full: bool,
     /// What was left out, in the order first met.
     left: Vec<(Noun, u64)>,
+    /// How many more diagrams may be written.
+    diagrams: usize,
+    /// The diagrams met, written or not.
+    met: usize,
+    /// The diagrams past the allowance, left out for the other items.
+    dropped: u64,
 }
 
 /// The length GitHub counts.
@@ -44,14 +57,20 @@ fn length(text: &str) -> usize {
 }
 
 impl Comment {
-    /// A comment that opens with `verdict`, a line of its own.
-    pub fn new(verdict: &str) -> Comment {
-        Comment::with_budget(verdict, BUDGET)
-    }
-
-    pub fn with_budget(verdict: &str, budget: usize) -> Comment {
+    /// A comment that opens with `verdict`, a line of its own, within
+    /// `budget` ([`BUDGET`], unless a test asks for less).
+    fn with_budget(verdict: &str, budget: usize) -> Comment {
         let out = format!("{verdict}\n\n");
-        Comment { used: length(&out), out, limit: budget.saturating_sub(ROOM), full: false, left: Vec::new() }
+        Comment {
+            used: length(&out),
+            out,
+            limit: budget.saturating_sub(ROOM),
+            full: false,
+            left: Vec::new(),
+            diagrams: usize::MAX,
+            met: 0,
+            dropped: 0,
+        }
     }
 
     fn fits(&self, text: &str, then: &str) -> bool {
@@ -105,6 +124,24 @@ impl Comment {
         self.push(closing);
     }
 
+    /// A Mermaid diagram, `draw`n only when it is to be written, between
+    /// `opening` and `closing` (a caption, a folded block), as one block;
+    /// past the allowance [`written`] gives, nothing, counted.
+    pub fn diagram(&mut self, opening: &str, draw: impl FnOnce() -> String, closing: &str) {
+        self.met += 1;
+        if self.diagrams == 0 {
+            self.dropped += 1;
+            return;
+        }
+        self.diagrams -= 1;
+        if self.full {
+            // Not drawn: it could not be written.
+            self.leave(DIAGRAM, 1);
+            return;
+        }
+        self.block(&format!("{opening}{}{closing}", mermaid(&draw())), DIAGRAM);
+    }
+
     /// The comment, with a line that says what was left out, if anything;
     /// it ends with one line break.
     pub fn finish(mut self) -> String {
@@ -115,6 +152,13 @@ impl Comment {
                 .map(|(noun, n)| format!("{} more {}", thousands(*n), if *n == 1 { noun.0 } else { noun.1 }))
                 .collect();
             let line = format!("… and {}, see the job log\n", parts.join(", "));
+            self.push(&line);
+        }
+        if self.dropped > 0 {
+            if !self.out.ends_with("\n\n") {
+                self.push("\n");
+            }
+            let line = format!("{} left out, to keep the comment within its size.\n", count(self.dropped, "diagram"));
             self.push(&line);
         }
         let end = self.out.trim_end().len();
@@ -156,14 +200,50 @@ pub fn fence(info: &str, lines: &[String]) -> (String, String) {
     (format!("{ticks}{info}\n"), format!("{ticks}\n"))
 }
 
+/// The comment that opens with `verdict` and that `write` writes, with as
+/// many of its diagrams (the first ones met) as leave every other item
+/// in: when something is left out, written again with fewer, how many to
+/// keep found by halving (a comment is written a few times at most).
+pub fn written(verdict: &str, write: impl Fn(&mut Comment)) -> String {
+    written_within(verdict, BUDGET, write)
+}
+
+fn written_within(verdict: &str, budget: usize, write: impl Fn(&mut Comment)) -> String {
+    let with = |diagrams: usize| {
+        let mut comment = Comment::with_budget(verdict, budget);
+        comment.diagrams = diagrams;
+        write(&mut comment);
+        comment
+    };
+    let all = with(usize::MAX);
+    if all.left.is_empty() || all.met == 0 {
+        return all.finish();
+    }
+    let none = with(0);
+    if !none.left.is_empty() {
+        return none.finish();
+    }
+    // `with(kept)` leaves nothing out, `with(over)` does.
+    let (mut kept, mut over) = (0, all.met);
+    while over - kept > 1 {
+        let mid = kept + (over - kept) / 2;
+        if with(mid).left.is_empty() {
+            kept = mid;
+        } else {
+            over = mid;
+        }
+    }
+    if kept == 0 {
+        none.finish()
+    } else {
+        with(kept).finish()
+    }
+}
+
 /// A Mermaid diagram (a router's decision as a flowchart, what a change
-/// moves as a `sankey-beta`), fenced as GitHub and GitLab draw it: placed
-/// after the verdict.
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "the diagrams of a decision and of what moves come after the verdict")
-)]
-pub fn mermaid(diagram: &str) -> String {
+/// moves as a `sankey-beta`), fenced as GitHub and GitLab draw it, and a
+/// blank line.
+fn mermaid(diagram: &str) -> String {
     let lines: Vec<String> = diagram.lines().map(|l| format!("{l}\n")).collect();
     let (open, close) = fence("mermaid", &lines);
     format!("{open}{}{close}\n", lines.concat())
@@ -193,9 +273,47 @@ mod tests {
 
     #[test]
     fn nothing_is_left_out_of_a_comment_that_fits() {
-        let mut c = Comment::new("❌ verdict");
+        let mut c = Comment::with_budget("❌ verdict", BUDGET);
         c.items(&details("2 cases"), &["a\n".to_string(), "b\n".to_string()], DETAILS_END, Noun("case", "cases"));
         assert_eq!(c.finish(), "❌ verdict\n\n<details><summary>2 cases</summary>\n\na\nb\n</details>\n");
+    }
+
+    /// A comment of `diagrams` diagrams of 300 characters, each before a
+    /// table of 10 rows of 100, within `budget`.
+    fn pictured(diagrams: usize, budget: usize) -> String {
+        written_within("✅ verdict", budget, |c| {
+            for d in 0..diagrams {
+                c.diagram("", || format!("sankey-beta\n{}\n", format!("{d}").repeat(300)), "");
+                let rows: Vec<String> = (0..10).map(|i| row(&[format!("row {d}.{i}"), "y".repeat(88)])).collect();
+                c.items(&table(&["Row", "Why"]), &rows, TABLE_END, Noun("row", "rows"));
+            }
+        })
+    }
+
+    #[test]
+    fn diagrams_are_left_out_before_any_row_the_last_first() {
+        let roomy = pictured(3, BUDGET);
+        assert_eq!((roomy.matches("```mermaid\n").count(), roomy.matches("| row ").count()), (3, 30), "{roomy}");
+        assert!(!roomy.contains("left out"), "{roomy}");
+        // Three tables (3 × 1,059) and two diagrams (2 × 329) fit in
+        // 5,000 - 1,000; the third diagram does not.
+        let tight = pictured(3, 5_000);
+        assert_eq!((tight.matches("```mermaid\n").count(), tight.matches("| row ").count()), (2, 30), "{tight}");
+        assert!(tight.contains(&format!("```mermaid\nsankey-beta\n{}\n```", "1".repeat(300))), "{tight}");
+        assert!(tight.ends_with("\n\n1 diagram left out, to keep the comment within its size.\n"), "{tight}");
+        // Not even the rows fit: no diagram, the rows that fit, both said.
+        let over = pictured(3, 3_500);
+        assert_eq!(over.matches("```mermaid").count(), 0, "{over}");
+        let rows = over.matches("| row ").count();
+        assert!(rows > 10 && rows < 30, "{over}");
+        assert!(
+            over.ends_with(&format!(
+                "\n\n… and {} more rows, see the job log\n\n3 diagrams left out, to keep the comment within its size.\n",
+                30 - rows
+            )),
+            "{over}"
+        );
+        assert!(length(&over) <= 3_500);
     }
 
     #[test]

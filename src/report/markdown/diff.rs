@@ -3,30 +3,37 @@
 //! exit code says whether anything changes), the operator release the plan
 //! follows, then per router (those that change first) a table of what
 //! applying does to each object and why the pods roll, what its new
-//! config.json moves, and the drift the operator does not repair. The
+//! config.json moves, with how the new one decides drawn and folded (a
+//! reviewer of a change of routing sees the rules in their new order),
+//! and the drift the operator does not repair. The
 //! unified diffs stay in the job log (`diff` with no `-o`): a line of one
 //! could be read as a command by a CI runner, and one ConfigMap's is often
 //! larger than a comment.
 
-use super::comment::{row, table, Comment, Noun, ROUTER, TABLE_END};
+use super::comment::{details, row, table, written, Comment, Noun, DETAILS_END, ROUTER, TABLE_END};
 use super::escape::cell;
 use super::moves;
 use crate::diff::plan::{Action, ObjectPlan};
+use crate::report::mermaid::{flowchart, Direction};
 use crate::report::results::RouterDiff;
 use crate::report::words::{count, counted};
+use crate::routing::router::Router;
 
-/// The comment of a diff; `release` the operator release the plan follows
-/// and where that came from.
-pub fn diff(diffs: &[RouterDiff], release: (&str, &str)) -> String {
-    let mut comment = Comment::new(&verdict(diffs));
-    comment.block(&format!("Rendered as operator release {} (from {}).\n\n", cell(release.0), cell(release.1)), ROUTER);
+/// The comment of a diff; `routers` the router each new config.json makes,
+/// beside its diff (drawn when it moves requests); `release` the operator
+/// release the plan follows and where that came from.
+pub fn diff(diffs: &[RouterDiff], routers: &[Option<Router>], release: (&str, &str)) -> String {
     // The routers that change first, those whose pods roll before them.
-    let mut sorted: Vec<&RouterDiff> = diffs.iter().collect();
-    sorted.sort_by_key(|d| (!d.plan.rolls_pods, !d.plan.changed(), d.moves.is_empty()));
-    for d in sorted {
-        router(&mut comment, d);
-    }
-    comment.finish()
+    let mut sorted: Vec<(&RouterDiff, Option<&Router>)> =
+        diffs.iter().enumerate().map(|(i, d)| (d, routers.get(i).and_then(Option::as_ref))).collect();
+    sorted.sort_by_key(|(d, _)| (!d.plan.rolls_pods, !d.plan.changed(), d.moves.is_empty()));
+    written(&verdict(diffs), |comment| {
+        let rendered = format!("Rendered as operator release {} (from {}).\n\n", cell(release.0), cell(release.1));
+        comment.block(&rendered, ROUTER);
+        for (d, new) in &sorted {
+            router(comment, d, *new);
+        }
+    })
 }
 
 fn verdict(diffs: &[RouterDiff]) -> String {
@@ -77,7 +84,7 @@ fn why(d: &RouterDiff, o: &ObjectPlan) -> String {
     }
 }
 
-fn router(comment: &mut Comment, d: &RouterDiff) {
+fn router(comment: &mut Comment, d: &RouterDiff, new: Option<&Router>) {
     let p = &d.plan;
     comment.block(&format!("### {}/{}\n\n", cell(&p.namespace), cell(&p.name)), ROUTER);
     // The Deployment first, as the object whose change matters most; the
@@ -90,6 +97,10 @@ fn router(comment: &mut Comment, d: &RouterDiff) {
     comment.items(&table(&["Kind", "Name", "Action", "Why"]), &rows, TABLE_END, Noun("object", "objects"));
     if !d.moves.is_empty() {
         comment.block("#### What the new config.json moves\n\n", moves::MOVE);
+        if let Some(new) = new {
+            let summary = details("How the new config.json decides, drawn");
+            comment.diagram(&summary, || flowchart(new, &[], Direction::TopDown), DETAILS_END);
+        }
         moves::table_of(comment, &d.moves);
     }
     if !d.moves_complete {

@@ -1,12 +1,14 @@
 //! `routerctl replay -o markdown`: the verdict (how many sensitive
 //! requests would leave the cluster — what the exit code says — and what
-//! the change moves), what was replayed and skipped, then a table per
-//! section — sensitive egress, moved by the change, differs from the log,
-//! drift — of its largest groups by share (`--top` of them, as the text
-//! report), with the log lines that show them folded.
+//! the change moves), what the change moves drawn as a Sankey diagram
+//! (every group, when something moves), what was replayed and skipped,
+//! then a table per section — sensitive egress, moved by the change,
+//! differs from the log, drift — of its largest groups by share (`--top`
+//! of them, as the text report), with the log lines that show them folded.
 
-use super::comment::{details, row, table, Comment, Noun, DETAILS_END, TABLE_END};
+use super::comment::{details, row, table, written, Comment, Noun, DETAILS_END, TABLE_END};
 use super::escape::cell;
+use crate::report::mermaid::{replay_flows, sankey};
 use crate::report::results::SkippedLines;
 use crate::report::words::{count, dispatched, logged_request, percent, share, thousands};
 use crate::routing::replay::{Groups, Report};
@@ -42,7 +44,15 @@ pub fn replay(report: &Report, skipped: &SkippedLines, top: usize) -> String {
             if differs.count == 1 { "differs" } else { "differ" }
         ));
     }
-    let mut comment = Comment::new(&verdict);
+    written(&verdict, |comment| body(comment, report, skipped, top))
+}
+
+fn body(comment: &mut Comment, report: &Report, skipped: &SkippedLines, top: usize) {
+    let of = |n: u64| format!("{} ({})", count(n, "request"), percent(share(n, report.requests)));
+    if let Some(moved) = report.moved.as_ref().filter(|m| m.count > 0) {
+        let caption = "What the change moves, each band as wide as its share of the requests replayed:\n\n";
+        comment.diagram(caption, || sankey(&replay_flows(moved)), "");
+    }
     let mut read = format!(
         "{} replayed, {} distinct; {} skipped",
         count(report.requests, "request"),
@@ -74,16 +84,15 @@ pub fn replay(report: &Report, skipped: &SkippedLines, top: usize) -> String {
         comment.items(&opening, &rows, &format!("{TABLE_END}{DETAILS_END}"), Noun("line", "lines"));
     }
     let title = "Sensitive egress (sensitive requests the router sends out of the cluster)";
-    section(&mut comment, report, title, Some(&report.sensitive_egress), ("Logged", "Now"), top);
+    section(comment, report, title, Some(&report.sensitive_egress), ("Logged", "Now"), top);
     if let Some(moved) = &report.moved {
-        section(&mut comment, report, "Moved by the change", Some(moved), ("Before", "After"), top);
+        section(comment, report, "Moved by the change", Some(moved), ("Before", "After"), top);
     }
-    section(&mut comment, report, "Differs from the log", report.differs.as_ref(), ("Logged", "Now"), top);
+    section(comment, report, "Differs from the log", report.differs.as_ref(), ("Logged", "Now"), top);
     if let Some(drift) = &report.drift {
         let title = "Drift (the log against the router before)";
-        section(&mut comment, report, title, Some(drift), ("Logged", "Before"), top);
+        section(comment, report, title, Some(drift), ("Logged", "Before"), top);
     }
-    comment.finish()
 }
 
 fn section(

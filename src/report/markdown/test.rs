@@ -2,11 +2,15 @@
 //! coverage is under `--min-coverage`, skipped cases under `--strict` —
 //! what the exit code says), then per router a table of its planes (cases,
 //! passes, failures, skips, coverage) and a table of the cases that fail,
-//! what each expects against what the router does; the skipped cases and
-//! those the two planes decide apart folded.
+//! what each expects against what the router does, with how the router
+//! decides drawn and folded for each plane that fails a case (the rules in
+//! order show why the actual decision is taken; a run that passes has
+//! nothing to explain, and draws nothing); the skipped cases and those the
+//! two planes decide apart folded.
 
-use super::comment::{details, row, table, Comment, Noun, DETAILS_END, ROUTER, TABLE_END};
+use super::comment::{details, row, table, written, Comment, Noun, DETAILS_END, ROUTER, TABLE_END};
 use super::escape::cell;
+use crate::report::mermaid::{flowchart, Direction};
 use crate::report::words::{count, decided, thousands};
 use crate::routing::suite::{Coverage, Expect, Ran, SuiteRun};
 use crate::routing::verify::describe;
@@ -53,15 +57,15 @@ pub fn test(run: &SuiteRun, asked: Asked) -> String {
         let skipped = if strict_skips { "" } else { &skipped };
         format!("❌ {} on {on}{skipped}", parts.join(", "))
     };
-    let mut comment = Comment::new(&verdict);
     // The routers with the most failures first.
     let mut sorted: Vec<(&str, usize)> =
         routers.iter().map(|id| (*id, run.ran.iter().filter(|r| r.router.id == *id && r.failed()).count())).collect();
     sorted.sort_by_key(|(_, failures)| std::cmp::Reverse(*failures));
-    for (id, _) in sorted {
-        router(&mut comment, run, id, asked);
-    }
-    comment.finish()
+    written(&verdict, |comment| {
+        for (id, _) in &sorted {
+            router(comment, run, id, asked);
+        }
+    })
 }
 
 /// The routers of the run, in the order first met.
@@ -137,6 +141,17 @@ fn router(comment: &mut Comment, run: &SuiteRun, id: &str, asked: Asked) {
         .collect();
     let columns = ["Failing case", "At", "Plane", "Request", "Expected", "Actual"];
     comment.items(&table(&columns), &failures, TABLE_END, CASE);
+    // Each plane's router once, in the order its failures are listed.
+    let mut failing: Vec<&Ran> = Vec::new();
+    for r in ran.clone().filter(|r| r.failed()) {
+        if !failing.iter().any(|f| f.router.data_plane() == r.router.data_plane()) {
+            failing.push(r);
+        }
+    }
+    for r in failing {
+        let summary = details(&format!("How it decides on the {} plane, drawn", r.router.data_plane().label()));
+        comment.diagram(&summary, || flowchart(r.router, &[], Direction::TopDown), DETAILS_END);
+    }
     let skipped: Vec<String> = run
         .skipped
         .iter()

@@ -1,16 +1,20 @@
 //! `routerctl verify -o markdown`: the verdict (which sensitive classes
 //! leave the cluster, what else fails, what the change moves — what the
-//! exit code says), then per router and plane its findings (the sensitive
-//! classes that leave first), its invariants and what the change moves
-//! (`--against`), the largest groups first; the cases that show the
-//! findings (ready to paste under a RouterTest's `tests:`) and the classes
-//! of requests folded.
+//! exit code says), then per router and plane its decision drawn (open
+//! when it has a path out of the cluster to show in red, folded
+//! otherwise), its findings (the sensitive classes that leave first), its
+//! invariants and what the change moves (`--against`: drawn as a Sankey
+//! diagram, then the table), the largest groups first; the cases that
+//! show the findings (ready to paste under a RouterTest's `tests:`) and
+//! the classes of requests folded.
 
-use super::comment::{details, fence, row, table, Comment, Noun, DETAILS_END, ROUTER, TABLE_END};
+use super::comment::{details, fence, row, table, written, Comment, Noun, DETAILS_END, ROUTER, TABLE_END};
 use super::escape::cell;
 use super::moves;
 use crate::diagnostic::{rules, Severity};
+use crate::report::mermaid::{change_flows, flowchart, sankey, Direction};
 use crate::report::words::{count, counted};
+use crate::routing::router::Router;
 use crate::routing::verify::{describe, Finding, RouterReport};
 use crate::routing::witness::{case_flow, outcome};
 
@@ -22,18 +26,20 @@ fn fails(r: &RouterReport, incomplete: Severity) -> bool {
     r.failed() || (!r.complete && incomplete == Severity::Error)
 }
 
-/// The comment of `verify`'s reports; `against` when a change was verified
-/// (`--against`), so that a change that moves nothing says so.
-pub fn verify(reports: &[RouterReport], incomplete: Severity, against: bool) -> String {
-    let mut comment = Comment::new(&verdict(reports, incomplete, against));
+/// The comment of `verify`'s reports on `routers` (one list per plane, as
+/// verified: each report's router is drawn); `against` when a change was
+/// verified (`--against`), so that a change that moves nothing says so.
+pub fn verify(reports: &[RouterReport], routers: &[Vec<Router>], incomplete: Severity, against: bool) -> String {
     let mut sorted: Vec<&RouterReport> = reports.iter().collect();
     // The reports with the most errors first.
     let errors = |r: &RouterReport| r.findings.iter().filter(|f| f.diagnostic.severity == Severity::Error).count();
     sorted.sort_by_key(|r| std::cmp::Reverse(errors(r) + r.invariants.iter().filter(|i| !i.holds).count()));
-    for r in sorted {
-        router(&mut comment, r);
-    }
-    comment.finish()
+    let drawn = |r: &RouterReport| routers.iter().flatten().find(|d| d.id == r.router && d.data_plane() == r.plane);
+    written(&verdict(reports, incomplete, against), |comment| {
+        for r in &sorted {
+            router(comment, r, drawn(r));
+        }
+    })
 }
 
 fn verdict(reports: &[RouterReport], incomplete: Severity, against: bool) -> String {
@@ -114,7 +120,7 @@ fn at(f: &Finding) -> String {
     }
 }
 
-fn router(comment: &mut Comment, r: &RouterReport) {
+fn router(comment: &mut Comment, r: &RouterReport, drawn: Option<&Router>) {
     let search = if r.complete {
         "the search is complete".to_string()
     } else {
@@ -128,6 +134,15 @@ fn router(comment: &mut Comment, r: &RouterReport) {
         cell(&search)
     );
     comment.block(&heading, ROUTER);
+    if let Some(drawn) = drawn {
+        let draw = || flowchart(drawn, &r.egress, Direction::TopDown);
+        if r.egress.is_empty() {
+            comment.diagram(&details("How it decides, drawn"), draw, DETAILS_END);
+        } else {
+            let caption = "How it decides; in red, the paths by which a sensitive class leaves the cluster:\n\n";
+            comment.diagram(caption, draw, "");
+        }
+    }
     // Errors before warnings, the sensitive classes that leave first.
     let rank = |f: &&Finding| match (f.diagnostic.severity, f.diagnostic.rule == rules::SENSITIVE_EGRESS) {
         (Severity::Error, true) => 0,
@@ -159,6 +174,12 @@ fn router(comment: &mut Comment, r: &RouterReport) {
     comment.items(&opening, &rows, TABLE_END, Noun("invariant", "invariants"));
     if !r.changes.is_empty() {
         comment.block("#### What the change moves\n\n", moves::MOVE);
+        // A move that happens only with backends down is listed, not drawn.
+        let flows = change_flows(&r.changes, r.cells);
+        if flows.iter().any(|f| f.share > 0.0) {
+            let caption = "Each band as wide as its share of the request space, every backend up:\n\n";
+            comment.diagram(caption, || sankey(&flows), "");
+        }
         moves::table_of(comment, &r.changes);
     }
     let cases: Vec<String> = findings
