@@ -139,11 +139,41 @@ fn render_planes(
 
 /// Why a report is not complete, and what to do about it.
 fn incomplete_message(report: &RouterReport) -> String {
+    if report.self_check.mismatched > 0 {
+        return format!(
+            "the proof is not sound, so nothing is proved: {}; the case of each such request shows what `routerctl \
+             test` decides",
+            report.notes.join("; ")
+        );
+    }
     format!(
         "the search did not finish, so nothing is proved of the requests it did not reach: {}; raise the budget \
          named (see `routerctl verify --help`), or pass --allow-incomplete to accept a partial answer",
         report.notes.join("; ")
     )
+}
+
+/// The self-check in the JSON contract: what it decided, and each
+/// request decided unlike its cell.
+fn self_check_json(c: &verify::SelfCheck) -> Value {
+    let mismatches: Vec<Value> = c
+        .mismatches
+        .iter()
+        .map(|m| {
+            json!({
+                "kind": m.kind.label(),
+                "request": request_json(&m.request),
+                "unhealthy": m.unhealthy,
+                "cell": m.cell.as_ref().map(|(r, _)| request_json(r)),
+                "proved": m.cell.as_ref().map(|(_, d)| decision_json(d)),
+                "decided": decision_json(&m.decided),
+                "message": m.why,
+                "case": case_json(&m.case),
+            })
+        })
+        .collect();
+    json!({"ran": c.ran, "requests": c.requests, "unreceived": c.unreceived, "decisions": c.decisions,
+        "healthStates": c.health, "mismatched": c.mismatched, "mismatches": mismatches})
 }
 
 /// The JSON contract (docs/verify.md: `verify -o json`).
@@ -157,6 +187,7 @@ fn json_report(reports: &[RouterReport], incomplete: Severity) -> Value {
                 "complete": r.complete,
                 "notes": r.notes,
                 "search": {"states": r.states, "cells": r.cells},
+                "selfCheck": self_check_json(&r.self_check),
                 "classes": r.classes.iter().map(|c| json!({"request": request_json(&c.request), "decision": decision_json(&c.decision)})).collect::<Vec<_>>(),
                 "unreachableRules": r.unreachable,
                 "findings": (!r.complete)
@@ -202,6 +233,10 @@ fn text_report(reports: &[RouterReport], incomplete: Severity) -> String {
         if !r.complete {
             let _ =
                 writeln!(out, "  {} {}: {}", incomplete.as_str(), rules::ROUTING_INCOMPLETE.id, incomplete_message(r));
+            // The requests the proof gets wrong, ready to paste.
+            for m in &r.self_check.mismatches {
+                let _ = writeln!(out, "    case: {}", case_flow(&m.case));
+            }
         }
         for f in &r.findings {
             let d = &f.diagnostic;

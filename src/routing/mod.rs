@@ -19,12 +19,13 @@ pub mod space;
 pub mod suite;
 pub mod suite_schema;
 pub mod verify;
+pub mod vocabulary;
 pub mod witness;
 
 use std::fmt;
 
 /// One request, as a test or `routerctl route` gives it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Request {
     /// The body's `model` (absent: the proxy reads `""`).
     pub model: Option<String>,

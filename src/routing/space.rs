@@ -423,6 +423,163 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
     Space { cells, complete: notes.is_empty(), notes, states }
 }
 
+/// Where a request falls in a space ([`Space::locator`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Located {
+    /// In the cell of this index of [`Space::cells`].
+    Cell(usize),
+    /// Outside the space: a header the cells tell apart has a value Go's
+    /// server answers 400 (a control character), which no cell tries.
+    Unreceived,
+    /// In no cell, which the space says it covers: why.
+    Missing(String),
+}
+
+/// The lookup from a request to its cell, built from the cells'
+/// conditions: the header tree walked again with the request's own
+/// values (each header as the proxy reads it: its first value, in any
+/// case of name, without the spaces and tabs around it; a value stands
+/// for the class of the value tried that every test of that header
+/// answers alike), then, among the cells of that leaf, the one whose
+/// model the lists left take first as they take the request's. It is
+/// walked apart from the search that cut the cells, so a cell that is
+/// missing or misplaced shows as a request in no cell, or in one that
+/// decides otherwise.
+pub struct Locator<'a> {
+    space: &'a Space,
+    lists: Vec<Vec<Pending<'a>>>,
+    values: BTreeMap<String, Vec<Option<String>>>,
+    tests: BTreeMap<String, Vec<&'a HeaderTest>>,
+    /// The cells of each leaf, by the headers it sends.
+    leaves: HashMap<Vec<(String, String)>, Vec<usize>>,
+    /// Each leaf's model cells by their first takers, found when first asked.
+    models: HashMap<Vec<(String, String)>, HashMap<Vec<u16>, usize>>,
+}
+
+impl Space {
+    /// The lookup from a request to its cell, for the `literals` this
+    /// space was cut from.
+    pub fn locator<'a>(&'a self, literals: &'a Literals) -> Locator<'a> {
+        let mut tests: BTreeMap<String, Vec<&HeaderTest>> = BTreeMap::new();
+        for test in literals.lists.iter().flatten().flat_map(|c| &c.headers) {
+            tests.entry(test.name().to_string()).or_default().push(test);
+        }
+        let mut leaves: HashMap<Vec<(String, String)>, Vec<usize>> = HashMap::new();
+        for (i, cell) in self.cells.iter().enumerate() {
+            leaves.entry(cell.headers.clone()).or_default().push(i);
+        }
+        Locator {
+            space: self,
+            lists: literals
+                .lists
+                .iter()
+                .map(|list| {
+                    list.iter()
+                        .map(|c| Pending { headers: c.headers.iter().collect(), models: c.models.as_ref() })
+                        .collect()
+                })
+                .collect(),
+            values: header_values(literals),
+            tests,
+            leaves,
+            models: HashMap::new(),
+        }
+    }
+}
+
+/// Of each list that reads the model, the place of the first condition
+/// that takes `model` (`u16::MAX`: none).
+fn first_takers(reading: &[Vec<Option<&ModelTest>>], model: &str) -> Vec<u16> {
+    reading
+        .iter()
+        .map(|list| list.iter().position(|t| t.is_none_or(|t| t.holds(model))).map_or(u16::MAX, |i| i as u16))
+        .collect()
+}
+
+impl Locator<'_> {
+    /// The cell `request` falls in.
+    pub fn locate(&mut self, request: &Request) -> Located {
+        let mut lists = self.lists.clone();
+        let mut sent: Vec<(String, String)> = Vec::new();
+        loop {
+            for list in &mut lists {
+                if let Some(end) = list.iter().position(|p| p.headers.is_empty() && p.models.is_none()) {
+                    list.truncate(end + 1);
+                }
+            }
+            let next = lists.iter().flatten().flat_map(|p| &p.headers).map(|t| t.name()).next().map(str::to_string);
+            let Some(name) = next else { break };
+            let got = request
+                .headers
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&name))
+                .map(|(_, v)| proxy::received_value(v));
+            if got.is_some_and(|v| !proxy::is_valid_value(v)) {
+                return Located::Unreceived;
+            }
+            let tests = self.tests.get(&name).map(Vec::as_slice).unwrap_or_default();
+            let answers: Vec<bool> = tests.iter().map(|t| t.holds(got)).collect();
+            let tried = self.values.get(&name).into_iter().flatten();
+            let Some(value) =
+                tried.into_iter().find(|v| tests.iter().map(|t| t.holds(v.as_deref())).eq(answers.iter().copied()))
+            else {
+                return Located::Missing(format!(
+                    "header {name}: {got:?} is answered by its tests as no value the search tried is"
+                ));
+            };
+            let value = value.as_deref();
+            lists = lists
+                .iter()
+                .map(|list| {
+                    list.iter()
+                        .filter(|p| p.headers.iter().filter(|t| t.name() == name).all(|t| t.holds(value)))
+                        .map(|p| Pending {
+                            headers: p.headers.iter().copied().filter(|t| t.name() != name).collect(),
+                            models: p.models,
+                        })
+                        .collect()
+                })
+                .collect();
+            if let Some(v) = value {
+                sent.push((name, v.to_string()));
+            }
+        }
+        let Some(cells) = self.leaves.get(&sent) else {
+            return Located::Missing(format!("no cell sends the headers {sent:?}"));
+        };
+        let reading: Vec<Vec<Option<&ModelTest>>> = lists
+            .iter()
+            .filter(|l| l.iter().any(|p| p.models.is_some()))
+            .map(|l| l.iter().map(|p| p.models).collect())
+            .collect();
+        // The proxy reads an absent model and an empty one alike; where no
+        // list left reads the model, every model is in that cell too.
+        let model = request.model.as_deref().filter(|m| !m.is_empty() && !reading.is_empty());
+        let Some(model) = model else {
+            return match cells.iter().find(|&&i| self.space.cells[i].model.is_none()) {
+                Some(&i) => Located::Cell(i),
+                None => Located::Missing(format!("no cell without a model sends the headers {sent:?}")),
+            };
+        };
+        let space = self.space;
+        let classes = self.models.entry(sent.clone()).or_insert_with(|| {
+            let mut classes = HashMap::new();
+            for &i in cells {
+                if let Some(m) = &space.cells[i].model {
+                    classes.entry(first_takers(&reading, m)).or_insert(i);
+                }
+            }
+            classes
+        });
+        match classes.get(&first_takers(&reading, model)) {
+            Some(&i) => Located::Cell(i),
+            None => Located::Missing(format!(
+                "model {model:?} is taken first as no model of a cell with the headers {sent:?} is"
+            )),
+        }
+    }
+}
+
 /// The fewest bytes a JSON body carrying `model` takes: `{"model":"…"}`
 /// with the string escaped as little as JSON allows.
 fn shortest_body(model: &str) -> u64 {
@@ -699,6 +856,56 @@ mod tests {
         let space = partition(&l, Limits::default());
         assert!(!space.complete, "{:?}", space.cells);
         assert!(space.notes.iter().any(|n| n.contains("content-length 12")), "{:?}", space.notes);
+    }
+
+    #[test]
+    fn every_request_is_located_in_the_cell_that_stands_for_it() {
+        let mut l = Literals::default();
+        let glob = |g: &str| Some(ModelTest { globs: vec![g.to_string()], ids: Vec::new() });
+        l.lists.push(vec![
+            Condition {
+                headers: vec![HeaderTest::LowerIn { name: "x-c".into(), values: vec!["pii".into()] }],
+                models: None,
+            },
+            Condition {
+                headers: vec![HeaderTest::Is { name: "x-team".into(), value: "a".into() }],
+                models: glob("gpt-*"),
+            },
+            Condition { headers: Vec::new(), models: glob("*-mini") },
+        ]);
+        l.rules = 3;
+        let space = partition(&l, Limits::default());
+        assert!(space.complete, "{:?}", space.notes);
+        let mut locator = space.locator(&l);
+        // Each witness is in its own cell.
+        for (i, cell) in space.cells.iter().enumerate() {
+            assert_eq!(locator.locate(cell), Located::Cell(i), "{cell:?}");
+        }
+        let request = |model: Option<&str>, headers: &[(&str, &str)]| Request {
+            model: model.map(str::to_string),
+            headers: headers.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect(),
+        };
+        let at = |locator: &mut Locator, r: &Request| match locator.locate(r) {
+            Located::Cell(i) => space.cells[i].clone(),
+            other => panic!("{r:?}: {other:?}"),
+        };
+        // The classification as the proxy reads it: any case of name,
+        // lower-cased, without the spaces and tabs around it. A model does
+        // not matter once pii has taken the request.
+        let pii = at(&mut locator, &request(None, &[("x-c", "pii")]));
+        assert_eq!(pii, request(None, &[("x-c", "pii")]));
+        for same in [request(None, &[("X-C", " PII\t")]), request(Some("gpt-4o"), &[("x-c", "Pii")])] {
+            assert_eq!(at(&mut locator, &same), pii, "{same:?}");
+        }
+        // Past pii: the team and the model decide; an empty model is none.
+        let gpt = at(&mut locator, &request(Some("gpt-4o"), &[("x-team", "a")]));
+        assert_eq!(gpt.headers, [("x-team".to_string(), "a".to_string())]);
+        assert!(gpt.model.as_deref().is_some_and(|m| path_match("gpt-*", m) == Some(true)), "{gpt:?}");
+        let mini = at(&mut locator, &request(Some("gpt-4o-mini"), &[("x-team", "b")]));
+        assert!(mini.model.as_deref().is_some_and(|m| m.ends_with("-mini") && !m.starts_with("gpt-")), "{mini:?}");
+        assert_eq!(at(&mut locator, &request(Some(""), &[])), request(None, &[]));
+        // A value Go's server answers 400 is in no cell, and said so.
+        assert_eq!(locator.locate(&request(None, &[("x-c", "pii\u{1}")])), Located::Unreceived);
     }
 
     #[test]

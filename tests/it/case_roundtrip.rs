@@ -119,6 +119,7 @@ fn emitted(requests: &[Request]) -> String {
         findings: Vec::new(),
         invariants: Vec::new(),
         changes: Vec::new(),
+        self_check: Default::default(),
     };
     emitted_tests(&[report])
 }
