@@ -5,7 +5,9 @@
 //! rendered AIGatewayRoute); RouterTest files and their runs (`suite`),
 //! the JSON Schema of those files (`suite_schema`), and a witness case
 //! written as those files write it (`witness`); a router's decisions on
-//! the requests a router-proxy logged (`replay`).
+//! the requests a router-proxy logged (`replay`); the request space
+//! `verify` proves over (`space`, `models`) and the router's own
+//! vocabulary it checks that proof with (`vocabulary`).
 //! Pure: values in, decisions out.
 
 pub mod gateway;

@@ -451,10 +451,13 @@ pub struct Locator<'a> {
     values: BTreeMap<String, Vec<Option<String>>>,
     tests: BTreeMap<String, Vec<&'a HeaderTest>>,
     /// The cells of each leaf, by the headers it sends.
-    leaves: HashMap<Vec<(String, String)>, Vec<usize>>,
+    leaves: HashMap<Sent, Vec<usize>>,
     /// Each leaf's model cells by their first takers, found when first asked.
-    models: HashMap<Vec<(String, String)>, HashMap<Vec<u16>, usize>>,
+    models: HashMap<Sent, HashMap<Vec<u16>, usize>>,
 }
+
+/// The headers a leaf of the tree sends.
+type Sent = Vec<(String, String)>;
 
 impl Space {
     /// The lookup from a request to its cell, for the `literals` this
@@ -464,7 +467,7 @@ impl Space {
         for test in literals.lists.iter().flatten().flat_map(|c| &c.headers) {
             tests.entry(test.name().to_string()).or_default().push(test);
         }
-        let mut leaves: HashMap<Vec<(String, String)>, Vec<usize>> = HashMap::new();
+        let mut leaves: HashMap<Sent, Vec<usize>> = HashMap::new();
         for (i, cell) in self.cells.iter().enumerate() {
             leaves.entry(cell.headers.clone()).or_default().push(i);
         }
