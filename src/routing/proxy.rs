@@ -216,7 +216,9 @@ pub fn received_value(value: &str) -> &str {
 /// How Go's server answers a request itself, before the proxy's handler
 /// sees it, if it does: (status, why). Checked in the order Go meets them,
 /// as a Go 1.27 server answered these requests (net/http `readRequest`,
-/// `readTransfer`, `conn.readRequest`, the `Expect` check in `serve`):
+/// `readTransfer`, `conn.readRequest`, the `Expect` check in `serve`;
+/// `testdata/go_http.tsv`, which Go's own server wrote with
+/// `scripts/go-http-table`, holds it to every row):
 /// - a header value with a control character but tab, or a name with a
 ///   byte that is no token byte (a space aside): 400, while the header
 ///   is read (`textproto`);
@@ -668,6 +670,67 @@ mod tests {
         assert_eq!(rule(&[("Content-Length", "013"), ("Transfer-Encoding", "chunked")]), "default");
         assert_eq!(content_length("013"), Some(13));
         assert_eq!(content_length("9223372036854775807"), Some(i64::MAX as u64));
+    }
+
+    /// A field of `testdata/go_http.tsv`: `\\` is a backslash, `\xNN` a byte.
+    fn unescape(field: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut bytes = field.bytes();
+        while let Some(b) = bytes.next() {
+            if b != b'\\' {
+                out.push(b);
+                continue;
+            }
+            match bytes.next() {
+                Some(b'\\') => out.push(b'\\'),
+                Some(b'x') => {
+                    let hex: String = [bytes.next(), bytes.next()].iter().flatten().map(|&d| char::from(d)).collect();
+                    out.push(u8::from_str_radix(&hex, 16).expect("two hex digits"));
+                }
+                other => panic!("unknown escape in {field:?}: {other:?}"),
+            }
+        }
+        out
+    }
+
+    /// Every row of the table Go's own net/http server wrote
+    /// (`scripts/go-http-table`): the status it answers a request with
+    /// before any handler reads it, or 200. A row whose bytes are not
+    /// UTF-8 is no request a RouterTest or a proxy log can hold, and is
+    /// counted apart.
+    #[test]
+    fn refuses_as_go_does_on_the_table() {
+        let table = include_str!("testdata/go_http.tsv");
+        let (mut declared, mut rows, mut checked) = (None, 0, 0);
+        let mut wrong = Vec::new();
+        for line in table.lines() {
+            if let Some(comment) = line.strip_prefix('#') {
+                if let Some(n) = comment.trim().strip_suffix(" rows.") {
+                    declared = Some(n.parse::<usize>().expect("a row count"));
+                }
+                continue;
+            }
+            rows += 1;
+            let fields: Vec<&str> = line.split('\t').collect();
+            let (status, pairs) = fields.split_last().expect("a status");
+            let want: u16 = status.parse().expect("a status code");
+            assert!(pairs.len() % 2 == 0, "not name, value pairs: {line:?}");
+            let headers: Option<Vec<(String, String)>> = pairs
+                .chunks(2)
+                .map(|p| Some((String::from_utf8(unescape(p[0])).ok()?, String::from_utf8(unescape(p[1])).ok()?)))
+                .collect();
+            let Some(headers) = headers else { continue };
+            checked += 1;
+            let got = refused_by_server(&Request { model: None, headers }).map_or(200, |(status, _)| status);
+            if got != want {
+                wrong.push(format!("{line}\twant {want}, got {got}"));
+            }
+        }
+        assert_eq!(Some(rows), declared, "the table is cut short");
+        // Each byte from 0x80 up, alone in a name, a value and a Host, is
+        // no UTF-8: the rest are checked.
+        assert_eq!(rows - checked, 3 * 128, "rows checked: {checked} of {rows}");
+        assert!(wrong.is_empty(), "{} of {checked} rows disagree with Go:\n{}", wrong.len(), wrong.join("\n"));
     }
 
     /// match_test.go, case by case (features given there as headers here).
