@@ -282,6 +282,49 @@ pub fn content_length(value: &str) -> Option<u64> {
     value.parse::<u64>().ok().filter(|&n| n <= i64::MAX as u64)
 }
 
+/// The fewest bytes a JSON body carrying `model` takes: `{"model":"…"}`
+/// with the string escaped as little as JSON allows.
+pub fn shortest_body(model: &str) -> u64 {
+    let escaped: usize = model
+        .chars()
+        .map(|c| match c {
+            '"' | '\\' | '\u{8}' | '\u{c}' | '\n' | '\r' | '\t' => 2,
+            c if (c as u32) < 0x20 => 6,
+            c => c.len_utf8(),
+        })
+        .sum();
+    (12 + escaped) as u64
+}
+
+/// Why no request is like `request`, if none is: it sends a model and a
+/// `Content-Length` (the first, as Go's server reads it; a chunked body's
+/// length is its chunks', so not with a `Transfer-Encoding`) too short
+/// for any JSON body that carries that model. The proxy reads the model
+/// from a body of that many bytes: a case like it is a request that
+/// cannot be sent. The header's name as written, and why.
+pub fn impossible_body(request: &Request) -> Option<(&str, String)> {
+    let model = request.model.as_deref().filter(|m| !m.is_empty())?;
+    // Go's server answers some requests before it reads a body at all.
+    if request.headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("transfer-encoding"))
+        || refused_by_server(request).is_some()
+    {
+        return None;
+    }
+    let (name, value) = request.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case("content-length"))?;
+    let length = content_length(received_value(value))?;
+    let needed = shortest_body(model);
+    (needed > length).then(|| {
+        (
+            name.as_str(),
+            format!(
+                "Content-Length {length} cannot hold the model: the shortest JSON body that carries it \
+                 ({{\"model\":…}}) takes {needed} bytes, and the proxy reads the model from those {length}; \
+                 no request is like that: give a Content-Length of at least {needed}, or none"
+            ),
+        )
+    })
+}
+
 /// The bytes Go's server takes in a `Host` header (`httpguts.ValidHostHeader`,
 /// checked byte by byte against a Go 1.27 server): letters, digits and
 /// `!$%&'()*+,-.:;=[]_~`.
@@ -670,6 +713,33 @@ mod tests {
         assert_eq!(rule(&[("Content-Length", "013"), ("Transfer-Encoding", "chunked")]), "default");
         assert_eq!(content_length("013"), Some(13));
         assert_eq!(content_length("9223372036854775807"), Some(i64::MAX as u64));
+    }
+
+    #[test]
+    fn a_content_length_too_short_for_the_model_is_no_request() {
+        assert_eq!(shortest_body("m"), 13, "{{\"model\":\"m\"}}");
+        assert_eq!(shortest_body("a\"\u{1}é"), 12 + 1 + 2 + 6 + 2);
+        let with = |model: Option<&str>, headers: &[(&str, &str)]| Request {
+            model: model.map(str::to_string),
+            headers: headers.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect(),
+        };
+        // {"model":"gpt-4o"} is 18 bytes.
+        assert_eq!(
+            impossible_body(&with(Some("gpt-4o"), &[("Content-Length", "17")])).map(|(n, _)| n),
+            Some("Content-Length")
+        );
+        assert!(impossible_body(&with(Some("gpt-4o"), &[("content-length", " 17 ")])).is_some());
+        for possible in [
+            with(Some("gpt-4o"), &[("Content-Length", "18")]),
+            with(Some("gpt-4o"), &[("Content-Length", "17"), ("Transfer-Encoding", "chunked")]),
+            with(Some("gpt-4o"), &[("Content-Length", "abc")]),
+            with(Some("gpt-4o"), &[("Content-Length", "17"), ("Content-Length", "18")]),
+            with(None, &[("Content-Length", "0")]),
+            with(Some(""), &[("Content-Length", "0")]),
+            with(Some("gpt-4o"), &[]),
+        ] {
+            assert_eq!(impossible_body(&possible), None, "{possible:?}");
+        }
     }
 
     /// A field of `testdata/go_http.tsv`: `\\` is a backslash, `\xNN` a byte.

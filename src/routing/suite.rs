@@ -22,10 +22,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use anyhow::{anyhow, bail, Result};
 use serde::Deserialize;
 
+use super::proxy;
 use super::router::Router;
 use super::{Decision, Request};
 use crate::diagnostic::{rules, Diagnostic, Place};
-use crate::input::Document;
+use crate::input::{child_path, Document};
 use crate::kube::shown::shown as in_log;
 use crate::model::DataPlane;
 
@@ -261,14 +262,22 @@ pub fn read(doc: &Document) -> std::result::Result<TestFile, Vec<Diagnostic>> {
     for (i, value) in entries("tests").iter().enumerate() {
         match read_every::<CaseSpec>(value) {
             Err(found) => errors.extend(found.into_iter().map(|(path, e)| entry(format!("tests[{i}]"), &path, e))),
-            Ok(c) => cases.push(Case {
-                at: doc.place(&format!("tests[{i}]")),
-                name: c.name,
-                request: Request { model: c.request.model, headers: c.request.headers.into_iter().collect() },
-                unhealthy: c.unhealthy,
-                expect: c.expect,
-                data_plane: c.data_plane,
-            }),
+            Ok(c) => {
+                let request = Request { model: c.request.model, headers: c.request.headers.into_iter().collect() };
+                if let Some((name, why)) = proxy::impossible_body(&request) {
+                    let path = format!("tests[{i}].request.{}", child_path("headers", name));
+                    errors.push(refused(&path, format!("{:?}: {why}", c.name)));
+                    continue;
+                }
+                cases.push(Case {
+                    at: doc.place(&format!("tests[{i}]")),
+                    name: c.name,
+                    request,
+                    unhealthy: c.unhealthy,
+                    expect: c.expect,
+                    data_plane: c.data_plane,
+                })
+            }
         }
     }
     if !errors.is_empty() {
