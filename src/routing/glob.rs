@@ -32,11 +32,34 @@
 /// the pattern is malformed (ErrBadPattern, which the proxy reads as no
 /// match).
 pub fn path_match(pattern: &str, name: &str) -> Option<bool> {
-    match_bytes(pattern.as_bytes(), name.as_bytes())
+    PARSED.with(|parsed| {
+        let mut parsed = parsed.borrow_mut();
+        if !parsed.contains_key(pattern) {
+            if parsed.len() >= PARSED_KEPT {
+                parsed.clear();
+            }
+            parsed.insert(pattern.to_string(), parse(pattern.as_bytes()));
+        }
+        let segments = parsed.get(pattern)?.as_ref()?;
+        Some(matches(segments, name.as_bytes()))
+    })
 }
 
-/// `path_match` on bytes: Go's strings are bytes, and `*` can leave the
-/// name mid-rune.
+/// How many patterns a thread keeps parsed; past it, it starts again.
+const PARSED_KEPT: usize = 4096;
+
+thread_local! {
+    /// Patterns parsed on this thread, by their text: the proxy matches a
+    /// router's few patterns against many models (`verify` decides
+    /// thousands of requests), and parsing allocates where matching does
+    /// not. `None`: malformed.
+    static PARSED: std::cell::RefCell<std::collections::HashMap<String, Option<Vec<Segment>>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// `path_match` on bytes, parsed afresh: Go's strings are bytes, and `*`
+/// can leave the name mid-rune.
+#[cfg(test)]
 fn match_bytes(pattern: &[u8], name: &[u8]) -> Option<bool> {
     let segments = parse(pattern)?;
     Some(matches(&segments, name))
@@ -536,13 +559,35 @@ mod tests {
                 other => panic!("unknown result {other:?}"),
             };
             rows += 1;
-            let got = match_bytes(&unescape(pattern), &unescape(name));
+            let (pattern_bytes, name_bytes) = (unescape(pattern), unescape(name));
+            let got = match_bytes(&pattern_bytes, &name_bytes);
             if got != want {
                 wrong.push(format!("{pattern}\t{name}\twant {want:?}, got {got:?}"));
+            }
+            // The patterns kept parsed answer the same, twice.
+            if let (Ok(p), Ok(n)) = (std::str::from_utf8(&pattern_bytes), std::str::from_utf8(&name_bytes)) {
+                for _ in 0..2 {
+                    let kept = path_match(p, n);
+                    if kept != want {
+                        wrong.push(format!("{pattern}\t{name}\twant {want:?}, kept parsed {kept:?}"));
+                    }
+                }
             }
         }
         assert_eq!(Some(rows), declared, "the table is cut short");
         assert!(wrong.is_empty(), "{} of {rows} rows disagree with Go:\n{}", wrong.len(), wrong.join("\n"));
+    }
+
+    /// Past the patterns a thread keeps parsed it starts again, and
+    /// answers as before.
+    #[test]
+    fn patterns_kept_parsed_are_bounded() {
+        assert_eq!(path_match("gpt-*", "gpt-4o"), Some(true));
+        for i in 0..PARSED_KEPT + 10 {
+            assert_eq!(path_match(&format!("m{i}-*"), &format!("m{i}-x")), Some(true));
+        }
+        PARSED.with(|p| assert!(p.borrow().len() <= PARSED_KEPT));
+        assert_eq!((path_match("gpt-*", "gpt-4o"), path_match("[", "a")), (Some(true), None));
     }
 
     /// Cases worth reading; every answer is what Go answers.
