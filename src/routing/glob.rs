@@ -32,34 +32,11 @@
 /// the pattern is malformed (ErrBadPattern, which the proxy reads as no
 /// match).
 pub fn path_match(pattern: &str, name: &str) -> Option<bool> {
-    PARSED.with(|parsed| {
-        let mut parsed = parsed.borrow_mut();
-        if !parsed.contains_key(pattern) {
-            if parsed.len() >= PARSED_KEPT {
-                parsed.clear();
-            }
-            parsed.insert(pattern.to_string(), parse(pattern.as_bytes()));
-        }
-        let segments = parsed.get(pattern)?.as_ref()?;
-        Some(matches(segments, name.as_bytes()))
-    })
+    match_bytes(pattern.as_bytes(), name.as_bytes())
 }
 
-/// How many patterns a thread keeps parsed; past it, it starts again.
-const PARSED_KEPT: usize = 4096;
-
-thread_local! {
-    /// Patterns parsed on this thread, by their text: the proxy matches a
-    /// router's few patterns against many models (`verify` decides
-    /// thousands of requests), and parsing allocates where matching does
-    /// not. `None`: malformed.
-    static PARSED: std::cell::RefCell<std::collections::HashMap<String, Option<Vec<Segment>>>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
-}
-
-/// `path_match` on bytes, parsed afresh: Go's strings are bytes, and `*`
-/// can leave the name mid-rune.
-#[cfg(test)]
+/// `path_match` on bytes: Go's strings are bytes, and `*` can leave the
+/// name mid-rune.
 fn match_bytes(pattern: &[u8], name: &[u8]) -> Option<bool> {
     let segments = parse(pattern)?;
     Some(matches(&segments, name))
@@ -67,14 +44,14 @@ fn match_bytes(pattern: &[u8], name: &[u8]) -> Option<bool> {
 
 /// The pattern between two runs of `*`: its terms, and whether a `*` comes
 /// before them.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Segment {
     after_star: bool,
     terms: Vec<Term>,
 }
 
 /// What one term takes from the name.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 enum Term {
     /// This byte (a rune of several bytes is as many terms).
     Byte(u8),
@@ -351,7 +328,7 @@ pub enum Progress {
 }
 
 /// A pattern that parses, run a byte at a time.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Glob {
     segments: Vec<Segment>,
 }
@@ -360,6 +337,12 @@ impl Glob {
     /// `None` when Go says ErrBadPattern.
     pub fn parse(pattern: &str) -> Option<Glob> {
         Some(Glob { segments: parse(pattern.as_bytes())? })
+    }
+
+    /// Whether `name` matches, as `path_match` says, without parsing the
+    /// pattern again: for matching one pattern against many names.
+    pub fn matches(&self, name: &str) -> bool {
+        matches(&self.segments, name.as_bytes())
     }
 
     /// The glob that matches exactly `bytes` (an exact model id).
@@ -559,35 +542,33 @@ mod tests {
                 other => panic!("unknown result {other:?}"),
             };
             rows += 1;
-            let (pattern_bytes, name_bytes) = (unescape(pattern), unescape(name));
-            let got = match_bytes(&pattern_bytes, &name_bytes);
+            let got = match_bytes(&unescape(pattern), &unescape(name));
             if got != want {
                 wrong.push(format!("{pattern}\t{name}\twant {want:?}, got {got:?}"));
-            }
-            // The patterns kept parsed answer the same, twice.
-            if let (Ok(p), Ok(n)) = (std::str::from_utf8(&pattern_bytes), std::str::from_utf8(&name_bytes)) {
-                for _ in 0..2 {
-                    let kept = path_match(p, n);
-                    if kept != want {
-                        wrong.push(format!("{pattern}\t{name}\twant {want:?}, kept parsed {kept:?}"));
-                    }
-                }
             }
         }
         assert_eq!(Some(rows), declared, "the table is cut short");
         assert!(wrong.is_empty(), "{} of {rows} rows disagree with Go:\n{}", wrong.len(), wrong.join("\n"));
     }
 
-    /// Past the patterns a thread keeps parsed it starts again, and
-    /// answers as before.
+    /// A pattern parsed once answers as `path_match` on every row of the
+    /// table whose pattern and name are UTF-8.
     #[test]
-    fn patterns_kept_parsed_are_bounded() {
-        assert_eq!(path_match("gpt-*", "gpt-4o"), Some(true));
-        for i in 0..PARSED_KEPT + 10 {
-            assert_eq!(path_match(&format!("m{i}-*"), &format!("m{i}-x")), Some(true));
+    fn a_glob_parsed_once_matches_as_path_match() {
+        let table = include_str!("testdata/path_match.tsv");
+        let mut checked = 0;
+        for line in table.lines().filter(|l| !l.starts_with('#')) {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let (Ok(pattern), Ok(name)) =
+                (String::from_utf8(unescape(fields[0])), String::from_utf8(unescape(fields[1])))
+            else {
+                continue;
+            };
+            let once = Glob::parse(&pattern).map(|g| g.matches(&name));
+            assert_eq!(once, path_match(&pattern, &name), "{pattern:?} {name:?}");
+            checked += 1;
         }
-        PARSED.with(|p| assert!(p.borrow().len() <= PARSED_KEPT));
-        assert_eq!((path_match("gpt-*", "gpt-4o"), path_match("[", "a")), (Some(true), None));
+        assert!(checked > 1000, "{checked}");
     }
 
     /// Cases worth reading; every answer is what Go answers.

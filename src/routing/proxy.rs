@@ -30,7 +30,7 @@ use std::collections::{BTreeMap, HashMap};
 use anyhow::{Context as _, Result};
 use serde::Deserialize;
 
-use super::glob::path_match;
+use super::glob::{path_match, Glob};
 use super::{Decision, Matched, Request, Trial};
 use crate::kube::golower::to_lower;
 use crate::kube::names::{DEFAULT_CLASSIFICATION_HEADER, TASK_COMPLEXITY_HEADER};
@@ -79,6 +79,24 @@ pub struct Rule {
     pub route: RuleRoute,
     #[serde(default)]
     pub fail_closed: bool,
+    /// `match.models` parsed on first use: a rule is read once (from
+    /// `config.json`, never changed after) and asked of many requests
+    /// (`verify` decides thousands).
+    #[serde(skip)]
+    globs: std::sync::OnceLock<Vec<Option<Glob>>>,
+}
+
+impl Rule {
+    /// `matchModels` on this rule's models, each parsed once.
+    fn matches_model(&self, model: &str) -> bool {
+        let patterns = &self.match_.models;
+        if patterns.is_empty() || model.is_empty() {
+            return match_models(patterns, model);
+        }
+        // A malformed pattern (ErrBadPattern) matches nothing.
+        let globs = self.globs.get_or_init(|| patterns.iter().map(|p| Glob::parse(p)).collect());
+        globs.iter().flatten().any(|g| g.matches(model))
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -399,7 +417,7 @@ fn first_failure<'a>(config: &ProxyConfig, rule: &'a Rule, f: &'a Features) -> O
     if !m.task_complexity.is_empty() && m.task_complexity != f.task_complexity {
         return Some(Failure::Complexity);
     }
-    if !match_models(&m.models, &f.model) {
+    if !rule.matches_model(&f.model) {
         return Some(Failure::Models);
     }
     for (name, want) in &m.headers {

@@ -447,17 +447,41 @@ pub enum Located {
 /// decides otherwise.
 pub struct Locator<'a> {
     space: &'a Space,
-    lists: Vec<Vec<Pending<'a>>>,
+    lists: Vec<Vec<Step<'a>>>,
+    /// The model tests of the conditions, their globs parsed once.
+    models: Vec<ParsedModels>,
     values: BTreeMap<String, Vec<Option<String>>>,
     tests: BTreeMap<String, Vec<&'a HeaderTest>>,
     /// The cells of each leaf, by the headers it sends.
     leaves: HashMap<Sent, Vec<usize>>,
     /// Each leaf's model cells by their first takers, found when first asked.
-    models: HashMap<Sent, HashMap<Vec<u16>, usize>>,
+    classes: HashMap<Sent, HashMap<Vec<u16>, usize>>,
 }
 
 /// The headers a leaf of the tree sends.
 type Sent = Vec<(String, String)>;
+
+/// A condition on the walk down the tree: the header tests not decided
+/// yet, and its model test (an index into `Locator::models`).
+#[derive(Clone)]
+struct Step<'a> {
+    headers: Vec<&'a HeaderTest>,
+    model: Option<usize>,
+}
+
+/// A model test with its globs parsed (a malformed one, which matches
+/// nothing, left out).
+struct ParsedModels {
+    globs: Vec<Glob>,
+    ids: Vec<String>,
+}
+
+impl ParsedModels {
+    /// [`ModelTest::holds`], without parsing the globs again.
+    fn holds(&self, model: &str) -> bool {
+        self.globs.iter().any(|g| g.matches(model)) || self.ids.iter().any(|id| id == model)
+    }
+}
 
 impl Space {
     /// The lookup from a request to its cell, for the `literals` this
@@ -471,31 +495,35 @@ impl Space {
         for (i, cell) in self.cells.iter().enumerate() {
             leaves.entry(cell.headers.clone()).or_default().push(i);
         }
-        Locator {
-            space: self,
-            lists: literals
-                .lists
-                .iter()
-                .map(|list| {
-                    list.iter()
-                        .map(|c| Pending { headers: c.headers.iter().collect(), models: c.models.as_ref() })
-                        .collect()
-                })
-                .collect(),
-            values: header_values(literals),
-            tests,
-            leaves,
-            models: HashMap::new(),
-        }
+        let mut models = Vec::new();
+        let lists = literals
+            .lists
+            .iter()
+            .map(|list| {
+                list.iter()
+                    .map(|c| Step {
+                        headers: c.headers.iter().collect(),
+                        model: c.models.as_ref().map(|m| {
+                            models.push(ParsedModels {
+                                globs: m.globs.iter().filter_map(|g| Glob::parse(g)).collect(),
+                                ids: m.ids.clone(),
+                            });
+                            models.len() - 1
+                        }),
+                    })
+                    .collect()
+            })
+            .collect();
+        Locator { space: self, lists, models, values: header_values(literals), tests, leaves, classes: HashMap::new() }
     }
 }
 
 /// Of each list that reads the model, the place of the first condition
 /// that takes `model` (`u16::MAX`: none).
-fn first_takers(reading: &[Vec<Option<&ModelTest>>], model: &str) -> Vec<u16> {
+fn first_takers(reading: &[Vec<Option<usize>>], models: &[ParsedModels], model: &str) -> Vec<u16> {
     reading
         .iter()
-        .map(|list| list.iter().position(|t| t.is_none_or(|t| t.holds(model))).map_or(u16::MAX, |i| i as u16))
+        .map(|list| list.iter().position(|t| t.is_none_or(|t| models[t].holds(model))).map_or(u16::MAX, |i| i as u16))
         .collect()
 }
 
@@ -503,10 +531,10 @@ impl Locator<'_> {
     /// The cell `request` falls in.
     pub fn locate(&mut self, request: &Request) -> Located {
         let mut lists = self.lists.clone();
-        let mut sent: Vec<(String, String)> = Vec::new();
+        let mut sent: Sent = Vec::new();
         loop {
             for list in &mut lists {
-                if let Some(end) = list.iter().position(|p| p.headers.is_empty() && p.models.is_none()) {
+                if let Some(end) = list.iter().position(|p| p.headers.is_empty() && p.model.is_none()) {
                     list.truncate(end + 1);
                 }
             }
@@ -536,9 +564,9 @@ impl Locator<'_> {
                 .map(|list| {
                     list.iter()
                         .filter(|p| p.headers.iter().filter(|t| t.name() == name).all(|t| t.holds(value)))
-                        .map(|p| Pending {
+                        .map(|p| Step {
                             headers: p.headers.iter().copied().filter(|t| t.name() != name).collect(),
-                            models: p.models,
+                            model: p.model,
                         })
                         .collect()
                 })
@@ -550,10 +578,10 @@ impl Locator<'_> {
         let Some(cells) = self.leaves.get(&sent) else {
             return Located::Missing(format!("no cell sends the headers {sent:?}"));
         };
-        let reading: Vec<Vec<Option<&ModelTest>>> = lists
+        let reading: Vec<Vec<Option<usize>>> = lists
             .iter()
-            .filter(|l| l.iter().any(|p| p.models.is_some()))
-            .map(|l| l.iter().map(|p| p.models).collect())
+            .filter(|l| l.iter().any(|p| p.model.is_some()))
+            .map(|l| l.iter().map(|p| p.model).collect())
             .collect();
         // The proxy reads an absent model and an empty one alike; where no
         // list left reads the model, every model is in that cell too.
@@ -564,17 +592,17 @@ impl Locator<'_> {
                 None => Located::Missing(format!("no cell without a model sends the headers {sent:?}")),
             };
         };
-        let space = self.space;
-        let classes = self.models.entry(sent.clone()).or_insert_with(|| {
+        let (space, models) = (self.space, &self.models);
+        let classes = self.classes.entry(sent.clone()).or_insert_with(|| {
             let mut classes = HashMap::new();
             for &i in cells {
                 if let Some(m) = &space.cells[i].model {
-                    classes.entry(first_takers(&reading, m)).or_insert(i);
+                    classes.entry(first_takers(&reading, models, m)).or_insert(i);
                 }
             }
             classes
         });
-        match classes.get(&first_takers(&reading, model)) {
+        match classes.get(&first_takers(&reading, models, model)) {
             Some(&i) => Located::Cell(i),
             None => Located::Missing(format!(
                 "model {model:?} is taken first as no model of a cell with the headers {sent:?} is"
