@@ -453,10 +453,17 @@ pub struct Locator<'a> {
     values: BTreeMap<String, Vec<Option<String>>>,
     tests: BTreeMap<String, Vec<&'a HeaderTest>>,
     /// The cells of each leaf, by the headers it sends.
-    leaves: HashMap<Sent, Vec<usize>>,
+    leaves: HashMap<&'a [(String, String)], Vec<usize>>,
     /// Each leaf's model cells by their first takers, found when first asked.
     classes: HashMap<Sent, HashMap<Vec<u16>, usize>>,
+    /// Where the walk of each set of headers asked ended: most requests
+    /// asked share theirs (every model alone shares none).
+    walks: HashMap<Sent, Walked>,
 }
+
+/// Where a walk down the header tree ends: the leaf's headers and the
+/// lists left that read the model, or why it ends in no leaf.
+type Walked = Result<(Sent, Vec<Vec<Option<usize>>>), Located>;
 
 /// The headers a leaf of the tree sends.
 type Sent = Vec<(String, String)>;
@@ -491,9 +498,9 @@ impl Space {
         for test in literals.lists.iter().flatten().flat_map(|c| &c.headers) {
             tests.entry(test.name().to_string()).or_default().push(test);
         }
-        let mut leaves: HashMap<Sent, Vec<usize>> = HashMap::new();
+        let mut leaves: HashMap<&[(String, String)], Vec<usize>> = HashMap::new();
         for (i, cell) in self.cells.iter().enumerate() {
-            leaves.entry(cell.headers.clone()).or_default().push(i);
+            leaves.entry(&cell.headers).or_default().push(i);
         }
         let mut models = Vec::new();
         let lists = literals
@@ -514,7 +521,16 @@ impl Space {
                     .collect()
             })
             .collect();
-        Locator { space: self, lists, models, values: header_values(literals), tests, leaves, classes: HashMap::new() }
+        Locator {
+            space: self,
+            lists,
+            models,
+            values: header_values(literals),
+            tests,
+            leaves,
+            classes: HashMap::new(),
+            walks: HashMap::new(),
+        }
     }
 }
 
@@ -530,6 +546,46 @@ fn first_takers(reading: &[Vec<Option<usize>>], models: &[ParsedModels], model: 
 impl Locator<'_> {
     /// The cell `request` falls in.
     pub fn locate(&mut self, request: &Request) -> Located {
+        if !self.walks.contains_key(&request.headers) {
+            let walked = self.walk(request);
+            self.walks.insert(request.headers.clone(), walked);
+        }
+        let (sent, reading) = match &self.walks[&request.headers] {
+            Ok(walked) => walked,
+            Err(stop) => return stop.clone(),
+        };
+        let Some(cells) = self.leaves.get(&sent[..]) else {
+            return Located::Missing(format!("no cell sends the headers {sent:?}"));
+        };
+        // The proxy reads an absent model and an empty one alike; where no
+        // list left reads the model, every model is in that cell too.
+        let model = request.model.as_deref().filter(|m| !m.is_empty() && !reading.is_empty());
+        let Some(model) = model else {
+            return match cells.iter().find(|&&i| self.space.cells[i].model.is_none()) {
+                Some(&i) => Located::Cell(i),
+                None => Located::Missing(format!("no cell without a model sends the headers {sent:?}")),
+            };
+        };
+        let (space, models) = (self.space, &self.models);
+        let classes = self.classes.entry(sent.clone()).or_insert_with(|| {
+            let mut classes = HashMap::new();
+            for &i in cells {
+                if let Some(m) = &space.cells[i].model {
+                    classes.entry(first_takers(reading, models, m)).or_insert(i);
+                }
+            }
+            classes
+        });
+        match classes.get(&first_takers(reading, models, model)) {
+            Some(&i) => Located::Cell(i),
+            None => Located::Missing(format!(
+                "model {model:?} is taken first as no model of a cell with the headers {sent:?} is"
+            )),
+        }
+    }
+
+    /// The header tree walked with the request's values.
+    fn walk(&self, request: &Request) -> Walked {
         let mut lists = self.lists.clone();
         let mut sent: Sent = Vec::new();
         loop {
@@ -546,7 +602,7 @@ impl Locator<'_> {
                 .find(|(n, _)| n.eq_ignore_ascii_case(&name))
                 .map(|(_, v)| proxy::received_value(v));
             if got.is_some_and(|v| !proxy::is_valid_value(v)) {
-                return Located::Unreceived;
+                return Err(Located::Unreceived);
             }
             let tests = self.tests.get(&name).map(Vec::as_slice).unwrap_or_default();
             let answers: Vec<bool> = tests.iter().map(|t| t.holds(got)).collect();
@@ -554,9 +610,9 @@ impl Locator<'_> {
             let Some(value) =
                 tried.into_iter().find(|v| tests.iter().map(|t| t.holds(v.as_deref())).eq(answers.iter().copied()))
             else {
-                return Located::Missing(format!(
+                return Err(Located::Missing(format!(
                     "header {name}: {got:?} is answered by its tests as no value the search tried is"
-                ));
+                )));
             };
             let value = value.as_deref();
             lists = lists
@@ -575,39 +631,12 @@ impl Locator<'_> {
                 sent.push((name, v.to_string()));
             }
         }
-        let Some(cells) = self.leaves.get(&sent) else {
-            return Located::Missing(format!("no cell sends the headers {sent:?}"));
-        };
-        let reading: Vec<Vec<Option<usize>>> = lists
+        let reading = lists
             .iter()
             .filter(|l| l.iter().any(|p| p.model.is_some()))
             .map(|l| l.iter().map(|p| p.model).collect())
             .collect();
-        // The proxy reads an absent model and an empty one alike; where no
-        // list left reads the model, every model is in that cell too.
-        let model = request.model.as_deref().filter(|m| !m.is_empty() && !reading.is_empty());
-        let Some(model) = model else {
-            return match cells.iter().find(|&&i| self.space.cells[i].model.is_none()) {
-                Some(&i) => Located::Cell(i),
-                None => Located::Missing(format!("no cell without a model sends the headers {sent:?}")),
-            };
-        };
-        let (space, models) = (self.space, &self.models);
-        let classes = self.classes.entry(sent.clone()).or_insert_with(|| {
-            let mut classes = HashMap::new();
-            for &i in cells {
-                if let Some(m) = &space.cells[i].model {
-                    classes.entry(first_takers(&reading, models, m)).or_insert(i);
-                }
-            }
-            classes
-        });
-        match classes.get(&first_takers(&reading, models, model)) {
-            Some(&i) => Located::Cell(i),
-            None => Located::Missing(format!(
-                "model {model:?} is taken first as no model of a cell with the headers {sent:?} is"
-            )),
-        }
+        Ok((sent, reading))
     }
 }
 
