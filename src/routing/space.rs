@@ -263,6 +263,8 @@ pub struct Space {
     /// The automaton and product states the model search visited (of
     /// `--max-states`).
     pub states: usize,
+    /// The values tried of each header: what the lookup walks by.
+    values: BTreeMap<String, Vec<Option<String>>>,
 }
 
 /// A condition on its way down the header tree: the header tests not
@@ -420,7 +422,7 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
         }
     }
     let states = limits.model_states - budget.states;
-    Space { cells, complete: notes.is_empty(), notes, states }
+    Space { cells, complete: notes.is_empty(), notes, states, values }
 }
 
 /// Where a request falls in a space ([`Space::locator`]).
@@ -450,7 +452,7 @@ pub struct Locator<'a> {
     lists: Vec<Vec<Step<'a>>>,
     /// The model tests of the conditions, their globs parsed once.
     models: Vec<ParsedModels>,
-    values: BTreeMap<String, Vec<Option<String>>>,
+    values: &'a BTreeMap<String, Vec<Option<String>>>,
     tests: BTreeMap<String, Vec<&'a HeaderTest>>,
     /// The cells of each leaf, by the headers it sends.
     leaves: HashMap<&'a [(String, String)], Vec<usize>>,
@@ -525,7 +527,7 @@ impl Space {
             space: self,
             lists,
             models,
-            values: header_values(literals),
+            values: &self.values,
             tests,
             leaves,
             classes: HashMap::new(),
