@@ -29,7 +29,8 @@
 //! Every model witness is matched again with the proxy's own `path.Match`
 //! and compared with the decisions its class stands for; one that differs
 //! makes the space incomplete instead of being trusted. A search that
-//! spends a budget is incomplete too, and says which.
+//! spends a budget is incomplete too, and says which. `Space::locator`
+//! finds the cell any request falls in, for `verify`'s self-check.
 
 use std::collections::{BTreeMap, HashMap};
 
