@@ -505,15 +505,18 @@ pub struct Budgets {
     #[arg(long, value_name = "N", default_value_t = 200_000)]
     pub max_cells: usize,
 
-    /// Rule evaluations (cells × rules) the cells may take to decide.
+    /// Rule evaluations (cells × rules) the cells, then the self-check's
+    /// requests, may take to decide.
     #[arg(long, value_name = "N", default_value_t = 20_000_000)]
     pub max_decisions: u64,
 
-    /// Seconds the whole run may take; the search stops there, incomplete.
+    /// Seconds the whole run may take; the search and the self-check stop
+    /// there, incomplete.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub timeout: f64,
 
-    /// MiB of memory the process may hold; the search stops before, incomplete.
+    /// MiB of memory the process may hold; the search and the self-check
+    /// stop before, incomplete.
     #[arg(long, value_name = "MIB", default_value_t = 256)]
     pub max_memory: usize,
 }

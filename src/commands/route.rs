@@ -10,6 +10,7 @@ use crate::cli::{ReportFormat, RouteArgs};
 use crate::input::inputs::Inputs;
 use crate::output::spool::Spool;
 use crate::report::{human, json, Reporter};
+use crate::routing::proxy;
 use crate::routing::suite;
 use crate::routing::Request;
 
@@ -31,6 +32,9 @@ fn header(text: &str) -> Result<(String, String)> {
 pub(super) fn run(args: &RouteArgs, inputs: &mut Inputs, reporter: &mut Reporter) -> Result<Outcome> {
     let headers = args.headers.iter().map(|h| header(h)).collect::<Result<Vec<_>>>()?;
     let request = Request { model: args.model.clone(), headers };
+    if let Some((name, why)) = proxy::impossible_body(&request) {
+        bail!("-H {name} and --model: {why}");
+    }
     let mut text = String::new();
     let mut decisions = Vec::new();
     for plane in planes(args.data_plane) {

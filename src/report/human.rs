@@ -142,6 +142,10 @@ pub fn verify(reports: &[RouterReport], incomplete_severity: Severity) -> String
         if !r.complete {
             let _ =
                 writeln!(out, "  {} {}: {}", incomplete_severity.as_str(), rules::ROUTING_INCOMPLETE.id, incomplete(r));
+            // The requests the proof gets wrong, ready to paste.
+            for m in &r.self_check.mismatches {
+                let _ = writeln!(out, "    case: {}", case_flow(&m.case));
+            }
         }
         for f in &r.findings {
             let d = &f.diagnostic;

@@ -154,6 +154,29 @@ pub fn test(run: &SuiteRun, out: &mut dyn std::io::Write) -> Result<()> {
     std::io::Write::flush(&mut out).context("cannot spool output")
 }
 
+/// The self-check in the JSON contract: what it decided, and each
+/// request decided unlike its cell.
+fn self_check(c: &crate::routing::verify::SelfCheck) -> Value {
+    let mismatches: Vec<Value> = c
+        .mismatches
+        .iter()
+        .map(|m| {
+            json!({
+                "kind": m.kind.label(),
+                "request": request_json(&m.request),
+                "unhealthy": m.unhealthy,
+                "cell": m.cell.as_ref().map(|(r, _)| request_json(r)),
+                "proved": m.cell.as_ref().map(|(_, d)| decision_json(d)),
+                "decided": decision_json(&m.decided),
+                "message": m.why,
+                "case": case_json(&m.case),
+            })
+        })
+        .collect();
+    json!({"ran": c.ran, "requests": c.requests, "unreceived": c.unreceived, "decisions": c.decisions,
+        "healthStates": c.health, "mismatched": c.mismatched, "mismatches": mismatches})
+}
+
 /// `verify -o json` (docs/verify.md).
 pub fn verify(reports: &[RouterReport], incomplete_severity: Severity) -> String {
     let routers: Vec<Value> = reports
@@ -165,6 +188,7 @@ pub fn verify(reports: &[RouterReport], incomplete_severity: Severity) -> String
                 "complete": r.complete,
                 "notes": r.notes,
                 "search": {"states": r.states, "cells": r.cells},
+                "selfCheck": self_check(&r.self_check),
                 "classes": r.classes.iter().map(|c| json!({"request": request_json(&c.request), "decision": decision_json(&c.decision)})).collect::<Vec<_>>(),
                 "unreachableRules": r.unreachable,
                 "findings": (!r.complete)

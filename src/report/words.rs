@@ -100,6 +100,13 @@ pub fn decided(d: &Decision) -> String {
 
 /// Why a report is not complete, and what to do about it.
 pub fn incomplete(report: &RouterReport) -> String {
+    if report.self_check.mismatched > 0 {
+        return format!(
+            "the proof is not sound, so nothing is proved: {}; the case of each such request shows what `routerctl \
+             test` decides",
+            report.notes.join("; ")
+        );
+    }
     format!(
         "the search did not finish, so nothing is proved of the requests it did not reach: {}; raise the budget \
          named (see `routerctl verify --help`), or pass --allow-incomplete to accept a partial answer",

@@ -80,20 +80,25 @@ impl RouteRule {
     }
 }
 
-/// The headers Envoy matches on: the request's, a header sent twice
-/// joined with `,` into one value (as Envoy does before matching since the
-/// CVE-2020-25017 fix), and the model header the AI gateway sets from the
-/// body, in place of any the client sent.
+/// The headers Envoy matches on: the request's, each value without the
+/// spaces and tabs around it (Envoy's HTTP/1 codec trims them as RFC 9110
+/// says: `ConnectionImpl::onHeaderValue` the leading ones,
+/// `completeLastHeader` the trailing ones, envoyproxy/envoy
+/// `source/common/http/http1/codec_impl.cc` at a187ad9), a header sent
+/// twice joined with `,` into one value (as Envoy does before matching
+/// since the CVE-2020-25017 fix), and the model header the AI gateway sets
+/// from the body, in place of any the client sent.
 fn envoy_headers(request: &Request) -> HashMap<String, String> {
     let mut headers: HashMap<String, String> = HashMap::new();
     for (name, value) in &request.headers {
+        let value = value.trim_matches([' ', '\t']);
         headers
             .entry(name.to_ascii_lowercase())
             .and_modify(|joined| {
                 joined.push(',');
                 joined.push_str(value);
             })
-            .or_insert_with(|| value.clone());
+            .or_insert_with(|| value.to_string());
     }
     // The AI gateway's ext_proc parses the body and sets the model header
     // to its `model`, `""` when it has none (`ParseBody` returns
@@ -429,6 +434,29 @@ mod tests {
         let d = decide(&rules, &request("m", &[("x-spread", "yes"), ("X-Spread", "no")]), &[]);
         assert_eq!(d.matched.label(), "joined");
         assert_eq!(decide(&rules, &request("m", &[("x-spread", "yes")]), &[]).matched.label(), "yes");
+    }
+
+    /// Envoy's HTTP/1 codec trims the spaces and tabs around a value
+    /// before any match reads it (codec_impl.cc); the ones inside stay.
+    #[test]
+    fn a_value_is_matched_without_the_spaces_and_tabs_around_it() {
+        let r = route(json!([
+            {"matches": [{"headers": [exact("x-spread", "yes")]}], "backendRefs": [{"name": "a"}]},
+            {"matches": [{"headers": [exact("x-spread", "y es")]}], "backendRefs": [{"name": "b"}]},
+        ]));
+        let rules = route_rules(&r, &[RuleOrigin::Rule("yes".into()), RuleOrigin::Rule("inner".into())])
+            .expect("one origin per rule");
+        for padded in [" yes", "yes ", "\tyes", "yes\t", " \t yes\t "] {
+            assert_eq!(
+                decide(&rules, &request("m", &[("x-spread", padded)]), &[]).matched.label(),
+                "yes",
+                "{padded:?}"
+            );
+        }
+        assert_eq!(decide(&rules, &request("m", &[("x-spread", " y es ")]), &[]).matched.label(), "inner");
+        // Each value is trimmed before a second one is joined to it.
+        let d = decide(&rules, &request("m", &[("x-spread", "y "), ("x-spread", " es")]), &[]);
+        assert_eq!(d.status, Some(404), "joined as \"y,es\"");
     }
 
     #[test]

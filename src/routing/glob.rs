@@ -44,14 +44,14 @@ fn match_bytes(pattern: &[u8], name: &[u8]) -> Option<bool> {
 
 /// The pattern between two runs of `*`: its terms, and whether a `*` comes
 /// before them.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct Segment {
     after_star: bool,
     terms: Vec<Term>,
 }
 
 /// What one term takes from the name.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 enum Term {
     /// This byte (a rune of several bytes is as many terms).
     Byte(u8),
@@ -328,7 +328,7 @@ pub enum Progress {
 }
 
 /// A pattern that parses, run a byte at a time.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Glob {
     segments: Vec<Segment>,
 }
@@ -337,6 +337,12 @@ impl Glob {
     /// `None` when Go says ErrBadPattern.
     pub fn parse(pattern: &str) -> Option<Glob> {
         Some(Glob { segments: parse(pattern.as_bytes())? })
+    }
+
+    /// Whether `name` matches, as `path_match` says, without parsing the
+    /// pattern again: for matching one pattern against many names.
+    pub fn matches(&self, name: &str) -> bool {
+        matches(&self.segments, name.as_bytes())
     }
 
     /// The glob that matches exactly `bytes` (an exact model id).
@@ -412,22 +418,79 @@ impl Glob {
                 match term {
                     Term::Byte(b) => bytes.push(*b),
                     Term::AnyRune => bytes.push(b'x'),
-                    Term::Class { negated: false, ranges } => {
-                        let c = char::from_u32(ranges.first()?.0)?;
-                        bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                    }
-                    Term::Class { negated: true, ranges } => {
-                        let c = ('a'..='z')
-                            .chain('0'..='9')
-                            .find(|c| !ranges.iter().any(|&(lo, hi)| lo <= u32::from(*c) && u32::from(*c) <= hi))?;
-                        bytes.push(c as u8);
-                    }
+                    Term::Class { negated, ranges } => bytes.extend(class_member(*negated, ranges)?),
                 }
             }
             out.push_str(std::str::from_utf8(&bytes).ok()?);
         }
         Some(out)
     }
+
+    /// Names one wildcard away from `instance("x")`: each `*` filled with
+    /// nothing, `/`, a two-byte rune or `x/x`; each `?` dropped, doubled,
+    /// or as `/`, a two- and a three-byte rune; each class as the runes
+    /// on both sides of each of its range ends, the ends themselves, and
+    /// `/`. Some match and some do not: the edges where `path.Match`
+    /// decides. Empty where the instance is not simple to find.
+    pub fn near_misses(&self) -> Vec<String> {
+        // The instance as pieces, each wildcard with its other fillings.
+        let mut pieces: Vec<(Vec<u8>, Vec<Vec<u8>>)> = Vec::new();
+        let star = || (b"x".to_vec(), ["", "/", "\u{E9}", "x/x"].iter().map(|s| s.as_bytes().to_vec()).collect());
+        for (k, segment) in self.segments.iter().enumerate() {
+            if segment.after_star || (k > 0 && segment.terms.is_empty()) {
+                pieces.push(star());
+            }
+            for term in &segment.terms {
+                pieces.push(match term {
+                    Term::Byte(b) => (vec![*b], Vec::new()),
+                    Term::AnyRune => (
+                        b"x".to_vec(),
+                        ["", "xx", "/", "\u{E9}", "\u{20AC}"].iter().map(|s| s.as_bytes().to_vec()).collect(),
+                    ),
+                    Term::Class { negated, ranges } => {
+                        let mut others: Vec<Vec<u8>> = vec![b"/".to_vec()];
+                        for &(lo, hi) in ranges {
+                            for rune in [lo.checked_sub(1), Some(lo), Some(hi), hi.checked_add(1)] {
+                                if let Some(c) = rune.and_then(char::from_u32) {
+                                    others.push(c.encode_utf8(&mut [0; 4]).as_bytes().to_vec());
+                                }
+                            }
+                        }
+                        let Some(first) = class_member(*negated, ranges) else { return Vec::new() };
+                        (first, others)
+                    }
+                });
+            }
+        }
+        let mut out = Vec::new();
+        for (i, (_, others)) in pieces.iter().enumerate() {
+            for other in others {
+                let mut bytes = Vec::new();
+                for (j, (fill, _)) in pieces.iter().enumerate() {
+                    bytes.extend_from_slice(if i == j { other } else { fill });
+                }
+                if let Ok(name) = String::from_utf8(bytes) {
+                    if !out.contains(&name) {
+                        out.push(name);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The member of a class an instance writes: its first, or for a negated
+/// class the first letter or digit outside it.
+fn class_member(negated: bool, ranges: &[(u32, u32)]) -> Option<Vec<u8>> {
+    let c = if negated {
+        ('a'..='z')
+            .chain('0'..='9')
+            .find(|c| !ranges.iter().any(|&(lo, hi)| lo <= u32::from(*c) && u32::from(*c) <= hi))?
+    } else {
+        char::from_u32(ranges.first()?.0)?
+    };
+    Some(c.encode_utf8(&mut [0; 4]).as_bytes().to_vec())
 }
 
 #[cfg(test)]
@@ -486,6 +549,26 @@ mod tests {
         }
         assert_eq!(Some(rows), declared, "the table is cut short");
         assert!(wrong.is_empty(), "{} of {rows} rows disagree with Go:\n{}", wrong.len(), wrong.join("\n"));
+    }
+
+    /// A pattern parsed once answers as `path_match` on every row of the
+    /// table whose pattern and name are UTF-8.
+    #[test]
+    fn a_glob_parsed_once_matches_as_path_match() {
+        let table = include_str!("testdata/path_match.tsv");
+        let mut checked = 0;
+        for line in table.lines().filter(|l| !l.starts_with('#')) {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let (Ok(pattern), Ok(name)) =
+                (String::from_utf8(unescape(fields[0])), String::from_utf8(unescape(fields[1])))
+            else {
+                continue;
+            };
+            let once = Glob::parse(&pattern).map(|g| g.matches(&name));
+            assert_eq!(once, path_match(&pattern, &name), "{pattern:?} {name:?}");
+            checked += 1;
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     /// Cases worth reading; every answer is what Go answers.

@@ -5,7 +5,9 @@
 //! rendered AIGatewayRoute); RouterTest files and their runs (`suite`),
 //! the JSON Schema of those files (`suite_schema`), and a witness case
 //! written as those files write it (`witness`); a router's decisions on
-//! the requests a router-proxy logged (`replay`).
+//! the requests a router-proxy logged (`replay`); the request space
+//! `verify` proves over (`space`, `models`) and the router's own
+//! vocabulary it checks that proof with (`vocabulary`).
 //! Pure: values in, decisions out.
 
 pub mod gateway;
@@ -19,12 +21,13 @@ pub mod space;
 pub mod suite;
 pub mod suite_schema;
 pub mod verify;
+pub mod vocabulary;
 pub mod witness;
 
 use std::fmt;
 
 /// One request, as a test or `routerctl route` gives it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Request {
     /// The body's `model` (absent: the proxy reads `""`).
     pub model: Option<String>,

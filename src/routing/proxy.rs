@@ -30,7 +30,7 @@ use std::collections::{BTreeMap, HashMap};
 use anyhow::{Context as _, Result};
 use serde::Deserialize;
 
-use super::glob::path_match;
+use super::glob::{path_match, Glob};
 use super::{Decision, Matched, Request, Trial};
 use crate::kube::golower::to_lower;
 use crate::kube::names::{DEFAULT_CLASSIFICATION_HEADER, TASK_COMPLEXITY_HEADER};
@@ -79,6 +79,24 @@ pub struct Rule {
     pub route: RuleRoute,
     #[serde(default)]
     pub fail_closed: bool,
+    /// `match.models` parsed on first use: a rule is read once (from
+    /// `config.json`, never changed after) and asked of many requests
+    /// (`verify` decides thousands).
+    #[serde(skip)]
+    globs: std::sync::OnceLock<Vec<Option<Glob>>>,
+}
+
+impl Rule {
+    /// `matchModels` on this rule's models, each parsed once.
+    fn matches_model(&self, model: &str) -> bool {
+        let patterns = &self.match_.models;
+        if patterns.is_empty() || model.is_empty() {
+            return match_models(patterns, model);
+        }
+        // A malformed pattern (ErrBadPattern) matches nothing.
+        let globs = self.globs.get_or_init(|| patterns.iter().map(|p| Glob::parse(p)).collect());
+        globs.iter().flatten().any(|g| g.matches(model))
+    }
 }
 
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -216,7 +234,9 @@ pub fn received_value(value: &str) -> &str {
 /// How Go's server answers a request itself, before the proxy's handler
 /// sees it, if it does: (status, why). Checked in the order Go meets them,
 /// as a Go 1.27 server answered these requests (net/http `readRequest`,
-/// `readTransfer`, `conn.readRequest`, the `Expect` check in `serve`):
+/// `readTransfer`, `conn.readRequest`, the `Expect` check in `serve`;
+/// `testdata/go_http.tsv`, which Go's own server wrote with
+/// `scripts/go-http-table`, holds it to every row):
 /// - a header value with a control character but tab, or a name with a
 ///   byte that is no token byte (a space aside): 400, while the header
 ///   is read (`textproto`);
@@ -278,6 +298,49 @@ pub fn content_length(value: &str) -> Option<u64> {
         return None;
     }
     value.parse::<u64>().ok().filter(|&n| n <= i64::MAX as u64)
+}
+
+/// The fewest bytes a JSON body carrying `model` takes: `{"model":"…"}`
+/// with the string escaped as little as JSON allows.
+pub fn shortest_body(model: &str) -> u64 {
+    let escaped: usize = model
+        .chars()
+        .map(|c| match c {
+            '"' | '\\' | '\u{8}' | '\u{c}' | '\n' | '\r' | '\t' => 2,
+            c if (c as u32) < 0x20 => 6,
+            c => c.len_utf8(),
+        })
+        .sum();
+    (12 + escaped) as u64
+}
+
+/// Why no request is like `request`, if none is: it sends a model and a
+/// `Content-Length` (the first, as Go's server reads it; a chunked body's
+/// length is its chunks', so not with a `Transfer-Encoding`) too short
+/// for any JSON body that carries that model. The proxy reads the model
+/// from a body of that many bytes: a case like it is a request that
+/// cannot be sent. The header's name as written, and why.
+pub fn impossible_body(request: &Request) -> Option<(&str, String)> {
+    let model = request.model.as_deref().filter(|m| !m.is_empty())?;
+    // Go's server answers some requests before it reads a body at all.
+    if request.headers.iter().any(|(n, _)| n.eq_ignore_ascii_case("transfer-encoding"))
+        || refused_by_server(request).is_some()
+    {
+        return None;
+    }
+    let (name, value) = request.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case("content-length"))?;
+    let length = content_length(received_value(value))?;
+    let needed = shortest_body(model);
+    (needed > length).then(|| {
+        (
+            name.as_str(),
+            format!(
+                "Content-Length {length} cannot hold the model: the shortest JSON body that carries it \
+                 ({{\"model\":…}}) takes {needed} bytes, and the proxy reads the model from those {length}; \
+                 no request is like that: give a Content-Length of at least {needed}, or none"
+            ),
+        )
+    })
 }
 
 /// The bytes Go's server takes in a `Host` header (`httpguts.ValidHostHeader`,
@@ -354,7 +417,7 @@ fn first_failure<'a>(config: &ProxyConfig, rule: &'a Rule, f: &'a Features) -> O
     if !m.task_complexity.is_empty() && m.task_complexity != f.task_complexity {
         return Some(Failure::Complexity);
     }
-    if !match_models(&m.models, &f.model) {
+    if !rule.matches_model(&f.model) {
         return Some(Failure::Models);
     }
     for (name, want) in &m.headers {
@@ -668,6 +731,94 @@ mod tests {
         assert_eq!(rule(&[("Content-Length", "013"), ("Transfer-Encoding", "chunked")]), "default");
         assert_eq!(content_length("013"), Some(13));
         assert_eq!(content_length("9223372036854775807"), Some(i64::MAX as u64));
+    }
+
+    #[test]
+    fn a_content_length_too_short_for_the_model_is_no_request() {
+        assert_eq!(shortest_body("m"), 13, "{{\"model\":\"m\"}}");
+        assert_eq!(shortest_body("a\"\u{1}é"), 12 + 1 + 2 + 6 + 2);
+        let with = |model: Option<&str>, headers: &[(&str, &str)]| Request {
+            model: model.map(str::to_string),
+            headers: headers.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect(),
+        };
+        // {"model":"gpt-4o"} is 18 bytes.
+        assert_eq!(
+            impossible_body(&with(Some("gpt-4o"), &[("Content-Length", "17")])).map(|(n, _)| n),
+            Some("Content-Length")
+        );
+        assert!(impossible_body(&with(Some("gpt-4o"), &[("content-length", " 17 ")])).is_some());
+        for possible in [
+            with(Some("gpt-4o"), &[("Content-Length", "18")]),
+            with(Some("gpt-4o"), &[("Content-Length", "17"), ("Transfer-Encoding", "chunked")]),
+            with(Some("gpt-4o"), &[("Content-Length", "abc")]),
+            with(Some("gpt-4o"), &[("Content-Length", "17"), ("Content-Length", "18")]),
+            with(None, &[("Content-Length", "0")]),
+            with(Some(""), &[("Content-Length", "0")]),
+            with(Some("gpt-4o"), &[]),
+        ] {
+            assert_eq!(impossible_body(&possible), None, "{possible:?}");
+        }
+    }
+
+    /// A field of `testdata/go_http.tsv`: `\\` is a backslash, `\xNN` a byte.
+    fn unescape(field: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut bytes = field.bytes();
+        while let Some(b) = bytes.next() {
+            if b != b'\\' {
+                out.push(b);
+                continue;
+            }
+            match bytes.next() {
+                Some(b'\\') => out.push(b'\\'),
+                Some(b'x') => {
+                    let hex: String = [bytes.next(), bytes.next()].iter().flatten().map(|&d| char::from(d)).collect();
+                    out.push(u8::from_str_radix(&hex, 16).expect("two hex digits"));
+                }
+                other => panic!("unknown escape in {field:?}: {other:?}"),
+            }
+        }
+        out
+    }
+
+    /// Every row of the table Go's own net/http server wrote
+    /// (`scripts/go-http-table`): the status it answers a request with
+    /// before any handler reads it, or 200. A row whose bytes are not
+    /// UTF-8 is no request a RouterTest or a proxy log can hold, and is
+    /// counted apart.
+    #[test]
+    fn refuses_as_go_does_on_the_table() {
+        let table = include_str!("testdata/go_http.tsv");
+        let (mut declared, mut rows, mut checked) = (None, 0, 0);
+        let mut wrong = Vec::new();
+        for line in table.lines() {
+            if let Some(comment) = line.strip_prefix('#') {
+                if let Some(n) = comment.trim().strip_suffix(" rows.") {
+                    declared = Some(n.parse::<usize>().expect("a row count"));
+                }
+                continue;
+            }
+            rows += 1;
+            let fields: Vec<&str> = line.split('\t').collect();
+            let (status, pairs) = fields.split_last().expect("a status");
+            let want: u16 = status.parse().expect("a status code");
+            assert!(pairs.len() % 2 == 0, "not name, value pairs: {line:?}");
+            let headers: Option<Vec<(String, String)>> = pairs
+                .chunks(2)
+                .map(|p| Some((String::from_utf8(unescape(p[0])).ok()?, String::from_utf8(unescape(p[1])).ok()?)))
+                .collect();
+            let Some(headers) = headers else { continue };
+            checked += 1;
+            let got = refused_by_server(&Request { model: None, headers }).map_or(200, |(status, _)| status);
+            if got != want {
+                wrong.push(format!("{line}\twant {want}, got {got}"));
+            }
+        }
+        assert_eq!(Some(rows), declared, "the table is cut short");
+        // Each byte from 0x80 up, alone in a name, a value and a Host, is
+        // no UTF-8: the rest are checked.
+        assert_eq!(rows - checked, 3 * 128, "rows checked: {checked} of {rows}");
+        assert!(wrong.is_empty(), "{} of {checked} rows disagree with Go:\n{}", wrong.len(), wrong.join("\n"));
     }
 
     /// match_test.go, case by case (features given there as headers here).

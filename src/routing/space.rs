@@ -29,7 +29,8 @@
 //! Every model witness is matched again with the proxy's own `path.Match`
 //! and compared with the decisions its class stands for; one that differs
 //! makes the space incomplete instead of being trusted. A search that
-//! spends a budget is incomplete too, and says which.
+//! spends a budget is incomplete too, and says which. `Space::locator`
+//! finds the cell any request falls in, for `verify`'s self-check.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -263,6 +264,8 @@ pub struct Space {
     /// The automaton and product states the model search visited (of
     /// `--max-states`).
     pub states: usize,
+    /// The values tried of each header: what the lookup walks by.
+    values: BTreeMap<String, Vec<Option<String>>>,
 }
 
 /// A condition on its way down the header tree: the header tests not
@@ -412,7 +415,7 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
             continue;
         };
         let Some(n) = proxy::content_length(proxy::received_value(&length.1)) else { continue };
-        if shortest_body(model) > n {
+        if proxy::shortest_body(model) > n {
             notes.push(format!(
                 "model {model:?} does not fit in a body of content-length {n}: the requests of its class with that \
                  header are unproven"
@@ -420,21 +423,224 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
         }
     }
     let states = limits.model_states - budget.states;
-    Space { cells, complete: notes.is_empty(), notes, states }
+    Space { cells, complete: notes.is_empty(), notes, states, values }
 }
 
-/// The fewest bytes a JSON body carrying `model` takes: `{"model":"…"}`
-/// with the string escaped as little as JSON allows.
-fn shortest_body(model: &str) -> u64 {
-    let escaped: usize = model
-        .chars()
-        .map(|c| match c {
-            '"' | '\\' | '\u{8}' | '\u{c}' | '\n' | '\r' | '\t' => 2,
-            c if (c as u32) < 0x20 => 6,
-            c => c.len_utf8(),
-        })
-        .sum();
-    (12 + escaped) as u64
+/// Where a request falls in a space ([`Space::locator`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Located {
+    /// In the cell of this index of [`Space::cells`].
+    Cell(usize),
+    /// Outside the space: a header the cells tell apart has a value Go's
+    /// server answers 400 (a control character), which no cell tries.
+    Unreceived,
+    /// In no cell, which the space says it covers: why.
+    Missing(String),
+}
+
+/// The lookup from a request to its cell, built from the cells'
+/// conditions: the header tree walked again with the request's own
+/// values (each header as the proxy reads it: its first value, in any
+/// case of name, without the spaces and tabs around it; a value stands
+/// for the class of the value tried that every test of that header
+/// answers alike), then, among the cells of that leaf, the one whose
+/// model the lists left take first as they take the request's. It is
+/// walked apart from the search that cut the cells, so a cell that is
+/// missing or misplaced shows as a request in no cell, or in one that
+/// decides otherwise.
+pub struct Locator<'a> {
+    space: &'a Space,
+    lists: Vec<Vec<Step<'a>>>,
+    /// The model tests of the conditions, their globs parsed once.
+    models: Vec<ParsedModels>,
+    values: &'a BTreeMap<String, Vec<Option<String>>>,
+    tests: BTreeMap<String, Vec<&'a HeaderTest>>,
+    /// The cells of each leaf, by the headers it sends.
+    leaves: HashMap<&'a [(String, String)], Vec<usize>>,
+    /// Each leaf's model cells by their first takers, found when first asked.
+    classes: HashMap<Sent, HashMap<Vec<u16>, usize>>,
+    /// Where the walk of each set of headers asked ended: most requests
+    /// asked share theirs (every model alone shares none).
+    walks: HashMap<Sent, Walked>,
+}
+
+/// Where a walk down the header tree ends: the leaf's headers and the
+/// lists left that read the model, or why it ends in no leaf.
+type Walked = Result<(Sent, Vec<Vec<Option<usize>>>), Located>;
+
+/// The headers a leaf of the tree sends.
+type Sent = Vec<(String, String)>;
+
+/// A condition on the walk down the tree: the header tests not decided
+/// yet, and its model test (an index into `Locator::models`).
+#[derive(Clone)]
+struct Step<'a> {
+    headers: Vec<&'a HeaderTest>,
+    model: Option<usize>,
+}
+
+/// A model test with its globs parsed (a malformed one, which matches
+/// nothing, left out).
+struct ParsedModels {
+    globs: Vec<Glob>,
+    ids: Vec<String>,
+}
+
+impl ParsedModels {
+    /// [`ModelTest::holds`], without parsing the globs again.
+    fn holds(&self, model: &str) -> bool {
+        self.globs.iter().any(|g| g.matches(model)) || self.ids.iter().any(|id| id == model)
+    }
+}
+
+impl Space {
+    /// The lookup from a request to its cell, for the `literals` this
+    /// space was cut from.
+    pub fn locator<'a>(&'a self, literals: &'a Literals) -> Locator<'a> {
+        let mut tests: BTreeMap<String, Vec<&HeaderTest>> = BTreeMap::new();
+        for test in literals.lists.iter().flatten().flat_map(|c| &c.headers) {
+            tests.entry(test.name().to_string()).or_default().push(test);
+        }
+        let mut leaves: HashMap<&[(String, String)], Vec<usize>> = HashMap::new();
+        for (i, cell) in self.cells.iter().enumerate() {
+            leaves.entry(&cell.headers).or_default().push(i);
+        }
+        let mut models = Vec::new();
+        let lists = literals
+            .lists
+            .iter()
+            .map(|list| {
+                list.iter()
+                    .map(|c| Step {
+                        headers: c.headers.iter().collect(),
+                        model: c.models.as_ref().map(|m| {
+                            models.push(ParsedModels {
+                                globs: m.globs.iter().filter_map(|g| Glob::parse(g)).collect(),
+                                ids: m.ids.clone(),
+                            });
+                            models.len() - 1
+                        }),
+                    })
+                    .collect()
+            })
+            .collect();
+        Locator {
+            space: self,
+            lists,
+            models,
+            values: &self.values,
+            tests,
+            leaves,
+            classes: HashMap::new(),
+            walks: HashMap::new(),
+        }
+    }
+}
+
+/// Of each list that reads the model, the place of the first condition
+/// that takes `model` (`u16::MAX`: none).
+fn first_takers(reading: &[Vec<Option<usize>>], models: &[ParsedModels], model: &str) -> Vec<u16> {
+    reading
+        .iter()
+        .map(|list| list.iter().position(|t| t.is_none_or(|t| models[t].holds(model))).map_or(u16::MAX, |i| i as u16))
+        .collect()
+}
+
+impl Locator<'_> {
+    /// The cell `request` falls in.
+    pub fn locate(&mut self, request: &Request) -> Located {
+        if !self.walks.contains_key(&request.headers) {
+            let walked = self.walk(request);
+            self.walks.insert(request.headers.clone(), walked);
+        }
+        let (sent, reading) = match &self.walks[&request.headers] {
+            Ok(walked) => walked,
+            Err(stop) => return stop.clone(),
+        };
+        let Some(cells) = self.leaves.get(&sent[..]) else {
+            return Located::Missing(format!("no cell sends the headers {sent:?}"));
+        };
+        // The proxy reads an absent model and an empty one alike; where no
+        // list left reads the model, every model is in that cell too.
+        let model = request.model.as_deref().filter(|m| !m.is_empty() && !reading.is_empty());
+        let Some(model) = model else {
+            return match cells.iter().find(|&&i| self.space.cells[i].model.is_none()) {
+                Some(&i) => Located::Cell(i),
+                None => Located::Missing(format!("no cell without a model sends the headers {sent:?}")),
+            };
+        };
+        let (space, models) = (self.space, &self.models);
+        let classes = self.classes.entry(sent.clone()).or_insert_with(|| {
+            let mut classes = HashMap::new();
+            for &i in cells {
+                if let Some(m) = &space.cells[i].model {
+                    classes.entry(first_takers(reading, models, m)).or_insert(i);
+                }
+            }
+            classes
+        });
+        match classes.get(&first_takers(reading, models, model)) {
+            Some(&i) => Located::Cell(i),
+            None => Located::Missing(format!(
+                "model {model:?} is taken first as no model of a cell with the headers {sent:?} is"
+            )),
+        }
+    }
+
+    /// The header tree walked with the request's values.
+    fn walk(&self, request: &Request) -> Walked {
+        let mut lists = self.lists.clone();
+        let mut sent: Sent = Vec::new();
+        loop {
+            for list in &mut lists {
+                if let Some(end) = list.iter().position(|p| p.headers.is_empty() && p.model.is_none()) {
+                    list.truncate(end + 1);
+                }
+            }
+            let next = lists.iter().flatten().flat_map(|p| &p.headers).map(|t| t.name()).next().map(str::to_string);
+            let Some(name) = next else { break };
+            let got = request
+                .headers
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&name))
+                .map(|(_, v)| proxy::received_value(v));
+            if got.is_some_and(|v| !proxy::is_valid_value(v)) {
+                return Err(Located::Unreceived);
+            }
+            let tests = self.tests.get(&name).map(Vec::as_slice).unwrap_or_default();
+            let answers: Vec<bool> = tests.iter().map(|t| t.holds(got)).collect();
+            let tried = self.values.get(&name).into_iter().flatten();
+            let Some(value) =
+                tried.into_iter().find(|v| tests.iter().map(|t| t.holds(v.as_deref())).eq(answers.iter().copied()))
+            else {
+                return Err(Located::Missing(format!(
+                    "header {name}: {got:?} is answered by its tests as no value the search tried is"
+                )));
+            };
+            let value = value.as_deref();
+            lists = lists
+                .iter()
+                .map(|list| {
+                    list.iter()
+                        .filter(|p| p.headers.iter().filter(|t| t.name() == name).all(|t| t.holds(value)))
+                        .map(|p| Step {
+                            headers: p.headers.iter().copied().filter(|t| t.name() != name).collect(),
+                            model: p.model,
+                        })
+                        .collect()
+                })
+                .collect();
+            if let Some(v) = value {
+                sent.push((name, v.to_string()));
+            }
+        }
+        let reading = lists
+            .iter()
+            .filter(|l| l.iter().any(|p| p.model.is_some()))
+            .map(|l| l.iter().map(|p| p.model).collect())
+            .collect();
+        Ok((sent, reading))
+    }
 }
 
 /// The atoms of a model test, as `models` numbers them.
@@ -688,8 +894,6 @@ mod tests {
 
     #[test]
     fn a_model_too_long_for_its_content_length_is_unproven() {
-        assert_eq!(shortest_body("m"), 13, "{{\"model\":\"m\"}}");
-        assert_eq!(shortest_body("a\"\u{1}é"), 12 + 1 + 2 + 6 + 2);
         let mut l = Literals::default();
         l.lists.push(vec![Condition {
             headers: vec![HeaderTest::Is { name: "content-length".into(), value: "12".into() }],
@@ -699,6 +903,56 @@ mod tests {
         let space = partition(&l, Limits::default());
         assert!(!space.complete, "{:?}", space.cells);
         assert!(space.notes.iter().any(|n| n.contains("content-length 12")), "{:?}", space.notes);
+    }
+
+    #[test]
+    fn every_request_is_located_in_the_cell_that_stands_for_it() {
+        let mut l = Literals::default();
+        let glob = |g: &str| Some(ModelTest { globs: vec![g.to_string()], ids: Vec::new() });
+        l.lists.push(vec![
+            Condition {
+                headers: vec![HeaderTest::LowerIn { name: "x-c".into(), values: vec!["pii".into()] }],
+                models: None,
+            },
+            Condition {
+                headers: vec![HeaderTest::Is { name: "x-team".into(), value: "a".into() }],
+                models: glob("gpt-*"),
+            },
+            Condition { headers: Vec::new(), models: glob("*-mini") },
+        ]);
+        l.rules = 3;
+        let space = partition(&l, Limits::default());
+        assert!(space.complete, "{:?}", space.notes);
+        let mut locator = space.locator(&l);
+        // Each witness is in its own cell.
+        for (i, cell) in space.cells.iter().enumerate() {
+            assert_eq!(locator.locate(cell), Located::Cell(i), "{cell:?}");
+        }
+        let request = |model: Option<&str>, headers: &[(&str, &str)]| Request {
+            model: model.map(str::to_string),
+            headers: headers.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect(),
+        };
+        let at = |locator: &mut Locator, r: &Request| match locator.locate(r) {
+            Located::Cell(i) => space.cells[i].clone(),
+            other => panic!("{r:?}: {other:?}"),
+        };
+        // The classification as the proxy reads it: any case of name,
+        // lower-cased, without the spaces and tabs around it. A model does
+        // not matter once pii has taken the request.
+        let pii = at(&mut locator, &request(None, &[("x-c", "pii")]));
+        assert_eq!(pii, request(None, &[("x-c", "pii")]));
+        for same in [request(None, &[("X-C", " PII\t")]), request(Some("gpt-4o"), &[("x-c", "Pii")])] {
+            assert_eq!(at(&mut locator, &same), pii, "{same:?}");
+        }
+        // Past pii: the team and the model decide; an empty model is none.
+        let gpt = at(&mut locator, &request(Some("gpt-4o"), &[("x-team", "a")]));
+        assert_eq!(gpt.headers, [("x-team".to_string(), "a".to_string())]);
+        assert!(gpt.model.as_deref().is_some_and(|m| path_match("gpt-*", m) == Some(true)), "{gpt:?}");
+        let mini = at(&mut locator, &request(Some("gpt-4o-mini"), &[("x-team", "b")]));
+        assert!(mini.model.as_deref().is_some_and(|m| m.ends_with("-mini") && !m.starts_with("gpt-")), "{mini:?}");
+        assert_eq!(at(&mut locator, &request(Some(""), &[])), request(None, &[]));
+        // A value Go's server answers 400 is in no cell, and said so.
+        assert_eq!(locator.locate(&request(None, &[("x-c", "pii\u{1}")])), Located::Unreceived);
     }
 
     #[test]

@@ -24,10 +24,11 @@ use anyhow::{anyhow, bail, Result};
 use serde::de::{self, Deserializer, Unexpected, Visitor};
 use serde::Deserialize;
 
+use super::proxy;
 use super::router::Router;
 use super::{Decision, Request};
 use crate::diagnostic::{rules, Diagnostic, Place, Refusal};
-use crate::input::Document;
+use crate::input::{child_path, Document};
 use crate::kube::shown::shown as in_log;
 use crate::model::DataPlane;
 use crate::output::yaml::double_quoted;
@@ -398,6 +399,13 @@ pub fn read(doc: &Document) -> std::result::Result<TestFile, Vec<Diagnostic>> {
             Err(found) => errors.extend(found.into_iter().map(|(path, e)| entry(format!("tests[{i}]"), &path, e))),
             Ok(c) => {
                 let at = format!("tests[{i}]");
+                let request = Request { model: c.request.model, headers: c.request.headers.into_iter().collect() };
+                // No request Go's server hands on can be like this one.
+                if let Some((name, why)) = proxy::impossible_body(&request) {
+                    let path = format!("{at}.request.{}", child_path("headers", name));
+                    errors.push(refused(&path, format!("{}: {why}", double_quoted(&c.name))));
+                    continue;
+                }
                 let mut names = Vec::new();
                 for (j, name) in c.unhealthy.iter().enumerate() {
                     names.push(named(doc, NameOf::Backend, name, format!("{at}.unhealthy[{j}]")));
@@ -411,7 +419,7 @@ pub fn read(doc: &Document) -> std::result::Result<TestFile, Vec<Diagnostic>> {
                 cases.push(Case {
                     at: doc.place(&at),
                     name: c.name,
-                    request: Request { model: c.request.model, headers: c.request.headers.into_iter().collect() },
+                    request,
                     unhealthy: c.unhealthy,
                     expect: c.expect,
                     data_plane: c.data_plane,

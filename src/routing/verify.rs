@@ -14,10 +14,12 @@
 //! which are on that list already).
 
 use super::glob::path_match;
+use super::models::Budget;
 use super::proxy::{self, lower_value, UNSEEN_HEADERS};
 use super::router::{Plane, Router};
-use super::space::{self, partition, Condition, HeaderTest, Limits, Literals, ModelTest, Space};
+use super::space::{self, partition, Condition, HeaderTest, Limits, Literals, Located, ModelTest, Space};
 use super::suite::{Backends, Expect, Health, PlacedInvariant, When};
+use super::vocabulary::{vocabulary, Kind, Word};
 use super::{Decision, Matched, Request};
 use crate::diagnostic::{rules, Diagnostic, Rule, Severity};
 use crate::input::child_path;
@@ -130,7 +132,65 @@ pub struct RouterReport {
     pub egress: Vec<Egress>,
     pub invariants: Vec<InvariantResult>,
     pub changes: Vec<Change>,
+    /// The router's own vocabulary decided again against the proof.
+    pub self_check: SelfCheck,
 }
+
+/// What the self-check did: each request of the router's vocabulary
+/// (`routing::vocabulary`) decided by the same `decide` that `test` runs
+/// and compared with the decision the proof gives the cell it falls in,
+/// with every backend up and, for a router of up to
+/// [`SELF_CHECK_HEALTH_ROUTES`] routes, in every health state that can
+/// tell the two apart. Run on a search that finished; a mismatch makes it
+/// incomplete.
+#[derive(Debug, Clone, Default)]
+pub struct SelfCheck {
+    /// Whether it ran (the search finished).
+    pub ran: bool,
+    /// The requests of the vocabulary.
+    pub requests: usize,
+    /// Of them, the ones Go's HTTP server answers itself (a control
+    /// character, a malformed `Content-Length`, ...): no cell stands for
+    /// them, as no router reads them.
+    pub unreceived: usize,
+    /// Decisions taken (each request in each state, and its cell's
+    /// witness once a state with backends down), each charged
+    /// `Literals::rules` rule evaluations against `--max-decisions`.
+    pub decisions: u64,
+    /// Whether the health states were tried, not only all up.
+    pub health: bool,
+    /// The requests decided otherwise than their cells (the first
+    /// [`MISMATCHES_KEPT`]).
+    pub mismatches: Vec<Mismatch>,
+    /// How many there were in all.
+    pub mismatched: usize,
+}
+
+/// A request of the vocabulary that the proof gets wrong.
+#[derive(Debug, Clone)]
+pub struct Mismatch {
+    pub kind: Kind,
+    pub request: Request,
+    /// The backends down when it parts from its cell.
+    pub unhealthy: Vec<String>,
+    /// The cell's witness and the decision the proof gives it, when the
+    /// request falls in a cell.
+    pub cell: Option<(Request, Decision)>,
+    /// What `decide` says.
+    pub decided: Decision,
+    /// Why it is a mismatch, in a sentence.
+    pub why: String,
+    /// The request as a RouterTest case that `routerctl test` passes.
+    pub case: WitnessCase,
+}
+
+/// Routers of up to this many routes have their vocabulary decided in
+/// every health state; above it, with every backend up (each request then
+/// costs one decision, not one per state).
+pub const SELF_CHECK_HEALTH_ROUTES: usize = 64;
+
+/// Mismatches kept and said per router; the rest are counted.
+const MISMATCHES_KEPT: usize = 5;
 
 impl RouterReport {
     /// Whether anything fails: an error finding or an invariant that does
@@ -188,7 +248,19 @@ fn verify_one(
     invariants: &[&PlacedInvariant],
     limits: Limits,
 ) -> RouterReport {
-    let (mut space, decisions) = decided(router, &[other, old], invariants, limits);
+    let (literals, mut space, decisions) = decided(router, &[other, old], invariants, limits);
+    let mut self_check = SelfCheck::default();
+    if space.complete {
+        let routers: Vec<&Router> = std::iter::once(router).chain([other, old].into_iter().flatten()).collect();
+        let whens: Vec<&When> = invariants.iter().map(|inv| &inv.invariant.when).collect();
+        let words = vocabulary(&routers, &whens);
+        let notes;
+        (self_check, notes) = check_vocabulary(router, &words, &literals, &space, &decisions, limits);
+        if !notes.is_empty() {
+            space.notes.extend(notes);
+            space.complete = false;
+        }
+    }
     if let Some(note) = untried_health(router, &decisions) {
         space.notes.push(note);
         space.complete = false;
@@ -220,7 +292,156 @@ fn verify_one(
         egress,
         invariants,
         changes,
+        self_check,
     }
+}
+
+/// Decides each word of the vocabulary, finds the cell of `space` it falls
+/// in, and compares: the self-check, and the notes that make the proof
+/// incomplete (a mismatch, or a budget spent before the last word).
+pub fn check_vocabulary(
+    router: &Router,
+    words: &[Word],
+    literals: &Literals,
+    space: &Space,
+    decisions: &[Decision],
+    limits: Limits,
+) -> (SelfCheck, Vec<String>) {
+    let mut check = SelfCheck {
+        ran: true,
+        requests: words.len(),
+        health: router.routes.len() <= SELF_CHECK_HEALTH_ROUTES,
+        ..SelfCheck::default()
+    };
+    let mut notes = Vec::new();
+    let mut locator = space.locator(literals);
+    // What the cells took of --max-decisions is spent; the rest is the
+    // self-check's.
+    let rules = literals.rules.max(1) as u64;
+    let left = limits.decisions.saturating_sub(space.cells.len() as u64 * rules) / rules;
+    let clock = Budget { states: 0, steps: 0, held: 0, deadline: limits.deadline, heap: limits.heap };
+    let mut witnessed: std::collections::HashMap<(usize, Vec<String>), Decision> = std::collections::HashMap::new();
+    let mismatch =
+        |check: &mut SelfCheck, word: &Word, down: Vec<String>, cell: Option<(Request, Decision)>, why: String| {
+            check.mismatched += 1;
+            if check.mismatches.len() < MISMATCHES_KEPT {
+                let decided = router.decide_quietly(&word.request, &down);
+                let case = case_for(router, &word.request, &down, format!("self-check: {}", describe(&word.request)));
+                check.mismatches.push(Mismatch {
+                    kind: word.kind,
+                    request: word.request.clone(),
+                    unhealthy: down,
+                    cell,
+                    decided,
+                    why,
+                    case,
+                });
+            }
+        };
+    for (n, word) in words.iter().enumerate() {
+        if n % 64 == 0 {
+            if let Err(spent) = clock.check() {
+                let budget = match spent {
+                    super::models::Spent::Heap => {
+                        format!("the run held {} MiB on its heap (three quarters of --max-memory)", limits.heap >> 20)
+                    }
+                    _ => "the run ran past its --timeout".to_string(),
+                };
+                notes.push(format!(
+                    "{budget} after the self-check had decided {n} of the {} requests of the router's own vocabulary",
+                    words.len()
+                ));
+                return (check, notes);
+            }
+        }
+        if check.decisions > left {
+            notes.push(format!(
+                "the self-check spent --max-decisions {} after {n} of the {} requests of the router's own vocabulary",
+                limits.decisions,
+                words.len()
+            ));
+            return (check, notes);
+        }
+        let request = &word.request;
+        // What Go's server answers itself no router reads: the space is
+        // of the requests it hands on.
+        if proxy::refused_by_server(request).is_some() {
+            check.unreceived += 1;
+            continue;
+        }
+        let cell = match locator.locate(request) {
+            Located::Cell(i) => i,
+            Located::Unreceived => {
+                check.unreceived += 1;
+                continue;
+            }
+            Located::Missing(why) => {
+                mismatch(&mut check, word, Vec::new(), None, format!("it falls in no cell of the proof: {why}"));
+                continue;
+            }
+        };
+        let (witness, proved) = (&space.cells[cell], &decisions[cell]);
+        let decided = router.decide_quietly(request, &[]);
+        check.decisions += 1;
+        if !decided.same_outcome(proved) {
+            let why = format!(
+                "`decide` sends it {}, its cell ({}) is proved to go {}",
+                outcome_of(&decided),
+                describe(witness),
+                outcome_of(proved)
+            );
+            mismatch(&mut check, word, Vec::new(), Some((witness.clone(), proved.clone())), why);
+            continue;
+        }
+        if !check.health {
+            continue;
+        }
+        for down in health_states(router, &decided, proved).into_iter().filter(|d| !d.is_empty()) {
+            let a = router.decide_quietly(request, &down);
+            check.decisions += 1;
+            // Many words fall in one cell: its witness is decided once a state.
+            let b = match witnessed.get(&(cell, down.clone())) {
+                Some(b) => b.clone(),
+                None => {
+                    check.decisions += 1;
+                    let b = router.decide_quietly(witness, &down);
+                    witnessed.insert((cell, down.clone()), b.clone());
+                    b
+                }
+            };
+            if !a.same_outcome(&b) {
+                let why = format!(
+                    "with {} down `decide` sends it {}, its cell ({}) {}",
+                    down.join(", "),
+                    outcome_of(&a),
+                    describe(witness),
+                    outcome_of(&b)
+                );
+                mismatch(&mut check, word, down, Some((witness.clone(), b)), why);
+                break;
+            }
+        }
+    }
+    for m in &check.mismatches {
+        notes.push(format!(
+            "the self-check decided {} ({} of the router) unlike the proof: {}",
+            describe(&m.request),
+            m.kind.label(),
+            m.why
+        ));
+    }
+    if check.mismatched > check.mismatches.len() {
+        notes.push(format!(
+            "the self-check found {} more requests of the router's own vocabulary decided unlike the proof",
+            check.mismatched - check.mismatches.len()
+        ));
+    }
+    (check, notes)
+}
+
+/// `rule → [a, b]`, `none → 503`, as the self-check's notes say it.
+fn outcome_of(d: &Decision) -> String {
+    format!("{} → {}", d.matched.label(), outcome(d))
 }
 
 /// The cells grouped by where they go, in the order first met.
@@ -367,7 +588,7 @@ fn untried_health(router: &Router, decisions: &[Decision]) -> Option<String> {
 /// paths `verify` reports as `sensitive-egress`, for a caller that needs
 /// only them (a picture of a router that `verify` did not run on).
 pub fn egress_of(router: &Router, limits: Limits) -> (Vec<Egress>, bool) {
-    let (space, decisions) = decided(router, &[], &[], limits);
+    let (_, space, decisions) = decided(router, &[], &[], limits);
     let complete = space.complete && untried_health(router, &decisions).is_none();
     (sensitive_egress(router, &space, &decisions, &mut Vec::new()), complete)
 }
@@ -838,7 +1059,7 @@ fn check_invariant(
 /// What changing `old` into `new` moves (the same router, one plane):
 /// the changes, and whether the search covered every request.
 pub fn what_moves(old: &Router, new: &Router, limits: Limits) -> (Vec<Change>, bool) {
-    let (space, decisions) = decided(new, &[Some(old)], &[], limits);
+    let (_, space, decisions) = decided(new, &[Some(old)], &[], limits);
     let complete = space.complete && untried_health(new, &decisions).is_none();
     (changes(old, new, &space, &decisions), complete)
 }
@@ -851,7 +1072,7 @@ fn decided(
     others: &[Option<&Router>],
     invariants: &[&PlacedInvariant],
     limits: Limits,
-) -> (Space, Vec<Decision>) {
+) -> (Literals, Space, Vec<Decision>) {
     let mut literals = Literals::default();
     for r in std::iter::once(router).chain(others.iter().flatten().copied()) {
         literals.add_router(r);
@@ -861,7 +1082,7 @@ fn decided(
     }
     let space = partition(&literals, limits);
     let decisions = space.cells.iter().map(|cell| router.decide_quietly(cell, &[])).collect();
-    (space, decisions)
+    (literals, space, decisions)
 }
 
 /// Where the cells' decisions differ between `old` and `new`, in every
@@ -944,4 +1165,139 @@ fn health_states(plane: &Router, a: &Decision, b: &Decision) -> Vec<Vec<String>>
     both.extend(b.iter().filter(|n| !a.contains(n)).map(|s| s.to_string()));
     push(both);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing::proxy::ProxyConfig;
+    use serde_json::json;
+
+    /// `gpt-*` to the cloud unless it is pii; the rest to the local backend.
+    fn router() -> Router {
+        let config: ProxyConfig = serde_json::from_value(json!({
+            "backends": [{"name": "local", "tier": "local"}, {"name": "cloud", "tier": "cloud", "provider": "openai"}],
+            "rules": [
+                {"name": "pii", "match": {"dataClassification": ["pii"]}, "route": {"backends": ["local"]}, "failClosed": true},
+                {"name": "gpt", "match": {"models": ["gpt-*"]}, "route": {"backends": ["cloud", "local"]}}
+            ],
+            "defaultRoute": "local"
+        }))
+        .expect("a config");
+        Router::from_config("ml/r".into(), "r".into(), config)
+    }
+
+    fn proved(router: &Router) -> (Literals, Space, Vec<Decision>) {
+        let (literals, space, decisions) = decided(router, &[], &[], Limits::default());
+        assert!(space.complete, "{:?}", space.notes);
+        (literals, space, decisions)
+    }
+
+    #[test]
+    fn the_self_check_passes_a_sound_proof_in_every_health_state() {
+        let router = router();
+        let (literals, space, decisions) = proved(&router);
+        let words = vocabulary(&[&router], &[]);
+        let (check, notes) = check_vocabulary(&router, &words, &literals, &space, &decisions, Limits::default());
+        assert!(notes.is_empty(), "{notes:?}");
+        assert!(check.ran && check.health && check.mismatched == 0);
+        assert_eq!(check.requests, words.len());
+        // Each request all up, and those routed to [cloud, local] again
+        // with cloud down, local down, and both: more decisions than words.
+        assert!(check.decisions > words.len() as u64, "{check:?}");
+        let report = verify(&Inputs {
+            planes: &[vec![router.clone()]],
+            against: None,
+            invariants: &[],
+            limits: Limits::default(),
+        });
+        assert!(report[0].complete && report[0].self_check.ran, "{:?}", report[0].notes);
+    }
+
+    #[test]
+    fn a_planted_wrong_cell_decision_is_caught_and_the_request_named() {
+        let router = router();
+        let (literals, space, mut decisions) = proved(&router);
+        // The proof is told the `gpt-*` cell with no header goes where the
+        // request with no model goes: by the default route, to local.
+        let gpt = space
+            .cells
+            .iter()
+            .position(|c| c.headers.is_empty() && c.model.as_deref().is_some_and(|m| m.starts_with("gpt-")))
+            .expect("a gpt-* cell");
+        let none = space.cells.iter().position(|c| c == &Request::default()).expect("the empty request's cell");
+        decisions[gpt] = decisions[none].clone();
+        let words = vocabulary(&[&router], &[]);
+        let (check, notes) = check_vocabulary(&router, &words, &literals, &space, &decisions, Limits::default());
+        assert!(check.mismatched > 0 && !notes.is_empty(), "{check:?}");
+        let first = &check.mismatches[0];
+        // The glob's own instance, drawn from the router, is the first
+        // caught; it is also the cell's witness (instances read well).
+        assert_eq!(first.request, Request { model: Some("gpt-x".into()), headers: Vec::new() });
+        assert_eq!(first.kind, Kind::GlobInstance);
+        assert_eq!(notes[0], "the self-check decided model \"gpt-x\" (a glob's instance of the router) unlike the proof: `decide` sends it gpt → [cloud, local], its cell (model \"gpt-x\") is proved to go default → [local]");
+        // Its case pins what `test` decides: gpt, to cloud then local.
+        assert_eq!(first.case.request, first.request);
+        assert_eq!(first.case.expect.rule.as_deref(), Some("gpt"));
+        assert_eq!(first.case.expect.backends, Some(vec!["cloud".to_string(), "local".to_string()]));
+        assert!(first.case.unhealthy.is_empty());
+        // More than the kept few are counted, and said.
+        assert!(check.mismatches.len() <= MISMATCHES_KEPT);
+        if check.mismatched > MISMATCHES_KEPT {
+            assert!(notes.last().is_some_and(|n| n.contains("more requests")), "{notes:?}");
+        }
+    }
+
+    #[test]
+    fn each_word_is_decided_again_in_each_health_state_of_a_small_router() {
+        let router = router();
+        let (literals, space, decisions) = proved(&router);
+        let gpt =
+            [Word { kind: Kind::GlobInstance, request: Request { model: Some("gpt-x".into()), headers: Vec::new() } }];
+        // Routed to [cloud, local]: all up, then cloud down and both down,
+        // the request and its cell's witness each time.
+        let (check, notes) = check_vocabulary(&router, &gpt, &literals, &space, &decisions, Limits::default());
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!((check.health, check.decisions), (true, 1 + 2 * 2));
+        // A router of more routes than SELF_CHECK_HEALTH_ROUTES: all up only.
+        let mut big = router.clone();
+        big.routes = (0..=SELF_CHECK_HEALTH_ROUTES).map(|i| format!("r{i}")).collect();
+        let (check, _) = check_vocabulary(&big, &gpt, &literals, &space, &decisions, Limits::default());
+        assert_eq!((check.health, check.decisions), (false, 1));
+    }
+
+    #[test]
+    fn a_request_in_no_cell_is_caught() {
+        let router = router();
+        let (literals, mut space, mut decisions) = proved(&router);
+        // The cells of pii are dropped: a pii request falls in none.
+        let kept: Vec<bool> = space.cells.iter().map(|c| c.headers.is_empty()).collect();
+        let mut keep = kept.iter();
+        space.cells.retain(|_| *keep.next().unwrap_or(&true));
+        let mut keep = kept.iter();
+        decisions.retain(|_| *keep.next().unwrap_or(&true));
+        let words = vocabulary(&[&router], &[]);
+        let (check, notes) = check_vocabulary(&router, &words, &literals, &space, &decisions, Limits::default());
+        let missing = check.mismatches.iter().find(|m| m.cell.is_none()).expect("a request in no cell");
+        assert!(missing.why.starts_with("it falls in no cell of the proof"), "{}", missing.why);
+        assert!(notes.iter().any(|n| n.contains("x-llmkube-classification: pii")), "{notes:?}");
+    }
+
+    #[test]
+    fn the_self_check_spends_the_runs_budgets() {
+        let router = router();
+        let (literals, space, decisions) = proved(&router);
+        let words = vocabulary(&[&router], &[]);
+        // The cells took every decision --max-decisions allows.
+        let used = space.cells.len() as u64 * literals.rules as u64;
+        let tight = Limits { decisions: used, ..Limits::default() };
+        let (check, notes) = check_vocabulary(&router, &words, &literals, &space, &decisions, tight);
+        // It stops at the first word past the allowance: after the first.
+        let after_one = format!("after 1 of the {} requests", words.len());
+        assert!(notes.iter().any(|n| n.contains("--max-decisions") && n.contains(&after_one)), "{notes:?} {check:?}");
+        // The run's clock ran out before it started.
+        let late = Limits { deadline: Some(std::time::Instant::now()), ..Limits::default() };
+        let (_, notes) = check_vocabulary(&router, &words, &literals, &space, &decisions, late);
+        assert!(notes.iter().any(|n| n.contains("--timeout")), "{notes:?}");
+    }
 }

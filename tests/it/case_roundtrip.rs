@@ -120,6 +120,7 @@ fn emitted(requests: &[Request]) -> String {
         egress: Vec::new(),
         invariants: Vec::new(),
         changes: Vec::new(),
+        self_check: Default::default(),
     };
     emitted_tests(&[report])
 }

@@ -574,3 +574,44 @@ fn asking_where_requests_go_says_nothing_of_the_image() {
     let render = routerctl(&["render", "-f", ROUTER], None);
     assert!(render.stderr.contains("the built-in default image"), "{}", render.stderr);
 }
+
+/// A case whose Content-Length cannot hold a JSON body carrying its model
+/// is no request anyone can send (the proxy reads the model from those
+/// bytes): `test` refuses it at the header, as any unreadable case (exit
+/// 2, nothing on stdout), and `route` refuses the same request.
+#[test]
+fn a_content_length_too_short_for_the_model_is_refused_at_its_place() {
+    // {"model":"gpt-4o"} is 18 bytes: 17 cannot hold it, 18 can.
+    let suite = "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: short\n  request:\n    \
+                 model: gpt-4o\n    headers: {Content-Length: \"17\"}\n  expect: {rule: default}\n- name: fits\n  \
+                 request:\n    model: gpt-4o\n    headers: {Content-Length: \"18\"}\n  expect: {rule: default}\n";
+    let run = test(&["-f", ROUTER, "-t", "-", "--message-format", "github"], Some(suite));
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{}", run.stderr);
+    // Line 7, at the header's key.
+    assert!(
+        lines[0].starts_with("::error file=<stdin>,line=7,col=15,title=routerctl test::tests[0].request.headers.Content-Length: \"short\": Content-Length 17 cannot hold the model")
+            && lines[0].contains("takes 18 bytes"),
+        "{}",
+        lines[0]
+    );
+    let fits = suite.replace("\"17\"", "\"18\"");
+    let run = test(&["-f", ROUTER, "-t", "-"], Some(&fits));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // A chunked body's length is its chunks': the header is dropped.
+    let chunked = suite.replace("{Content-Length: \"17\"}", "{Content-Length: \"17\", Transfer-Encoding: chunked}");
+    assert_eq!(test(&["-f", ROUTER, "-t", "-"], Some(&chunked)).code, 0);
+    let route = |length: &str| {
+        let header = format!("Content-Length: {length}");
+        routerctl(&["route", "-f", ROUTER, "--model", "gpt-4o", "-H", &header], None)
+    };
+    let short = route("17");
+    assert_eq!((short.code, short.stdout.as_str()), (2, ""));
+    assert!(
+        short.stderr.starts_with("error: -H Content-Length and --model: Content-Length 17 cannot hold the model"),
+        "{}",
+        short.stderr
+    );
+    assert_eq!(route("18").code, 0);
+}

@@ -416,9 +416,18 @@ fn the_json_contract_holds_its_keys() {
             "plane",
             "router",
             "search",
+            "selfCheck",
             "unreachableRules"
         ]
     );
+    // What the self-check decided: the router's own vocabulary, each
+    // request held to its cell; none parted from it.
+    let check = router["selfCheck"].as_object().expect("selfCheck");
+    let mut keys: Vec<&str> = check.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["decisions", "healthStates", "mismatched", "mismatches", "ran", "requests", "unreceived"]);
+    assert_eq!((check["ran"].as_bool(), check["mismatched"].as_u64()), (Some(true), Some(0)), "{check:?}");
+    assert!(check["requests"].as_u64().is_some_and(|n| n > 0), "{check:?}");
     // What the search took: states visited (of --max-states) and cells.
     let search = router["search"].as_object().expect("search");
     assert!(search["states"].is_u64() && search["cells"].as_u64().is_some_and(|c| c > 0), "{search:?}");
@@ -608,7 +617,10 @@ fn eleven_header_rules_are_proved_and_the_leak_found() {
     // classes, were more than the search could decide. Cut by decision,
     // the router is proved, and the pii request for a `*-mini` model that
     // goes to the cloud is found.
-    let (code, report) = json(&["-f", "testdata/verify/many-headers.yaml"]);
+    // Its 52,224 cells take seconds to decide in a debug build on a busy
+    // machine, and the self-check after them reads the run's clock: the
+    // time bound is `a_search_past_its_time_ends_incomplete_not_killed`'s.
+    let (code, report) = json(&["-f", "testdata/verify/many-headers.yaml", "--timeout", "120"]);
     assert_eq!(code, 1);
     let router = &report["routers"][0];
     assert_eq!(router["complete"], true, "{}", router["notes"]);
@@ -755,4 +767,62 @@ spec:
         )),
         "{found:#?}"
     );
+}
+
+/// Every router of the test data, on every plane, is proved and its
+/// proof passes the self-check: each request of its own vocabulary
+/// (published ids, backend names, glob instances and near misses, header
+/// values and their case and padding variants, classifications,
+/// complexities, rule instances, the request with no model) decides as the
+/// cell it falls in, in every health state. `complete`, exit 0 or 1 by
+/// the checks alone.
+#[test]
+fn the_self_check_passes_every_router_of_the_test_data() {
+    let files = [
+        "testdata/render/sample.yaml",
+        "testdata/render/multi.yaml",
+        "testdata/render/pooled.yaml",
+        "testdata/render/podmeta.yaml",
+        "testdata/verify/leaky.yaml",
+        "testdata/verify/internal-open.yaml",
+        "testdata/verify/internal-closed.yaml",
+        "testdata/verify/sample-with-gpt.yaml",
+        "testdata/verify/unreceived.yaml",
+        "testdata/verify/soundness/gateway-fallback.yaml",
+        "testdata/verify/soundness/gateway-weighted.yaml",
+        "testdata/verify/soundness/kelvin.yaml",
+        "testdata/verify/soundness/name-match.yaml",
+        "testdata/verify/soundness/three-names.yaml",
+        "testdata/verify/soundness/two-sensitive.yaml",
+        "testdata/gateway/budgets-auth.yaml",
+        "testdata/gateway/ejection.yaml",
+        "testdata/gateway/external.yaml",
+        "testdata/gateway/jwt-only.yaml",
+        "testdata/gateway/local.yaml",
+        "testdata/gateway/spread.yaml",
+    ];
+    for file in files {
+        let run = verify(&["-f", file, "-o", "json"]);
+        assert!(run.code == 0 || run.code == 1, "{file}: {}", run.stderr);
+        assert!(!run.stderr.contains("verify-incomplete"), "{file}: {}", run.stderr);
+        let report: Value = serde_json::from_str(&run.stdout).expect("verify -o json writes JSON");
+        for router in report["routers"].as_array().expect("routers") {
+            let check = &router["selfCheck"];
+            assert_eq!(router["complete"], true, "{file}: {}", router["notes"]);
+            assert_eq!((check["ran"].as_bool(), check["mismatched"].as_u64()), (Some(true), Some(0)), "{file}");
+            assert_eq!(check["healthStates"], true, "{file}: a small router");
+            // The vocabulary holds at least the empty request, each
+            // backend's published id and the sensitive classifications.
+            assert!(check["requests"].as_u64().is_some_and(|n| n >= 4), "{file}: {check}");
+            assert!(
+                check["decisions"].as_u64()
+                    >= check["requests"].as_u64().map(|n| n - check["unreceived"].as_u64().unwrap_or(0)),
+                "{file}: {check}"
+            );
+        }
+    }
+    // In text, a proof that passes is `complete`, with no line more.
+    let run = verify(&["-f", SAFE]);
+    assert!(run.stdout.starts_with("ml/coding-router (Proxy): 3 classes of requests, complete\n"), "{}", run.stdout);
+    assert!(!run.stdout.contains("self-check"), "{}", run.stdout);
 }
