@@ -494,11 +494,12 @@ fn class_member(negated: bool, ranges: &[(u32, u32)]) -> Option<Vec<u8>> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    /// A field of the table: `\\` is a backslash, `\xNN` a byte.
-    fn unescape(field: &str) -> Vec<u8> {
+    /// A field of a table Go wrote (`path_match.tsv`, `go_http.tsv`):
+    /// `\\` is a backslash, `\xNN` a byte.
+    pub(crate) fn unescape(field: &str) -> Vec<u8> {
         let mut out = Vec::new();
         let mut bytes = field.bytes();
         while let Some(b) = bytes.next() {

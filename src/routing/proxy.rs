@@ -760,26 +760,9 @@ mod tests {
         }
     }
 
-    /// A field of `testdata/go_http.tsv`: `\\` is a backslash, `\xNN` a byte.
-    fn unescape(field: &str) -> Vec<u8> {
-        let mut out = Vec::new();
-        let mut bytes = field.bytes();
-        while let Some(b) = bytes.next() {
-            if b != b'\\' {
-                out.push(b);
-                continue;
-            }
-            match bytes.next() {
-                Some(b'\\') => out.push(b'\\'),
-                Some(b'x') => {
-                    let hex: String = [bytes.next(), bytes.next()].iter().flatten().map(|&d| char::from(d)).collect();
-                    out.push(u8::from_str_radix(&hex, 16).expect("two hex digits"));
-                }
-                other => panic!("unknown escape in {field:?}: {other:?}"),
-            }
-        }
-        out
-    }
+    // A field of `testdata/go_http.tsv`, written as the `path.Match`
+    // table's: `\\` is a backslash, `\xNN` a byte.
+    use crate::routing::glob::tests::unescape;
 
     /// Every row of the table Go's own net/http server wrote
     /// (`scripts/go-http-table`): the status it answers a request with
