@@ -43,14 +43,14 @@ pub type ModelRules = Vec<Option<Vec<usize>>>;
 /// A product state: the state of each atom still alive and able to
 /// decide, by local atom number, in order. Kept sparse, as most of a
 /// router's globs die within a few bytes of a model.
-type State = Vec<(u32, u32)>;
+pub(super) type State = Vec<(u32, u32)>;
 
 /// The lists one search decides, as the atoms see them.
 struct Plan<'a> {
     /// Local atom number → the atom's index in `Models`.
     local: &'a [usize],
-    /// Local atom → each (list, rule) it can decide in: the rules before
-    /// the first rule of the list that takes every model.
+    /// Local atom → each (list, rule) it can decide in: its first rule in
+    /// the list, if before the list's first rule that takes every model.
     occurs: Vec<Vec<(u32, u32)>>,
     /// Each list's first rule that takes every model, if any.
     every: Vec<Option<usize>>,
@@ -62,10 +62,15 @@ impl<'a> Plan<'a> {
         let mut every = Vec::with_capacity(lists.len());
         for (list, rules) in lists.iter().enumerate() {
             every.push(rules.iter().position(Option::is_none));
+            // An atom decides only at its first rule in a list: a model it
+            // accepts is taken there, whatever a later rule says.
+            let mut placed = vec![false; local.len()];
             for (rule, atoms) in rules.iter().map_while(Option::as_ref).enumerate() {
                 for atom in atoms {
                     if let Ok(l) = local.binary_search(atom) {
-                        occurs[l].push((list as u32, rule as u32));
+                        if !std::mem::replace(&mut placed[l], true) {
+                            occurs[l].push((list as u32, rule as u32));
+                        }
                     }
                 }
             }
@@ -919,6 +924,31 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A glob a rule shares with an earlier rule can never be first in
+    /// it: the later rule is found unreachable at once, not after a
+    /// search of every model the earlier rules read.
+    #[test]
+    fn a_glob_an_earlier_rule_holds_decides_there_only() {
+        let letters = ["a", "b", "c", "d", "e", "f", "g", "h"];
+        let mut globs: Vec<String> = (0..12)
+            .map(|i| format!("*{}*{}*{}", letters[i % 8], letters[(i + 1 + i / 8) % 8], letters[(i + 3) % 8]))
+            .collect();
+        globs.push("*".to_string());
+        let mut models = Models::new(globs.iter().map(|g| Atom::Glob(g.clone())));
+        let mut rules: ModelRules =
+            globs.iter().map(|g| Some(vec![models.atom(&Atom::Glob(g.clone())).expect("given")])).collect();
+        // The last rule again, after a rule of its own first.
+        rules.push(Some(vec![models.atom(&Atom::Glob("*".to_string())).expect("given")]));
+        // Were the shared glob a way into the repeat, the search for it
+        // would visit more than 30,000 states; the whole run takes 3,000.
+        let mut small = Budget { states: 10_000, ..budget() };
+        let out = models.classes(&[rules], &[], &mut small).expect("within budget");
+        let decided: std::collections::BTreeSet<u16> = out.iter().map(|(_, d)| d[0]).collect();
+        // Each of the twelve, the `*` after them, none (a model with a `/`); never the repeat.
+        let want: std::collections::BTreeSet<u16> = (0..=12).chain([u16::MAX]).collect();
+        assert_eq!(decided, want, "{out:?}");
     }
 
     #[test]
