@@ -377,8 +377,21 @@ def gen_kustomize(rendered, outdir, shard):
                              deployments[start:start + shard])
 
 
-def wide_router_yaml(rules):
-    backends = ["local-a", "local-b", "local-c", "cloud-a", "cloud-b", "cloud-c"]
+def _local(name):
+    """A backend line of a benchmark router: in the cluster, on llama."""
+    return f"  - {{name: {name}, tier: local, inferenceServiceRef: {{name: llama}}}}"
+
+
+def _cloud(name, model):
+    """A backend line of a benchmark router: OpenAI's `model`."""
+    return f"  - {{name: {name}, tier: cloud, external: {{provider: openai, model: {model}}}}}"
+
+
+def _router_yaml(name, backends, rules):
+    """One router for `routerctl verify`, as the wide, shaped and mixed
+    inputs write it: the InferenceService llama its local backends serve,
+    then ModelRouter ml/NAME of `backends` and `rules` (a line each, from
+    _local, _cloud and the caller) and the default route local-a."""
     lines = [
         "apiVersion: inference.llmkube.dev/v1alpha1",
         "kind: InferenceService",
@@ -387,16 +400,20 @@ def wide_router_yaml(rules):
         "---",
         "apiVersion: inference.llmkube.dev/v1alpha1",
         "kind: ModelRouter",
-        "metadata: {name: wide, namespace: ml}",
+        f"metadata: {{name: {name}, namespace: ml}}",
         "spec:",
         "  backends:",
+        *backends,
+        "  rules:",
+        *rules,
+        "  defaultRoute: local-a",
     ]
-    for b in backends:
-        if b.startswith("local"):
-            lines.append(f"  - {{name: {b}, tier: local, inferenceServiceRef: {{name: llama}}}}")
-        else:
-            lines.append(f"  - {{name: {b}, tier: cloud, external: {{provider: openai, model: {b}}}}}")
-    lines.append("  rules:")
+    return "\n".join(lines) + "\n"
+
+
+def wide_router_yaml(rules):
+    backends = ["local-a", "local-b", "local-c", "cloud-a", "cloud-b", "cloud-c"]
+    lines = []
     shapes = ["family{i}-*", "*-v{i}", "org{i}/*", "m[0-9]{i}-*", "gpt-{i}?"]
     for i in range(rules):
         glob = shapes[i % len(shapes)].format(i=i)
@@ -415,8 +432,8 @@ def wide_router_yaml(rules):
             f"  - {{name: rule-{i:02d}, match: {{{', '.join(match)}}}, "
             f"route: {{backends: [{route[0]}, {route[1]}]}}, failClosed: {fail_closed}}}"
         )
-    lines.append("  defaultRoute: local-a")
-    return "\n".join(lines) + "\n"
+    declared = [_local(b) if b.startswith("local") else _cloud(b, b) for b in backends]
+    return _router_yaml("wide", declared, lines)
 
 
 def shaped_router_yaml(kind):
@@ -449,29 +466,14 @@ def shaped_router_yaml(kind):
             rules.append((f"h{i:02d}", [f"*{word()}*"], {f"x-h{i}": "on"}))
     else:
         raise SystemExit(f"gen.py shaped: unknown kind {kind}")
-    lines = [
-        "apiVersion: inference.llmkube.dev/v1alpha1",
-        "kind: InferenceService",
-        "metadata: {name: llama, namespace: ml}",
-        "spec: {modelRef: llama}",
-        "---",
-        "apiVersion: inference.llmkube.dev/v1alpha1",
-        "kind: ModelRouter",
-        f"metadata: {{name: {kind.lower()}, namespace: ml}}",
-        "spec:",
-        "  backends:",
-        "  - {name: local-a, tier: local, inferenceServiceRef: {name: llama}}",
-        "  - {name: cloud-a, tier: cloud, external: {provider: openai, model: gpt-4o}}",
-        "  rules:",
-    ]
+    lines = []
     for n, (name, globs, headers) in enumerate(rules):
         match = ["models: [" + ", ".join(f'"{g}"' for g in globs) + "]"]
         if headers:
             match.append("headers: {" + ", ".join(f"{k}: \"{v}\"" for k, v in headers.items()) + "}")
         backend = "local-a" if n % 2 else "cloud-a"
         lines.append(f"  - {{name: {name}, match: {{{', '.join(match)}}}, route: {{backends: [{backend}]}}}}")
-    lines.append("  defaultRoute: local-a")
-    return "\n".join(lines) + "\n"
+    return _router_yaml(kind.lower(), [_local("local-a"), _cloud("cloud-a", "gpt-4o")], lines)
 
 
 def mixed_router_yaml(rules, seed):
@@ -498,28 +500,13 @@ def mixed_router_yaml(rules, seed):
         text = "".join(piece() for _ in range(rng.randint(2, 5)))
         return text.replace("**", "*")
 
-    lines = [
-        "apiVersion: inference.llmkube.dev/v1alpha1",
-        "kind: InferenceService",
-        "metadata: {name: llama, namespace: ml}",
-        "spec: {modelRef: llama}",
-        "---",
-        "apiVersion: inference.llmkube.dev/v1alpha1",
-        "kind: ModelRouter",
-        f"metadata: {{name: mixed-{rules}, namespace: ml}}",
-        "spec:",
-        "  backends:",
-        "  - {name: local-a, tier: local, inferenceServiceRef: {name: llama}}",
-        "  - {name: local-b, tier: local, inferenceServiceRef: {name: llama}}",
-        "  - {name: cloud-a, tier: cloud, external: {provider: openai, model: gpt-4o}}",
-        "  rules:",
-    ]
+    lines = []
     backends = ["local-a", "local-b", "cloud-a"]
     for i in range(rules):
         globs = ", ".join(f'"{glob()}"' for _ in range(rng.randint(3, 5)))
         lines.append(f"  - {{name: r{i:03d}, match: {{models: [{globs}]}}, route: {{backends: [{backends[i % 3]}]}}}}")
-    lines.append("  defaultRoute: local-a")
-    return "\n".join(lines) + "\n"
+    declared = [_local("local-a"), _local("local-b"), _cloud("cloud-a", "gpt-4o")]
+    return _router_yaml(f"mixed-{rules}", declared, lines)
 
 
 def _pick(rng, weighted):

@@ -16,10 +16,10 @@ use crate::diagnostic::{kubectl_said, rules, Diagnostic, Place};
 use crate::input::inputs::Inputs;
 use crate::input::log::{self, classify, Line};
 use crate::input::{InputPath, STDIN_NAME};
+use crate::kube::count::grouped;
 use crate::live::logs::{self, ProxyLogs};
 use crate::model::duration::parse_at;
 use crate::report::results::SkippedLines;
-use crate::report::words::count;
 use crate::report::Reporter;
 use crate::routing::replay::{LineRef, Tally};
 use crate::routing::router::{Plane, Router};
@@ -233,13 +233,15 @@ fn warn_skipped(skipped: &Skipped, reporter: &mut Reporter) {
     if let Some((place, why)) = &skipped.first_malformed {
         let message = format!(
             "{} without what the proxy writes, skipped; the first here ({why})",
-            count(skipped.lines.malformed, "router.dispatch line")
+            grouped(skipped.lines.malformed, "router.dispatch line", "router.dispatch lines")
         );
         reporter.warn(Diagnostic::warning(rules::REPLAY_LOG, message).at(place.clone()));
     }
     if let Some(place) = &skipped.first_not_log {
-        let message =
-            format!("{} not a slog line (JSON or text), skipped; the first here", count(skipped.lines.not_log, "line"));
+        let message = format!(
+            "{} not a slog line (JSON or text), skipped; the first here",
+            grouped(skipped.lines.not_log, "line", "lines")
+        );
         reporter.warn(Diagnostic::warning(rules::REPLAY_LOG, message).at(place.clone()));
     }
 }

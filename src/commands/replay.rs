@@ -14,8 +14,8 @@ use super::outcome::Outcome;
 use super::routers::routers;
 use crate::cli::{CommonArgs, ReplayArgs, ReplayFormat};
 use crate::input::inputs::Inputs;
+use crate::kube::count::grouped;
 use crate::output::spool::Spool;
-use crate::report::words::count;
 use crate::report::{findings, human, json, markdown, MessageFormat, Reporter};
 use crate::routing::replay;
 use crate::routing::router::Router;
@@ -92,14 +92,17 @@ fn nothing_replayed(empty: &[Empty], router: &Router) -> String {
     for input in empty {
         match input {
             Empty::Log { name, lines } => {
-                said.push(format!("--log {name}: no router.dispatch line among its {}", count(*lines, "line")));
+                said.push(format!(
+                    "--log {name}: no router.dispatch line among its {}",
+                    grouped(*lines, "line", "lines")
+                ));
                 hint(format!("give the router-proxy's log ({selector}), or --from-cluster"));
             }
             Empty::Cluster { lines, since } => {
                 let span = since.as_deref().map(|s| format!(" of the last {s}")).unwrap_or_default();
                 said.push(format!(
                     "--from-cluster: no router.dispatch line among the {} the proxy pods of {} logged{span}",
-                    count(*lines, "line"),
+                    grouped(*lines, "line", "lines"),
                     router.id
                 ));
                 hint("widen --since, or replay a log kept elsewhere (--log, --counts)".to_string());
@@ -108,7 +111,7 @@ fn nothing_replayed(empty: &[Empty], router: &Router) -> String {
                 let held = match (counted.rows, counted.header) {
                     (0, true) => "a header and no row".to_string(),
                     (0, false) => "no row".to_string(),
-                    (rows, _) => format!("{} counting no request", count(rows, "row")),
+                    (rows, _) => format!("{} counting no request", grouped(rows, "row", "rows")),
                 };
                 said.push(format!("--counts {name}: {held}"));
                 hint(

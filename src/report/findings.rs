@@ -5,8 +5,9 @@
 //! message formats (`json`, `github`, `sarif`) carry them on stderr, so
 //! that CI annotates the line that says it.
 
-use super::words::{count, decided, dispatched, egress_reason, percent};
+use super::words::{decided, dispatched, egress_reason, percent};
 use crate::diagnostic::{rules, Diagnostic, Severity};
+use crate::kube::count::grouped;
 use crate::output::yaml::double_quoted;
 use crate::routing::replay::{Example, Groups, Report};
 use crate::routing::router::Router;
@@ -66,7 +67,7 @@ pub fn undetermined(report: &Report) -> Option<Diagnostic> {
         format!(
             "{}: {} undetermined{first}: rules {} decide by headers, which the log does not hold",
             report.router,
-            count(u.count, "request"),
+            grouped(u.count, "request", "requests"),
             u.rules.join(", ")
         ),
     ))
@@ -91,7 +92,7 @@ pub fn replay(report: &Report, router: &Router) -> Vec<Diagnostic> {
             let message = format!(
                 "{}: {what}: {} ({}): {was} {}, {is} {}{}",
                 report.router,
-                count(g.count, "request"),
+                grouped(g.count, "request", "requests"),
                 percent(g.share),
                 dispatched(&g.before),
                 dispatched(&g.after),
@@ -107,7 +108,7 @@ pub fn replay(report: &Report, router: &Router) -> Vec<Diagnostic> {
         let message = format!(
             "{}: {} ({}) would leave the cluster: {}, {why}; logged {}{}",
             report.router,
-            count(g.count, "sensitive request"),
+            grouped(g.count, "sensitive request", "sensitive requests"),
             percent(g.share),
             dispatched(&g.after),
             dispatched(&g.before),

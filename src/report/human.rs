@@ -8,9 +8,9 @@
 use std::fmt::Write as _;
 
 use super::results::{RouterDiff, SkippedLines};
-use super::words::{count, decided, dispatched, incomplete, logged_request, percent, share, thousands};
+use super::words::{decided, dispatched, incomplete, logged_request, percent, share};
 use crate::diagnostic::{rules, Diagnostic, Severity};
-use crate::kube::count::count as plural;
+use crate::kube::count::{count, grouped, thousands};
 use crate::kube::shown::one_line;
 use crate::output::yaml::{double_quoted, inline_text};
 use crate::routing::replay::{Groups, Report};
@@ -59,7 +59,7 @@ pub fn test(run: &SuiteRun, show_coverage: bool) -> String {
             .filter(|r| r.judged && r.router.id == router && r.router.data_plane().label() == plane)
             .collect();
         let failed: Vec<&&Ran> = runs.iter().filter(|r| r.failed()).collect();
-        let passing = plural(runs.len(), "case passes", "cases pass");
+        let passing = count(runs.len(), "case passes", "cases pass");
         let _ = write!(out, "{router} ({plane}): {} of {passing}", runs.len() - failed.len());
         let skipped: Vec<_> = if skips_told.contains(&router) {
             Vec::new()
@@ -113,7 +113,7 @@ pub fn test(run: &SuiteRun, show_coverage: bool) -> String {
                 c.router,
                 c.plane.label(),
                 c.percent(),
-                plural(c.routes.len(), "route", "routes")
+                count(c.routes.len(), "route", "routes")
             );
             if c.reached.is_empty() {
                 let _ = writeln!(out, "; no case for this router");
@@ -134,7 +134,7 @@ pub fn verify(reports: &[RouterReport], incomplete_severity: Severity) -> String
     let mut out = String::new();
     for r in reports {
         let complete = if r.complete { "complete" } else { "INCOMPLETE" };
-        let classes = plural(r.classes.len(), "class of requests", "classes of requests");
+        let classes = count(r.classes.len(), "class of requests", "classes of requests");
         let _ = writeln!(out, "{} ({}): {classes}, {complete}", r.router, r.plane.label());
         for c in &r.classes {
             let _ = writeln!(out, "  {} → {}", describe(&c.request), outcome(&c.decision));
@@ -180,7 +180,7 @@ pub fn verify(reports: &[RouterReport], incomplete_severity: Severity) -> String
                 down(&c.unhealthy),
                 outcome(&c.before),
                 outcome(&c.after),
-                plural(c.cells, "cell", "cells")
+                count(c.cells, "cell", "cells")
             );
         }
     }
@@ -205,17 +205,17 @@ pub fn replay(report: &Report, skipped: &SkippedLines, top: usize) -> String {
         out,
         "{} (proxy plane{against}): {} replayed, {} distinct; {} skipped",
         report.router,
-        count(report.requests, "request"),
+        grouped(report.requests, "request", "requests"),
         thousands(report.distinct as u64),
-        count(skipped.total(), "line")
+        grouped(skipped.total(), "line", "lines")
     );
     if skipped.total() > 0 {
         let _ = writeln!(
             out,
             "  skipped: {}, {}, {} without what the proxy writes",
-            count(skipped.other, "other log message"),
-            count(skipped.not_log, "not slog line"),
-            count(skipped.malformed, "router.dispatch line")
+            grouped(skipped.other, "other log message", "other log messages"),
+            grouped(skipped.not_log, "not slog line", "not slog lines"),
+            grouped(skipped.malformed, "router.dispatch line", "router.dispatch lines")
         );
     }
     let u = &report.undetermined;
@@ -223,7 +223,7 @@ pub fn replay(report: &Report, skipped: &SkippedLines, top: usize) -> String {
         let _ = writeln!(
             out,
             "\nundetermined: {} ({}): rules {} decide by headers, which the log does not hold",
-            count(u.count, "request"),
+            grouped(u.count, "request", "requests"),
             percent(share(u.count, report.requests)),
             u.rules.join(", ")
         );
@@ -264,13 +264,14 @@ fn section(out: &mut String, title: &str, groups: &Groups, (was, is): (&str, &st
     let _ = writeln!(
         out,
         "\n{title}: {} ({}) in {}",
-        count(groups.count, "request"),
+        grouped(groups.count, "request", "requests"),
         percent(share(groups.count, requests)),
-        count(n as u64, "group")
+        grouped(n as u64, "group", "groups")
     );
     let width = was.len().max(is.len());
     for g in groups.groups.iter().take(top) {
-        let _ = writeln!(out, "  {} {:>7}  {}", bar(g.share), percent(g.share), count(g.count, "request"));
+        let _ =
+            writeln!(out, "  {} {:>7}  {}", bar(g.share), percent(g.share), grouped(g.count, "request", "requests"));
         let _ = writeln!(out, "      {was:<width$}  {}", dispatched(&g.before));
         let _ = writeln!(out, "      {is:<width$}  {}", dispatched(&g.after));
         for e in &g.examples {
@@ -284,7 +285,7 @@ fn section(out: &mut String, title: &str, groups: &Groups, (was, is): (&str, &st
             "  … and {} more {} ({}; -o json lists them all, or --top)",
             thousands((n - top) as u64),
             if n - top == 1 { "group" } else { "groups" },
-            count(rest, "request")
+            grouped(rest, "request", "requests")
         );
     }
 }

@@ -1,36 +1,12 @@
-//! The words every emitter says alike: counts as people write them
-//! (`1,200 requests`), shares as percentages, a replayed dispatch and a
-//! logged request, what a decision comes to, why a search is incomplete.
-//! A value from the input is handed on as it is: each emitter escapes it
-//! for its own format.
+//! The words every emitter says alike: shares as percentages, a replayed
+//! dispatch and a logged request, what a decision comes to, why a search
+//! is incomplete (a count with its noun is `kube::count`'s, which the
+//! layers below the reports say too). A value from the input is handed on
+//! as it is: each emitter escapes it for its own format.
 
 use crate::routing::replay::{By, Dispatched, Example};
 use crate::routing::verify::{self, RouterReport};
 use crate::routing::Decision;
-
-/// `1 request`, `1,200 requests`.
-pub fn count(n: u64, noun: &str) -> String {
-    format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
-}
-
-/// `1 class of requests`, `2 classes of requests`: a count of a noun
-/// whose plural is not its singular and an `s`.
-pub fn counted(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", thousands(n), if n == 1 { one } else { many })
-}
-
-/// `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 /// `15.38%`; a share too small to show as such is `<0.01%`, never `0.00%`.
 pub fn percent(share: f64) -> String {
@@ -119,12 +95,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn numbers_read_as_people_write_them() {
-        assert_eq!(
-            (thousands(0), thousands(999), thousands(1000), thousands(1_234_567)),
-            ("0".into(), "999".into(), "1,000".into(), "1,234,567".into())
-        );
+    fn shares_read_as_people_write_them() {
         assert_eq!((percent(0.5), percent(0.00001), percent(0.0)), ("50.00%".into(), "<0.01%".into(), "0.00%".into()));
-        assert_eq!((count(1, "request"), count(1200, "request")), ("1 request".into(), "1,200 requests".into()));
     }
 }

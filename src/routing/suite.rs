@@ -67,7 +67,7 @@ struct CaseSpec {
     expect: Expect,
     /// `Proxy` or `Gateway`: the expectation holds on that data plane only
     /// (on the other one the case is still decided, for disagreements and
-    /// coverage).
+    /// coverage, when the run renders both; otherwise it is skipped).
     #[serde(default, rename = "dataPlane", deserialize_with = "data_plane")]
     data_plane: Option<DataPlane>,
 }
@@ -776,6 +776,10 @@ pub struct Ran<'a> {
     /// for the other plane is still decided, for coverage and to compare
     /// the planes).
     pub judged: bool,
+    /// Whether the case is skipped: judged on a plane this run did not
+    /// render. Its decision here counts toward no coverage: what is not
+    /// judged anywhere tests nothing.
+    pub skipped: bool,
     pub mismatches: Vec<String>,
 }
 
@@ -847,6 +851,7 @@ pub fn run<'a>(files: &'a [TestFile], planes: &'a [Vec<Router>]) -> Result<Suite
         let picked: Vec<&Router> =
             planes.iter().map(|routers| pick(routers, file.router.as_deref(), &file.origin)).collect::<Result<_>>()?;
         for case in &file.cases {
+            let unrendered = case.data_plane.filter(|&plane| !picked.iter().any(|r| r.data_plane() == plane));
             let mut decided: Vec<usize> = Vec::new();
             for router in &picked {
                 // Without the trials: a run keeps every decision, and only
@@ -855,13 +860,11 @@ pub fn run<'a>(files: &'a [TestFile], planes: &'a [Vec<Router>]) -> Result<Suite
                 let judged = case.data_plane.is_none_or(|p| p == router.data_plane());
                 let mismatches = if judged { mismatches(&case.expect, &decision) } else { Vec::new() };
                 decided.push(ran.len());
-                ran.push(Ran { case, router, decision, judged, mismatches });
+                ran.push(Ran { case, router, decision, judged, skipped: unrendered.is_some(), mismatches });
             }
-            if let Some(plane) = case.data_plane {
-                if !picked.iter().any(|r| r.data_plane() == plane) {
-                    let router = picked.first().map(|r| r.id.clone()).unwrap_or_default();
-                    skipped.push(Skipped { case, router, plane });
-                }
+            if let Some(plane) = unrendered {
+                let router = picked.first().map(|r| r.id.clone()).unwrap_or_default();
+                skipped.push(Skipped { case, router, plane });
             }
             if let [p, g] = decided[..] {
                 if !ran[p].decision.same_outcome(&ran[g].decision) {
@@ -875,7 +878,7 @@ pub fn run<'a>(files: &'a [TestFile], planes: &'a [Vec<Router>]) -> Result<Suite
         for router in routers {
             let reached = ran
                 .iter()
-                .filter(|r| std::ptr::eq(r.router, router))
+                .filter(|r| std::ptr::eq(r.router, router) && !r.skipped)
                 .map(|r| r.decision.matched.label().to_string())
                 .collect();
             coverage.push(Coverage {

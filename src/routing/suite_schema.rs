@@ -23,7 +23,7 @@ pub fn router_test() -> Value {
     let status = json!({"type": ["integer", "null"], "minimum": codes.start(), "maximum": codes.end(), "description": "An HTTP status code the data plane answers with itself."});
     let data_plane = json!({
         "enum": [DataPlane::Proxy.label(), DataPlane::Gateway.label(), null],
-        "description": "Judged on this data plane only (on the other one the case is still decided, for coverage and to compare the planes)."
+        "description": "Judged on this data plane only (on the other one, when the run renders it, the case is still decided, for coverage and to compare the planes; a run that renders only the other one skips the case, which then counts toward no coverage)."
     });
     let backends = json!({
         "type": ["object", "null"],

@@ -3,57 +3,44 @@
 //! does not read), then exit 2 with nothing on stdout; a good router among
 //! them changes nothing of that.
 
-use std::path::Path;
-
 use serde_json::Value;
 
-use crate::common::{self, routerctl};
+use crate::common::{self, routerctl, routerctl_in, scratch};
+
+/// A ModelRouter `ml/$name` whose one backend, gpt, is OpenAI's gpt-4o of
+/// tier `$tier`, then `$rest` (the rest of its spec).
+macro_rules! gpt_router {
+    ($name:literal, $tier:literal, $rest:literal) => {
+        concat!(
+            "apiVersion: inference.llmkube.dev/v1alpha1\n",
+            "kind: ModelRouter\n",
+            "metadata:\n",
+            "  name: ",
+            $name,
+            "\n",
+            "  namespace: ml\n",
+            "spec:\n",
+            "  backends:\n",
+            "  - name: gpt\n",
+            "    tier: ",
+            $tier,
+            "\n",
+            "    external: {provider: openai, model: gpt-4o}\n",
+            $rest
+        )
+    };
+}
 
 /// A backend's tier the CRD does not list (`local` or `cloud`): the API
 /// server refuses it.
-const TYPO: &str = "\
-apiVersion: inference.llmkube.dev/v1alpha1
-kind: ModelRouter
-metadata:
-  name: typo
-  namespace: ml
-spec:
-  backends:
-  - name: gpt
-    tier: clod
-    external: {provider: openai, model: gpt-4o}
-";
+const TYPO: &str = gpt_router!("typo", "clod", "");
 
 /// A rule that routes to a backend the router does not have: the
 /// operator's validateModelRouter refuses it.
-const MISSING_BACKEND: &str = "\
-apiVersion: inference.llmkube.dev/v1alpha1
-kind: ModelRouter
-metadata:
-  name: missing-backend
-  namespace: ml
-spec:
-  backends:
-  - name: gpt
-    tier: cloud
-    external: {provider: openai, model: gpt-4o}
-  rules:
-  - name: to-ghost
-    route: {backends: [ghost]}
-";
+const MISSING_BACKEND: &str =
+    gpt_router!("missing-backend", "cloud", "  rules:\n  - name: to-ghost\n    route: {backends: [ghost]}\n");
 
-const GOOD: &str = "\
-apiVersion: inference.llmkube.dev/v1alpha1
-kind: ModelRouter
-metadata:
-  name: good
-  namespace: ml
-spec:
-  backends:
-  - name: gpt
-    tier: cloud
-    external: {provider: openai, model: gpt-4o}
-";
+const GOOD: &str = gpt_router!("good", "cloud", "");
 
 /// YAML that does not parse: an unclosed flow sequence.
 const UNREADABLE: &str = "\
@@ -67,31 +54,6 @@ spec:
 /// The 1-based line of the first line of `text` holding `needle`.
 fn line_of(text: &str, needle: &str) -> usize {
     text.lines().position(|l| l.contains(needle)).map(|i| i + 1).unwrap_or_else(|| panic!("no {needle:?}"))
-}
-
-/// The files, written to a temporary directory (the run's working
-/// directory, so that messages name them as given).
-fn files(contents: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    for (name, text) in contents {
-        std::fs::write(dir.path().join(name), text).expect("writes a file");
-    }
-    dir
-}
-
-fn run_in(dir: &Path, args: &[&str]) -> common::Run {
-    let bin = env!("CARGO_BIN_EXE_routerctl");
-    let out = std::process::Command::new(bin)
-        .args(args)
-        .current_dir(dir)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("routerctl runs");
-    common::Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
 }
 
 /// The error findings of a `--message-format json` run: (file, line).
@@ -110,7 +72,7 @@ fn errors(run: &common::Run) -> Vec<(String, u64)> {
 /// way.
 #[test]
 fn every_broken_router_of_every_file_is_reported_in_one_run() {
-    let dir = files(&[
+    let dir = scratch(&[
         ("typo.yaml", TYPO),
         ("good.yaml", GOOD),
         ("missing-backend.yaml", MISSING_BACKEND),
@@ -136,7 +98,7 @@ fn every_broken_router_of_every_file_is_reported_in_one_run() {
         let mut args = command.to_vec();
         args.extend(inputs);
         args.extend(["--router-proxy-image", "rp:1", "--message-format", "json"]);
-        let run = run_in(dir.path(), &args);
+        let run = routerctl_in(dir.path(), &args, None);
         assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{args:?}: {}", run.stderr);
         let mut found = errors(&run);
         found.sort();
@@ -144,7 +106,7 @@ fn every_broken_router_of_every_file_is_reported_in_one_run() {
 
         // People read the same two, the last one closing the run.
         args.truncate(args.len() - 2);
-        let human = run_in(dir.path(), &args);
+        let human = routerctl_in(dir.path(), &args, None);
         assert_eq!((human.code, human.stdout.as_str()), (2, ""), "{args:?}: {}", human.stderr);
         let lines: Vec<&str> = human.stderr.lines().filter(|l| l.starts_with("error: ")).collect();
         assert_eq!(lines.len(), 2, "{args:?}: {}", human.stderr);
@@ -157,10 +119,11 @@ fn every_broken_router_of_every_file_is_reported_in_one_run() {
 /// routers after it are still read and checked.
 #[test]
 fn a_file_that_does_not_parse_does_not_hide_the_next_files_routers() {
-    let dir = files(&[("unreadable.yaml", UNREADABLE), ("typo.yaml", TYPO), ("good.yaml", GOOD)]);
-    let run = run_in(
+    let dir = scratch(&[("unreadable.yaml", UNREADABLE), ("typo.yaml", TYPO), ("good.yaml", GOOD)]);
+    let run = routerctl_in(
         dir.path(),
         &["render", "-f", "unreadable.yaml", "-f", "typo.yaml", "-f", "good.yaml", "--message-format", "json"],
+        None,
     );
     assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
     let files: Vec<String> = errors(&run).into_iter().map(|(file, _)| file).collect();
@@ -194,13 +157,13 @@ spec:
   - name: qwen
     inferenceServiceRef: {name: qwen}
 ";
-    let dir = files(&[("isvc.yaml", isvc), ("router.yaml", router), ("typo.yaml", TYPO)]);
+    let dir = scratch(&[("isvc.yaml", isvc), ("router.yaml", router), ("typo.yaml", TYPO)]);
     for strict in [false, true] {
         let mut args = vec!["render", "-f", "isvc.yaml", "-f", "router.yaml", "-f", "typo.yaml"];
         if strict {
             args.push("--strict");
         }
-        let run = run_in(dir.path(), &args);
+        let run = routerctl_in(dir.path(), &args, None);
         assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
         assert!(run.stderr.contains("isvc.yaml:8:"), "the InferenceService's port: {}", run.stderr);
         assert!(run.stderr.contains("typo.yaml:9:"), "the other router is checked: {}", run.stderr);

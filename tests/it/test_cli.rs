@@ -402,6 +402,126 @@ fn coverage_names_the_routes_no_case_reaches() {
     );
 }
 
+/// A case judged on a data plane the run does not render is skipped, and
+/// a skipped case reaches no route: coverage counts only what is judged.
+/// sample.yaml's Proxy routes are its rules and its default route
+/// (pii-stays-local, complex-to-cloud, default); a pii request takes
+/// pii-stays-local, so with the complex request skipped one route of three
+/// is reached, in every report that tells coverage.
+#[test]
+fn a_skipped_case_counts_toward_no_coverage() {
+    let cases = "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: pii\n  request: \
+                 {headers: {x-llmkube-classification: pii}}\n  expect: {rule: pii-stays-local}\n- name: complex\n  \
+                 dataPlane: Gateway\n  request: {headers: {x-llmkube-task-complexity: complex}}\n  expect: {rule: \
+                 complex-to-cloud}\n";
+    let missed = "no case reaches complex-to-cloud, default";
+    let text = test(&["-f", ROUTER, "-t", "-", "--coverage"], Some(cases));
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert_eq!(
+        text.stdout,
+        format!(
+            "ml/coding-router (Proxy): 1 of 1 case passes, 1 skipped\n  SKIP <stdin>:7:3 \"complex\": judged on the \
+             Gateway data plane, which this run did not render (--data-plane gateway)\ncoverage ml/coding-router \
+             (Proxy): 33% of 3 routes; {missed}\n"
+        )
+    );
+
+    let json = test(&["-f", ROUTER, "-t", "-", "--coverage", "-o", "json"], Some(cases));
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let report: serde_json::Value = serde_json::from_str(&json.stdout).expect("test -o json writes JSON");
+    let coverage = &report["coverage"];
+    assert_eq!(coverage.as_array().map(Vec::len), Some(1), "{coverage:#}");
+    assert_eq!(coverage[0]["missed"], serde_json::json!(["complex-to-cloud", "default"]), "{coverage:#}");
+    let percent = coverage[0]["percent"].as_f64().unwrap_or(f64::NAN);
+    assert!((percent - 100.0 / 3.0).abs() < 1e-9, "{coverage:#}");
+
+    let markdown = test(&["-f", ROUTER, "-t", "-", "--coverage", "-o", "markdown"], Some(cases));
+    assert_eq!(markdown.code, 0, "{}", markdown.stderr);
+    // The skip is told on the row of its plane, which covers nothing.
+    assert!(
+        markdown.stdout.contains(&format!(
+            "| Proxy | 1 | 1 | 0 | 0 | 33% of 3 routes; {missed} |\n| Gateway | 0 | 0 | 0 | 1 | none |\n"
+        )),
+        "{}",
+        markdown.stdout
+    );
+
+    // Under --min-coverage 50 the run fails: had the skipped case counted
+    // (two routes of three, 67%), it would pass.
+    let below = "ml/coding-router (Proxy): coverage 33% of 3 routes, under --min-coverage 50%; no case reaches \
+                 [complex-to-cloud, default]";
+    let min = ["-f", ROUTER, "-t", "-", "--min-coverage", "50"];
+    let junit = test(&[&min[..], &["-o", "junit"]].concat(), Some(cases));
+    assert_eq!(junit.code, 1, "{}", junit.stdout);
+    assert_eq!(junit.stderr, format!("error: {below}\n"));
+    assert!(
+        junit.stdout.contains("<failure message=\"33% of 3 routes, under --min-coverage 50%\""),
+        "{}",
+        junit.stdout
+    );
+    let github = test(&[&["--message-format", "github"], &min[..]].concat(), Some(cases));
+    assert_eq!(github.code, 1, "{}", github.stdout);
+    assert!(
+        unfenced(&github.stdout).ends_with(&format!("coverage ml/coding-router (Proxy): 33% of 3 routes; {missed}\n")),
+        "{}",
+        github.stdout
+    );
+    // A workflow command's message has its `%` written `%25`, as GitHub reads it.
+    assert_eq!(github.stderr, format!("::error title=routerctl test::{}\n", below.replace('%', "%25")));
+
+    // A router whose only case is skipped is reached by none.
+    let only_skipped = cases.replace(
+        "- name: pii\n  request: {headers: {x-llmkube-classification: pii}}\n  expect: {rule: pii-stays-local}\n",
+        "",
+    );
+    let none = test(&["-f", ROUTER, "-t", "-", "--coverage"], Some(&only_skipped));
+    assert_eq!(none.code, 0, "{}", none.stderr);
+    assert!(
+        none.stdout.ends_with("coverage ml/coding-router (Proxy): 0% of 3 routes; no case for this router\n"),
+        "{}",
+        none.stdout
+    );
+}
+
+/// The other way round: a case judged on the Proxy plane, on a run that
+/// renders only the Gateway plane of a Gateway router, is skipped and
+/// reaches nothing; with both planes rendered it is decided on both and
+/// counts toward both. local.yaml's routes, on either plane, are its rules
+/// (coding, spread, private), BackendNameMatch's (name-match) and its
+/// default route: five. A llama-3 request of class pii takes private; one
+/// with `x-spread: yes` takes spread.
+#[test]
+fn a_proxy_case_skipped_on_the_gateway_plane_counts_toward_no_coverage() {
+    let cases = "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: pii\n  request: \
+                 {model: llama-3, headers: {x-data-class: pii}}\n  expect: {rule: private}\n- name: spread\n  \
+                 dataPlane: Proxy\n  request: {headers: {x-spread: \"yes\"}}\n  expect: {rule: spread}\n";
+    let router = "testdata/gateway/local.yaml";
+    let gateway = test(&["-f", router, "-t", "-", "--data-plane", "gateway", "--coverage"], Some(cases));
+    assert_eq!(gateway.code, 0, "{}", gateway.stderr);
+    assert!(
+        gateway.stdout.starts_with("ml/coding.router (Gateway): 1 of 1 case passes, 1 skipped\n"),
+        "{}",
+        gateway.stdout
+    );
+    assert!(
+        gateway.stdout.ends_with(
+            "coverage ml/coding.router (Gateway): 20% of 5 routes; no case reaches coding, spread, name-match, default\n"
+        ),
+        "{}",
+        gateway.stdout
+    );
+    let both = test(&["-f", router, "-t", "-", "--data-plane", "both", "--coverage"], Some(cases));
+    assert_eq!(both.code, 0, "{}", both.stderr);
+    assert!(
+        both.stdout.ends_with(
+            "coverage ml/coding.router (Proxy): 40% of 5 routes; no case reaches coding, name-match, default\n\
+             coverage ml/coding.router (Gateway): 40% of 5 routes; no case reaches coding, name-match, default\n"
+        ),
+        "{}",
+        both.stdout
+    );
+}
+
 #[test]
 fn both_planes_report_where_they_part() {
     let run = test(

@@ -662,6 +662,15 @@ fn an_unfinished_search_fails_the_run() {
     assert_eq!(report["routers"][0]["findings"][0]["rule"], "verify-incomplete");
 }
 
+/// `routerctl test -q` of `router`, read from a file (stdin holds the
+/// RouterTest `cases`), with `args`.
+fn test_from_a_file(router: &str, args: &[&str], cases: &str) -> common::Run {
+    let dir = common::scratch(&[("router.yaml", router)]);
+    let file = dir.path().join("router.yaml").to_string_lossy().into_owned();
+    let head = ["test", "-q", "-f", &file, "-t", "-", "--router-proxy-image", "rp:1"];
+    routerctl(&[&head[..], args].concat(), Some(cases))
+}
+
 /// A count of one reads singular in the reports people read: one class of
 /// requests, one case, one route, one case skipped.
 #[test]
@@ -687,23 +696,16 @@ spec:
     let cases =
         "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: a\n  expect: {rule: default}\n\
                  - name: b\n  dataPlane: Gateway\n  expect: {rule: default}\n";
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let path = dir.path().join("router.yaml");
-    std::fs::write(&path, router).expect("writes the router");
-    let file = path.to_string_lossy().into_owned();
-    let args = ["test", "-q", "-f", &file, "-t", "-", "--coverage", "--strict", "--router-proxy-image", "rp:1"];
-    let run = routerctl(&args, Some(cases));
+    let run = test_from_a_file(router, &["--coverage", "--strict"], cases);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.starts_with("ml/one (Proxy): 1 of 1 case passes, 1 skipped\n"), "{}", run.stdout);
     assert!(run.stdout.ends_with("coverage ml/one (Proxy): 100% of 1 route\n"), "{}", run.stdout);
     assert!(run.stderr.contains("error: 1 case skipped: their data plane was not run (--strict)"), "{}", run.stderr);
 }
 
-/// A router whose only route (a rule, and no default route) no case
-/// reaches: 0% of 1 route, in the error and in the JUnit report alike.
-#[test]
-fn a_coverage_of_one_route_is_singular_in_every_report() {
-    let router = "\
+/// A router whose only route is a rule, gpt (`gpt-*` to its one backend,
+/// cloud): it has no default route.
+const GPT_TO_CLOUD: &str = "\
 apiVersion: inference.llmkube.dev/v1alpha1
 kind: ModelRouter
 metadata: {name: one, namespace: ml}
@@ -716,15 +718,16 @@ spec:
     match: {models: [\"gpt-*\"]}
     route: {backends: [cloud]}
 ";
-    let dir = tempfile::tempdir().expect("a temporary directory");
-    let path = dir.path().join("router.yaml");
-    std::fs::write(&path, router).expect("writes the router");
-    let file = path.to_string_lossy().into_owned();
+
+/// A router whose only route (a rule, and no default route) no case
+/// reaches: 0% of 1 route, in the error and in the JUnit report alike.
+#[test]
+fn a_coverage_of_one_route_is_singular_in_every_report() {
+    let router = GPT_TO_CLOUD;
     // Nothing routes a llama request: the proxy answers 503 (no route).
     let cases = "apiVersion: routerctl.llmkube.dev/v1alpha1\nkind: RouterTest\ntests:\n- name: llama\n  \
                  request: {model: llama}\n  expect: {status: 503}\n";
-    let args = ["test", "-q", "-f", &file, "-t", "-", "--min-coverage", "50", "--router-proxy-image", "rp:1"];
-    let run = routerctl(&[&args[..], &["-o", "junit"]].concat(), Some(cases));
+    let run = test_from_a_file(router, &["--min-coverage", "50", "-o", "junit"], cases);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     assert!(run.stderr.contains("ml/one (Proxy): coverage 0% of 1 route, under --min-coverage 50%"), "{}", run.stderr);
     assert!(run.stdout.contains("<failure message=\"0% of 1 route, under --min-coverage 50%\""), "{}", run.stdout);
@@ -734,29 +737,14 @@ spec:
 /// named, and the verb agrees with them (one takes, two take).
 #[test]
 fn the_rules_that_shadow_a_rule_are_named_with_their_verb() {
-    let router = "\
-apiVersion: inference.llmkube.dev/v1alpha1
-kind: ModelRouter
-metadata: {name: shadows, namespace: ml}
-spec:
-  backends:
-  - name: cloud
-    external: {provider: openai, model: gpt-4o, url: https://api.openai.com}
-  rules:
-  - name: gpt
-    match: {models: [\"gpt-*\"]}
-    route: {backends: [cloud]}
-  - name: llama
-    match: {models: [\"llama*\"]}
-    route: {backends: [cloud]}
-  - name: both
-    match: {models: [gpt-4o, llama3]}
-    route: {backends: [cloud]}
-  defaultRoute: cloud
-";
+    // gpt, then llama and both after it, and a default route.
+    let router = GPT_TO_CLOUD.to_string()
+        + "  - name: llama\n    match: {models: [\"llama*\"]}\n    route: {backends: [cloud]}\n"
+        + "  - name: both\n    match: {models: [gpt-4o, llama3]}\n    route: {backends: [cloud]}\n"
+        + "  defaultRoute: cloud\n";
     // The external backend's absent tier is local to the fail-closed gate
     // (sensitive egress, which fails the run): beside the point here.
-    let run = routerctl(&["verify", "-q", "-f", "-", "-o", "json"], Some(router));
+    let run = routerctl(&["verify", "-q", "-f", "-", "-o", "json"], Some(&router));
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
     let report: Value = serde_json::from_str(&run.stdout).expect("verify -o json writes JSON");
     let found = findings(&report);

@@ -16,7 +16,7 @@
 //! value ever starts a line: a comment printed to a CI log is read by no
 //! runner as a command.
 
-use super::super::words::{count, thousands};
+use crate::kube::count::{grouped, thousands};
 
 /// The most a comment holds, in UTF-16 code units (what GitHub counts;
 /// never fewer than the characters).
@@ -158,7 +158,10 @@ impl Comment {
             if !self.out.ends_with("\n\n") {
                 self.push("\n");
             }
-            let line = format!("{} left out, to keep the comment within its size.\n", count(self.dropped, "diagram"));
+            let line = format!(
+                "{} left out, to keep the comment within its size.\n",
+                grouped(self.dropped, "diagram", "diagrams")
+            );
             self.push(&line);
         }
         let end = self.out.trim_end().len();

@@ -14,9 +14,9 @@ use super::comment::{details, row, table, written, Comment, Noun, DETAILS_END, R
 use super::escape::cell;
 use super::moves;
 use crate::diff::plan::{Action, ObjectPlan};
+use crate::kube::count::grouped;
 use crate::report::mermaid::{flowchart, Direction};
 use crate::report::results::RouterDiff;
-use crate::report::words::{count, counted};
 use crate::routing::router::Router;
 
 /// The comment of a diff; `routers` the router each new config.json makes,
@@ -44,33 +44,33 @@ fn verdict(diffs: &[RouterDiff]) -> String {
     let rolling = diffs.iter().filter(|d| d.plan.rolls_pods).count() as u64;
     let moved = diffs.iter().map(|d| d.moves.len()).sum::<usize>() as u64;
     let drift = diffs.iter().map(|d| d.plan.drift.len()).sum::<usize>() as u64;
-    let routers = count(diffs.len() as u64, "router");
+    let routers = grouped(diffs.len() as u64, "router", "routers");
     let mut out = if changing == 0 {
         format!("✅ {routers}: nothing changes, the live objects are what the operator would write")
     } else {
         let mut parts = Vec::new();
         if created > 0 {
-            parts.push(format!("{} created", count(created, "object")));
+            parts.push(format!("{} created", grouped(created, "object", "objects")));
         }
         if updated > 0 {
-            parts.push(format!("{} updated", count(updated, "object")));
+            parts.push(format!("{} updated", grouped(updated, "object", "objects")));
         }
         let change = if changing == 1 { "changes" } else { "change" };
         let mut text = format!("⚠️ {changing} of {routers} {change}: {}", parts.join(", "));
         if rolling > 0 {
-            text.push_str(&format!("; the pods of {} roll", count(rolling, "router")));
+            text.push_str(&format!("; the pods of {} roll", grouped(rolling, "router", "routers")));
         }
         text
     };
     if moved > 0 {
-        let groups = counted(moved, "group of requests", "groups of requests");
+        let groups = grouped(moved, "group of requests", "groups of requests");
         out.push_str(&format!("; {groups} {}", if moved == 1 { "moves" } else { "move" }));
     }
     if diffs.iter().any(|d| !d.moves_complete) {
         out.push_str("; the search for what moves stopped at its budget");
     }
     if drift > 0 {
-        out.push_str(&format!("; {} the operator does not repair", count(drift, "drift finding")));
+        out.push_str(&format!("; {} the operator does not repair", grouped(drift, "drift finding", "drift findings")));
     }
     out
 }

@@ -8,9 +8,10 @@
 
 use super::comment::{details, row, table, written, Comment, Noun, DETAILS_END, TABLE_END};
 use super::escape::cell;
+use crate::kube::count::{grouped, thousands};
 use crate::report::mermaid::{replay_flows, sankey};
 use crate::report::results::SkippedLines;
-use crate::report::words::{count, dispatched, logged_request, percent, share, thousands};
+use crate::report::words::{dispatched, logged_request, percent, share};
 use crate::routing::replay::{Groups, Report};
 
 const GROUP: Noun = Noun("group", "groups");
@@ -18,18 +19,18 @@ const SECTION: Noun = Noun("section", "sections");
 
 /// The comment of a replay.
 pub fn replay(report: &Report, skipped: &SkippedLines, top: usize) -> String {
-    let of = |n: u64| format!("{} ({})", count(n, "request"), percent(share(n, report.requests)));
+    let of = |n: u64| format!("{} ({})", grouped(n, "request", "requests"), percent(share(n, report.requests)));
     let egress = report.sensitive_egress.count;
     let mut verdict = match egress {
         0 => format!(
             "✅ {}: {} replayed, no sensitive request leaves the cluster",
             cell(&report.router),
-            count(report.requests, "request")
+            grouped(report.requests, "request", "requests")
         ),
         n => format!(
             "❌ {}: {} ({}) of {} replayed would leave the cluster",
             cell(&report.router),
-            count(n, "sensitive request"),
+            grouped(n, "sensitive request", "sensitive requests"),
             percent(share(n, report.requests)),
             thousands(report.requests)
         ),
@@ -48,23 +49,23 @@ pub fn replay(report: &Report, skipped: &SkippedLines, top: usize) -> String {
 }
 
 fn body(comment: &mut Comment, report: &Report, skipped: &SkippedLines, top: usize) {
-    let of = |n: u64| format!("{} ({})", count(n, "request"), percent(share(n, report.requests)));
+    let of = |n: u64| format!("{} ({})", grouped(n, "request", "requests"), percent(share(n, report.requests)));
     if let Some(moved) = report.moved.as_ref().filter(|m| m.count > 0) {
         let caption = "What the change moves, each band as wide as its share of the requests replayed:\n\n";
         comment.diagram(caption, || sankey(&replay_flows(moved)), "");
     }
     let mut read = format!(
         "{} replayed, {} distinct; {} skipped",
-        count(report.requests, "request"),
+        grouped(report.requests, "request", "requests"),
         thousands(report.distinct as u64),
-        count(skipped.total(), "line")
+        grouped(skipped.total(), "line", "lines")
     );
     if skipped.total() > 0 {
         read.push_str(&format!(
             " ({}, {}, {} without what the proxy writes)",
-            count(skipped.other, "other log message"),
-            count(skipped.not_log, "not slog line"),
-            count(skipped.malformed, "router.dispatch line")
+            grouped(skipped.other, "other log message", "other log messages"),
+            grouped(skipped.not_log, "not slog line", "not slog lines"),
+            grouped(skipped.malformed, "router.dispatch line", "router.dispatch lines")
         ));
     }
     if report.against.is_some() {
@@ -115,9 +116,9 @@ fn section(
     comment.block(
         &format!(
             "#### {title}: {} ({}) in {}\n\n",
-            count(groups.count, "request"),
+            grouped(groups.count, "request", "requests"),
             percent(share(groups.count, report.requests)),
-            count(n as u64, "group")
+            grouped(n as u64, "group", "groups")
         ),
         SECTION,
     );
@@ -143,7 +144,7 @@ fn section(
                 "… and {} more {} ({}; -o json lists them all, or --top).\n\n",
                 thousands((n - top) as u64),
                 if n - top == 1 { "group" } else { "groups" },
-                count(rest, "request")
+                grouped(rest, "request", "requests")
             ),
             SECTION,
         );

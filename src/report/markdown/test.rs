@@ -10,8 +10,9 @@
 
 use super::comment::{details, row, table, written, Comment, Noun, DETAILS_END, ROUTER, TABLE_END};
 use super::escape::cell;
+use crate::kube::count::{grouped, thousands};
 use crate::report::mermaid::{flowchart, Direction};
-use crate::report::words::{count, decided, thousands};
+use crate::report::words::decided;
 use crate::routing::suite::{Coverage, Expect, Ran, SuiteRun};
 use crate::routing::verify::describe;
 use crate::routing::{Decision, Request};
@@ -38,21 +39,28 @@ pub fn test(run: &SuiteRun, asked: Asked) -> String {
     };
     let strict_skips = asked.strict && !run.skipped.is_empty();
     let routers = router_ids(run);
-    let on = count(routers.len() as u64, "router");
+    let on = grouped(routers.len() as u64, "router", "routers");
     let skipped = if run.skipped.is_empty() { String::new() } else { format!(", {} skipped", run.skipped.len()) };
     let verdict = if failed == 0 && below.is_empty() && !strict_skips {
-        format!("✅ {} {} on {on}{skipped}", count(judged, "case"), if judged == 1 { "passes" } else { "pass" })
+        format!(
+            "✅ {} {} on {on}{skipped}",
+            grouped(judged, "case", "cases"),
+            if judged == 1 { "passes" } else { "pass" }
+        )
     } else {
         let mut parts = Vec::new();
         if failed > 0 {
             let fail = if failed == 1 { "fails" } else { "fail" };
-            parts.push(format!("{} of {} {fail}", thousands(failed), count(judged, "case")));
+            parts.push(format!("{} of {} {fail}", thousands(failed), grouped(judged, "case", "cases")));
         }
         if let Some(min) = asked.min_coverage.filter(|_| !below.is_empty()) {
-            parts.push(format!("coverage under {min}% on {}", count(below.len() as u64, "router plane")));
+            parts.push(format!(
+                "coverage under {min}% on {}",
+                grouped(below.len() as u64, "router plane", "router planes")
+            ));
         }
         if strict_skips {
-            parts.push(format!("{} skipped (--strict)", count(run.skipped.len() as u64, "case")));
+            parts.push(format!("{} skipped (--strict)", grouped(run.skipped.len() as u64, "case", "cases")));
         }
         let skipped = if strict_skips { "" } else { &skipped };
         format!("❌ {} on {on}{skipped}", parts.join(", "))
@@ -162,7 +170,7 @@ fn router(comment: &mut Comment, run: &SuiteRun, id: &str, asked: Asked) {
         "{}{}",
         details(&format!(
             "{} skipped: judged on a data plane this run did not render",
-            count(skipped.len() as u64, "case")
+            grouped(skipped.len() as u64, "case", "cases")
         )),
         table(&["Case", "At", "Judged on"])
     );
@@ -183,7 +191,7 @@ fn router(comment: &mut Comment, run: &SuiteRun, id: &str, asked: Asked) {
         .collect();
     let opening = format!(
         "{}{}",
-        details(&format!("{} the two data planes decide apart", count(apart.len() as u64, "case"))),
+        details(&format!("{} the two data planes decide apart", grouped(apart.len() as u64, "case", "cases"))),
         table(&["Case", "At", "Proxy", "Gateway"])
     );
     comment.items(&opening, &apart, &format!("{TABLE_END}{DETAILS_END}"), CASE);
@@ -192,7 +200,7 @@ fn router(comment: &mut Comment, run: &SuiteRun, id: &str, asked: Asked) {
 /// `80% of 5 routes; no case reaches a, b`.
 fn coverage_text(c: &Coverage) -> String {
     let missed = c.missed();
-    let mut text = format!("{:.0}% of {}", c.percent(), count(c.routes.len() as u64, "route"));
+    let mut text = format!("{:.0}% of {}", c.percent(), grouped(c.routes.len() as u64, "route", "routes"));
     if c.reached.is_empty() {
         text.push_str("; no case for this router");
     } else if !missed.is_empty() {

@@ -12,8 +12,8 @@ use super::comment::{details, fence, row, table, written, Comment, Noun, DETAILS
 use super::escape::cell;
 use super::moves;
 use crate::diagnostic::{rules, Severity};
+use crate::kube::count::grouped;
 use crate::report::mermaid::{change_flows, flowchart, sankey, Direction};
-use crate::report::words::{count, counted};
 use crate::routing::router::Router;
 use crate::routing::verify::{describe, Finding, RouterReport};
 use crate::routing::witness::{case_flow, outcome};
@@ -76,29 +76,33 @@ fn verdict(reports: &[RouterReport], incomplete: Severity, against: bool) -> Str
         n => failures.push(format!("{n} sensitive classes leave the cluster")),
     }
     if invariants > 0 {
-        failures.push(format!("{} {}", count(invariants, "invariant"), if invariants == 1 { "fails" } else { "fail" }));
+        failures.push(format!(
+            "{} {}",
+            grouped(invariants, "invariant", "invariants"),
+            if invariants == 1 { "fails" } else { "fail" }
+        ));
     }
     if other_errors > 0 {
-        failures.push(format!("{} ({})", count(other_errors, "more error"), other.join(", ")));
+        failures.push(format!("{} ({})", grouped(other_errors, "more error", "more errors"), other.join(", ")));
     }
     if unfinished > 0 {
-        let did_not = format!("the search of {} did not finish", count(unfinished, "router plane"));
+        let did_not = format!("the search of {} did not finish", grouped(unfinished, "router plane", "router planes"));
         match incomplete {
             Severity::Error => failures.push(did_not),
             _ => notes.push(format!("{did_not}, accepted (--allow-incomplete)")),
         }
     }
     if warnings > 0 {
-        notes.push(count(warnings, "warning"));
+        notes.push(grouped(warnings, "warning", "warnings"));
     }
     if against {
         notes.push(match moved {
             0 => "the change moves no request".to_string(),
-            n => format!("the change moves {}", counted(n as u64, "group of requests", "groups of requests")),
+            n => format!("the change moves {}", grouped(n as u64, "group of requests", "groups of requests")),
         });
     }
     let notes: String = notes.iter().map(|n| format!("; {n}")).collect();
-    let routers = count(ids.len() as u64, "router");
+    let routers = grouped(ids.len() as u64, "router", "routers");
     if failing.is_empty() {
         // An unfinished search proves nothing of the requests it did not reach.
         let reached = if unfinished > 0 { " in what the search reached" } else { "" };
@@ -130,7 +134,7 @@ fn router(comment: &mut Comment, r: &RouterReport, drawn: Option<&Router>) {
         "### {} ({})\n\n{}; {}.\n\n",
         cell(&r.router),
         r.plane.label(),
-        counted(r.classes.len() as u64, "class of requests", "classes of requests"),
+        grouped(r.classes.len() as u64, "class of requests", "classes of requests"),
         cell(&search)
     );
     comment.block(&heading, ROUTER);
@@ -189,13 +193,16 @@ fn router(comment: &mut Comment, r: &RouterReport, drawn: Option<&Router>) {
         .map(|c| format!("- {}\n", case_flow(c)))
         .collect();
     let (open, close) = fence("yaml", &cases);
-    let summary = format!("{} that show them, to paste under a RouterTest's tests:", count(cases.len() as u64, "case"));
+    let summary = format!(
+        "{} that show them, to paste under a RouterTest's tests:",
+        grouped(cases.len() as u64, "case", "cases")
+    );
     comment.items(&format!("{}{open}", details(&summary)), &cases, &format!("{close}\n{DETAILS_END}"), CASE);
     let classes: Vec<String> =
         r.classes.iter().map(|c| row(&[cell(&describe(&c.request)), cell(&outcome(&c.decision))])).collect();
     let opening = format!(
         "{}{}",
-        details(&counted(classes.len() as u64, "class of requests", "classes of requests")),
+        details(&grouped(classes.len() as u64, "class of requests", "classes of requests")),
         table(&["Requests (one of each class)", "Route → backends"])
     );
     comment.items(&opening, &classes, &format!("{TABLE_END}{DETAILS_END}"), Noun("class", "classes"));

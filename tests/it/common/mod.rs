@@ -1,7 +1,7 @@
 //! Running the real `routerctl` binary from tests.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// What one run of the binary did.
@@ -54,9 +54,28 @@ pub fn routerctl(args: &[&str], stdin: Option<&str>) -> Run {
 /// As `routerctl`, with environment variables set (PATH for a kubectl
 /// stand-in, KUBECTL_EXTERNAL_DIFF).
 pub fn routerctl_env(args: &[&str], stdin: Option<&str>, env: &[(&str, std::ffi::OsString)]) -> Run {
+    run_binary(&root(), args, stdin, env)
+}
+
+/// As `routerctl`, from `dir` (a `scratch` directory: messages then name
+/// its files as given).
+pub fn routerctl_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Run {
+    run_binary(dir, args, stdin, &[])
+}
+
+/// A temporary directory holding each `(name, text)` as a file.
+pub fn scratch(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).expect("writes a file");
+    }
+    dir
+}
+
+fn run_binary(dir: &Path, args: &[&str], stdin: Option<&str>, env: &[(&str, std::ffi::OsString)]) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_routerctl"))
         .args(args)
-        .current_dir(root())
+        .current_dir(dir)
         .env_remove("NO_COLOR")
         .env_remove("KUBECTL_EXTERNAL_DIFF")
         .envs(env.iter().map(|(k, v)| (k, v)))
