@@ -6,10 +6,12 @@
 //! the JSON Schema of those files (`suite_schema`), and a witness case
 //! written as those files write it (`witness`); a router's decisions on
 //! the requests a router-proxy logged (`replay`); the request space
-//! `verify` proves over (`space`, `models`) and the router's own
+//! `verify` proves over (`space`, `models`, whose search for one rule
+//! keeps the states that find most in an `antichain`) and the router's own
 //! vocabulary it checks that proof with (`vocabulary`).
 //! Pure: values in, decisions out.
 
+mod antichain;
 pub mod gateway;
 pub mod glob;
 pub mod heap;

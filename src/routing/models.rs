@@ -19,12 +19,17 @@
 //!   forgotten), so states with the same future decisions meet.
 //!
 //! Each reachable state is visited once (breadth first, readable bytes
-//! first), and each distinct decision of every list is a class. The
-//! search has budgets; a search that spends one says so and is not
-//! complete.
+//! first), and each distinct decision of every list is a class. With one
+//! list, each decision is searched for alone among the rules up to it,
+//! where the earlier rules are one union and a state is skipped when one
+//! kept finds every model it would (`antichain`). A search can be held
+//! within one rule's models (`classes_within`: who takes the requests of
+//! a shadowed rule), never leaving them. The search has budgets; a search
+//! that spends one says so and is not complete.
 
 use std::collections::{HashMap, VecDeque};
 
+use super::antichain::{Antichain, Shape};
 use super::glob::{Glob, Progress};
 
 /// What a rule compares the model with: a glob (Go's `path.Match`) or an
@@ -292,6 +297,28 @@ fn smallest_valid(lead: (u8, u8), boxes: &[(u8, u8)], lead_lo: u8, lead_hi: u8) 
     None
 }
 
+/// What a search is after, beyond every decision there is.
+#[derive(Debug, Clone, Copy)]
+enum Want {
+    /// A model the first list decides so, the first found; `within`: that
+    /// the second list's one rule takes too.
+    Rule { decision: u16, within: bool },
+    /// Only models the last list's one rule takes.
+    Within,
+}
+
+/// What an atom is to a search for one rule's models: the more it
+/// accepts the more the state finds (the rule's, or the rule's a model
+/// must be within), the less (an earlier rule's), or both (an earlier
+/// rule's that a model must be within), so that two states compare only
+/// where it is alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    More,
+    Less,
+    Alike,
+}
+
 /// The state after which no byte is read any more: no glob is alive.
 const DEAD: u32 = 0;
 
@@ -312,6 +339,9 @@ struct Machine {
     accepting: Vec<bool>,
     /// `states × classes`; `u32::MAX` where not computed yet.
     next: Vec<u32>,
+    /// Whether a state accepts every continuation another state accepts,
+    /// by the larger state's row: 0 not known yet, 1 yes, 2 no.
+    includes: Vec<Vec<u8>>,
     start: u32,
 }
 
@@ -327,6 +357,7 @@ impl Machine {
             ids: foldhash::HashMap::default(),
             accepting: Vec::new(),
             next: Vec::new(),
+            includes: Vec::new(),
             start: DEAD,
         };
         m.intern(Progress::Dead, classes);
@@ -483,6 +514,69 @@ impl Models {
         answer
     }
 
+    /// Whether atom `atom` accepts from state `big` every continuation it
+    /// accepts from `small`: `covers` of one atom, kept in the atom's own
+    /// table, as a search asks it of the same few states again and again.
+    fn includes(&mut self, atom: usize, big: u32, small: u32, letters: &[usize]) -> bool {
+        if big == small {
+            return true;
+        }
+        let rows = &mut self.machines[atom].includes;
+        if rows.len() <= big as usize {
+            rows.resize(big as usize + 1, Vec::new());
+        }
+        let row = &mut rows[big as usize];
+        if row.len() <= small as usize {
+            row.resize(small as usize + 1, 0);
+        }
+        match row[small as usize] {
+            1 => true,
+            2 => false,
+            _ => {
+                let answer = self.covers(atom, big, atom, small, letters);
+                self.machines[atom].includes[big as usize][small as usize] = if answer { 1 } else { 2 };
+                answer
+            }
+        }
+    }
+
+    /// Whether state `a` of a search for a wanted rule finds every model
+    /// `b` finds (`antichain`): each atom of `b` whose `Role` is more has
+    /// its like in `a` accepting at least as much, each atom of `a` whose
+    /// role is less its like in `b`, and atoms of both roles are alike.
+    fn finds_more(&mut self, plan: &Plan, letters: &[usize], roles: &[Role], a: &State, b: &State) -> bool {
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < b.len() {
+            let (la, sa) = a.get(i).copied().unwrap_or((u32::MAX, 0));
+            let (lb, sb) = b.get(j).copied().unwrap_or((u32::MAX, 0));
+            if la < lb {
+                // Only in `a`: an atom of more finds more, one of less hides more.
+                if roles[la as usize] != Role::More {
+                    return false;
+                }
+                i += 1;
+            } else if lb < la {
+                if roles[lb as usize] != Role::Less {
+                    return false;
+                }
+                j += 1;
+            } else {
+                let atom = plan.local[la as usize];
+                let alike = match roles[la as usize] {
+                    Role::More => self.includes(atom, sa, sb, letters),
+                    Role::Less => self.includes(atom, sb, sa, letters),
+                    Role::Alike => sa == sb,
+                };
+                if !alike {
+                    return false;
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+        true
+    }
+
     /// The letters of a shortest model atom `b` accepts from state `s`
     /// on (none when it accepts none, or when more than [`COVER_LIMIT`]
     /// states would have to be searched to find one).
@@ -590,6 +684,37 @@ impl Models {
         candidates: &[String],
         budget: &mut Budget,
     ) -> Result<Vec<(String, Vec<u16>)>, Spent> {
+        self.search(lists, false, candidates, budget)
+    }
+
+    /// `classes` of only the models one of the atoms `within` accepts:
+    /// the search never leaves them, so it costs what they hold, not what
+    /// the lists do.
+    pub fn classes_within(
+        &mut self,
+        lists: &[ModelRules],
+        within: &[usize],
+        candidates: &[String],
+        budget: &mut Budget,
+    ) -> Result<Vec<(String, Vec<u16>)>, Spent> {
+        let mut with: Vec<ModelRules> = lists.to_vec();
+        with.push(vec![Some(within.to_vec())]);
+        let mut out = self.search(&with, true, candidates, budget)?;
+        for (_, decisions) in &mut out {
+            decisions.pop();
+        }
+        Ok(out)
+    }
+
+    /// `classes`; with `within`, of only the models the last list's one
+    /// rule takes.
+    fn search(
+        &mut self,
+        lists: &[ModelRules],
+        within: bool,
+        candidates: &[String],
+        budget: &mut Budget,
+    ) -> Result<Vec<(String, Vec<u16>)>, Spent> {
         // The atoms these lists use, numbered locally.
         let mut local: Vec<usize> = lists.iter().flatten().flatten().flatten().copied().collect();
         local.sort_unstable();
@@ -617,6 +742,9 @@ impl Models {
                 self.prune(&plan, &letters, &mut state);
             }
             let decisions = self.decisions(&plan, &state);
+            if within && decisions.last() != Some(&0) {
+                continue;
+            }
             if let std::collections::hash_map::Entry::Vacant(slot) = found.entry(decisions) {
                 order.push(slot.key().clone());
                 slot.insert(candidate.clone());
@@ -629,27 +757,34 @@ impl Models {
         let possible: Vec<usize> =
             plan.every.iter().zip(lists).map(|(e, rules)| e.unwrap_or(rules.len()) + 1).collect();
         let bound = possible.iter().try_fold(1usize, |acc, &n| acc.checked_mul(n));
-        if bound == Some(found.len()) {
+        if !within && bound == Some(found.len()) {
             return Ok(order.into_iter().filter_map(|d| found.remove(&d).map(|m| (m, d))).collect());
         }
-        if let [rules] = lists {
-            // One list: each decision not shown yet is searched for alone,
-            // among the rules up to it (the later ones cannot take its
-            // models first), and a branch where it can no longer be first
-            // is dropped.
+        let one = match (lists, within) {
+            ([rules], false) | ([rules, _], true) => Some(rules),
+            _ => None,
+        };
+        if let Some(rules) = one {
+            // One list (within the other's rule): each decision not shown
+            // yet is searched for alone, among the rules up to it (the
+            // later ones cannot take its models first), and a branch where
+            // it can no longer be first is dropped.
             for decision in 0..possible[0] {
                 let want = if decision < rules.len() { decision as u16 } else { u16::MAX };
-                if found.contains_key(&vec![want]) {
+                let key = if within { vec![want, 0] } else { vec![want] };
+                if found.contains_key(&key) {
                     continue;
                 }
-                let upto = vec![if decision < rules.len() { rules[..=decision].to_vec() } else { rules.clone() }];
+                let mut upto = vec![if decision < rules.len() { rules[..=decision].to_vec() } else { rules.clone() }];
+                upto.extend(lists.get(1).filter(|_| within).cloned());
                 let plan = Plan::new(&upto, &local);
                 let mut met = Vec::new();
+                let wanted = Want::Rule { decision: want, within };
                 if let Some(model) =
-                    self.explore(&plan, &letters, &start, budget, Some(want), &mut |_| false, &mut met)?
+                    self.explore(&plan, &letters, &start, budget, Some(wanted), &mut |_| false, &mut met)?
                 {
-                    found.insert(vec![want], model);
-                    order.push(vec![want]);
+                    found.insert(key.clone(), model);
+                    order.push(key);
                 }
             }
             return Ok(order.into_iter().filter_map(|d| found.remove(&d).map(|m| (m, d))).collect());
@@ -657,7 +792,8 @@ impl Models {
         // Several lists: every state, each new combination of decisions a
         // class.
         let mut met = Vec::new();
-        self.explore(&plan, &letters, &start, budget, None, &mut |d| !found.contains_key(d), &mut met)?;
+        let want = within.then_some(Want::Within);
+        self.explore(&plan, &letters, &start, budget, want, &mut |d| !found.contains_key(d), &mut met)?;
         for (decisions, model) in met {
             if let std::collections::hash_map::Entry::Vacant(slot) = found.entry(decisions) {
                 order.push(slot.key().clone());
@@ -678,9 +814,11 @@ impl Models {
 
     /// The states from `start`, breadth first, a rune at a time. With a
     /// `want`ed decision (of the one list), the first model decided so,
-    /// and a branch whose last rule can no longer be first is dropped;
-    /// without, each state's decisions that `new` calls new go to `met`
-    /// with the model that reached them.
+    /// a branch whose last rule can no longer be first dropped and a
+    /// state that finds no model another one kept does not find skipped
+    /// (`antichain`); else each state's decisions that `new` calls new go
+    /// to `met` with the model that reached them, and `Want::Within`
+    /// drops a branch the last list's rule can no longer take.
     #[allow(clippy::too_many_arguments)]
     fn explore(
         &mut self,
@@ -688,7 +826,7 @@ impl Models {
         letters: &[usize],
         start: &State,
         budget: &mut Budget,
-        want: Option<u16>,
+        want: Option<Want>,
         new: &mut dyn FnMut(&Vec<u16>) -> bool,
         met: &mut Vec<(Vec<u16>, String)>,
     ) -> Result<Option<String>, Spent> {
@@ -697,13 +835,40 @@ impl Models {
         // (A rule that takes every model is never doomed.)
         let reads_model = |d: u16| plan.every.first().is_some_and(|e| e.is_none_or(|e| usize::from(d) < e));
         let wanted: Vec<bool> = match want {
-            Some(d) if d != u16::MAX && reads_model(d) => {
+            Some(Want::Rule { decision: d, .. }) if d != u16::MAX && reads_model(d) => {
                 plan.occurs.iter().map(|o| o.contains(&(0, u32::from(d)))).collect()
             }
             _ => Vec::new(),
         };
-        let doomed = |state: &State| !wanted.is_empty() && !state.iter().any(|&(l, _)| wanted[l as usize]);
+        // The atoms of the last list's one rule, which every model must take.
+        let last = plan.every.len().saturating_sub(1) as u32;
+        let inside: Vec<bool> = match want {
+            Some(Want::Within | Want::Rule { within: true, .. }) => {
+                plan.occurs.iter().map(|o| o.contains(&(last, 0))).collect()
+            }
+            _ => Vec::new(),
+        };
+        let roles: Vec<Role> = (0..plan.occurs.len())
+            .map(|l| {
+                let more = wanted.get(l).copied().unwrap_or(false);
+                let within = inside.get(l).copied().unwrap_or(false);
+                match (more, within) {
+                    (true, _) => Role::More,
+                    (false, true) if plan.occurs[l].iter().any(|&(list, _)| list == 0) => Role::Alike,
+                    (false, true) => Role::More,
+                    (false, false) => Role::Less,
+                }
+            })
+            .collect();
+        let doomed = |state: &State| {
+            (!wanted.is_empty() && !state.iter().any(|&(l, _)| wanted[l as usize]))
+                || (!inside.is_empty() && !state.iter().any(|&(l, _)| inside[l as usize]))
+        };
+        // Every state met, for a search of all decisions; for a wanted
+        // rule, the states that find most (`antichain`), which a state
+        // met again is one of.
         let mut seen: foldhash::HashSet<State> = foldhash::HashSet::default();
+        let mut kept = Antichain::default();
         let mut path: Vec<(u32, u16)> = vec![(u32::MAX, 0)];
         let mut queue: VecDeque<(u32, State)> = VecDeque::new();
         let mut held = 0usize;
@@ -713,7 +878,12 @@ impl Models {
         if doomed(&first) {
             return Ok(None);
         }
-        seen.insert(first.clone());
+        // A search for one decision keeps the states that find most; the
+        // start is never kept: the empty model it finds is no model.
+        let one = matches!(want, Some(Want::Rule { .. }));
+        if !one {
+            seen.insert(first.clone());
+        }
         queue.push_back((0, first));
         let mut popped = 0u32;
         while let Some((node, state)) = queue.pop_front() {
@@ -724,9 +894,14 @@ impl Models {
             if node != 0 {
                 let decisions = self.decisions(plan, &state);
                 match want {
-                    Some(d) if decisions == [d] => return Ok(Some(spell(&path, node, &self.alphabet))),
-                    Some(_) => {}
-                    None => {
+                    Some(Want::Rule { decision: d, within })
+                        if decisions.first() == Some(&d) && (!within || decisions.get(1) == Some(&0)) =>
+                    {
+                        return Ok(Some(spell(&path, node, &self.alphabet)));
+                    }
+                    Some(Want::Rule { .. }) => {}
+                    Some(Want::Within) if decisions.last() != Some(&0) => {}
+                    Some(Want::Within) | None => {
                         if new(&decisions) && !met.iter().any(|(d, _)| *d == decisions) {
                             met.push((decisions, spell(&path, node, &self.alphabet)));
                         }
@@ -742,17 +917,37 @@ impl Models {
                 let mut next = state.clone();
                 self.advance(plan, &mut next, class);
                 self.charge(budget)?;
-                self.prune(plan, letters, &mut next);
-                if doomed(&next) || seen.contains(&next) {
-                    continue;
+                if !one {
+                    self.prune(plan, letters, &mut next);
+                    if seen.contains(&next) {
+                        continue;
+                    }
+                    seen.insert(next.clone());
+                } else {
+                    // Asked before the pruning too, which costs more than
+                    // the asking: a state pruned or not finds the same models.
+                    let mut finds_more = |a: &State, b: &State| self.finds_more(plan, letters, &roles, a, b);
+                    if kept.covers(&Shape::of(&roles, &next), &next, &mut finds_more) {
+                        continue;
+                    }
+                    self.prune(plan, letters, &mut next);
+                    if doomed(&next) {
+                        continue;
+                    }
+                    let shape = Shape::of(&roles, &next);
+                    let mut finds_more = |a: &State, b: &State| self.finds_more(plan, letters, &roles, a, b);
+                    if kept.covers(&shape, &next, &mut finds_more) {
+                        continue;
+                    }
+                    kept.insert(shape, next.clone(), &mut finds_more);
                 }
                 budget.states = budget.states.checked_sub(1).ok_or(Spent::States)?;
-                // Each state is held twice (seen and queued), two words an atom.
+                // Each state is held twice (seen or kept, and queued), two
+                // words an atom.
                 held += 4 * next.len().max(1);
                 if held > budget.held {
                     return Err(Spent::Memory);
                 }
-                seen.insert(next.clone());
                 path.push((node, class as u16));
                 queue.push_back(((path.len() - 1) as u32, next));
             }

@@ -132,6 +132,9 @@ pub struct Condition {
 pub struct Literals {
     /// Lists of conditions, the first that holds deciding.
     lists: Vec<Vec<Condition>>,
+    /// The only requests the space is cut for, when set: a request it
+    /// does not hold is in no cell (and the lookup does not know it).
+    within: Option<Condition>,
     /// The rules of the routers added: what deciding one cell costs.
     pub rules: usize,
 }
@@ -248,6 +251,25 @@ impl Literals {
     pub fn add_condition(&mut self, condition: Condition) {
         self.lists.push(vec![condition]);
     }
+
+    /// Adds the rules of a proxy config before rule `upto`, and nothing
+    /// after them: what can take a request before that rule does.
+    pub fn add_rules_before(&mut self, config: &ProxyConfig, class_header: &str, upto: usize) {
+        self.rules += upto;
+        let list = config.rules.iter().take(upto).filter_map(|rule| rule_condition(config, class_header, rule));
+        self.lists.push(list.collect());
+    }
+
+    /// Cuts the space for the requests `condition` holds only: the search
+    /// goes where they go and no further.
+    pub fn within(&mut self, condition: Condition) {
+        self.within = Some(condition);
+    }
+
+    /// Every condition, of the lists and `within`.
+    fn conditions(&self) -> impl Iterator<Item = &Condition> {
+        self.lists.iter().flatten().chain(&self.within)
+    }
 }
 
 /// The cells of the request space.
@@ -287,9 +309,12 @@ struct Leaf<'a> {
 pub fn partition(literals: &Literals, limits: Limits) -> Space {
     let mut notes = Vec::new();
     let values = header_values(literals);
+    // `within` is cut on as a last list, and a leaf it does not hold dropped.
     let lists: Vec<Vec<Pending>> = literals
         .lists
         .iter()
+        .map(Vec::as_slice)
+        .chain(literals.within.as_ref().map(std::slice::from_ref))
         .map(|list| {
             list.iter().map(|c| Pending { headers: c.headers.iter().collect(), models: c.models.as_ref() }).collect()
         })
@@ -311,7 +336,7 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
 
     // The model automata, over every glob and id any condition names.
     let mut atoms: Vec<Atom> = Vec::new();
-    for test in literals.lists.iter().flatten().filter_map(|c| c.models.as_ref()) {
+    for test in literals.conditions().filter_map(|c| c.models.as_ref()) {
         atoms.extend(test.globs.iter().map(|g| Atom::Glob(g.clone())));
         atoms.extend(test.ids.iter().map(|i| Atom::Id(i.clone())));
     }
@@ -324,7 +349,9 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
         deadline: limits.deadline,
         heap: limits.heap,
     };
-    let mut known: HashMap<Vec<ModelRules>, Vec<(String, Vec<u16>)>> = HashMap::new();
+    // Each model problem searched once: the lists and the atoms a model must be within.
+    type Problem = (Vec<ModelRules>, Option<Vec<usize>>);
+    let mut known: HashMap<Problem, Vec<(String, Vec<u16>)>> = HashMap::new();
     let mut cells = Vec::new();
     // Said once: a header tree cut short has said it already.
     let full = |cut: bool| {
@@ -343,16 +370,28 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
             notes.extend(full(cut));
             break 'leaves;
         }
+        let (lists, inside) = match (&literals.within, leaf.lists.split_last()) {
+            (Some(_), Some((within, lists))) => match within.first() {
+                // Its headers do not hold here: no request of this leaf counts.
+                None => continue 'leaves,
+                Some(test) => (lists, test.map(|t| model_atoms(&models, t))),
+            },
+            _ => (leaf.lists.as_slice(), None),
+        };
         cells.push(Request { model: None, headers: leaf.headers.clone() });
         // Lists that read no model tell no model apart.
-        let reading: Vec<&Vec<Option<&ModelTest>>> =
-            leaf.lists.iter().filter(|l| l.iter().any(Option::is_some)).collect();
+        let reading: Vec<&Vec<Option<&ModelTest>>> = lists.iter().filter(|l| l.iter().any(Option::is_some)).collect();
         let problem: Vec<ModelRules> =
             reading.iter().map(|list| list.iter().map(|m| m.map(|t| model_atoms(&models, t))).collect()).collect();
-        if problem.is_empty() {
+        let problem = (problem, inside);
+        if problem.0.is_empty() && problem.1.is_none() {
             known.entry(problem.clone()).or_default();
         } else if !known.contains_key(&problem) {
-            match models.classes(&problem, &candidates, &mut budget) {
+            let searched = match &problem.1 {
+                Some(inside) => models.classes_within(&problem.0, inside, &candidates, &mut budget),
+                None => models.classes(&problem.0, &candidates, &mut budget),
+            };
+            match searched {
                 Ok(found) => {
                     known.insert(problem.clone(), found);
                 }
@@ -733,7 +772,7 @@ fn grow<'a>(
 /// is none of them.
 fn header_values(literals: &Literals) -> BTreeMap<String, Vec<Option<String>>> {
     let mut tests: BTreeMap<String, Vec<&HeaderTest>> = BTreeMap::new();
-    for test in literals.lists.iter().flatten().flat_map(|c| &c.headers) {
+    for test in literals.conditions().flat_map(|c| &c.headers) {
         tests.entry(test.name().to_string()).or_default().push(test);
     }
     let mut out = BTreeMap::new();

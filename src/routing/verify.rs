@@ -830,14 +830,16 @@ fn unreachable_rules(
             }
         }
         // The cells follow the decisions, so the requests a shadowed rule
-        // matches may share cells with others: cut again with its own
-        // conditions apart, to say who takes them.
+        // matches may share cells with others: cut again within its own
+        // conditions, by the rules before it (one of them takes each such
+        // request), to say who takes them.
         let mut unfinished = false;
         if let (None, Plane::Proxy(config), Some(rule)) = (&witness, &router.plane, own) {
             if let Some(condition) = space::rule_condition(config, &router.class_header, rule) {
+                let upto = config.rules.iter().position(|r| r.name == rule.name).unwrap_or(config.rules.len());
                 let mut literals = Literals::default();
-                literals.add_router(router);
-                literals.add_condition(condition);
+                literals.add_rules_before(config, &router.class_header, upto);
+                literals.within(condition);
                 let apart = partition(&literals, limits);
                 unfinished = !apart.complete;
                 for cell in &apart.cells {
