@@ -1146,6 +1146,25 @@ mod tests {
         assert_eq!(decided, want, "{out:?}");
     }
 
+    /// Held within one glob's models, the search finds who takes each of
+    /// them and nothing else, even the rule that takes every model.
+    #[test]
+    fn a_search_within_a_glob_finds_only_its_models() {
+        let globs = ["a*", "b*", "*"];
+        let mut models = Models::new(globs.iter().chain(&["*x"]).map(|g| Atom::Glob(g.to_string())));
+        let rules: ModelRules =
+            globs.iter().map(|g| Some(vec![models.atom(&Atom::Glob(g.to_string())).expect("given")])).collect();
+        let within = [models.atom(&Atom::Glob("*x".into())).expect("given")];
+        let out = models.classes_within(&[rules], &within, &[], &mut budget()).expect("within budget");
+        for (model, decided) in &out {
+            assert_eq!(path_match("*x", model), Some(true), "{model:?} is not within");
+            assert_eq!(decided, &[first(&globs, model).map_or(u16::MAX, |i| i as u16)], "{model:?}");
+        }
+        let decided: std::collections::BTreeSet<u16> = out.iter().map(|(_, d)| d[0]).collect();
+        // `*x` takes no model with a `/`, so none is left to no rule.
+        assert_eq!(decided, [0, 1, 2].into(), "{out:?}");
+    }
+
     #[test]
     fn budgets_are_kept() {
         let globs: Vec<String> = (0..30).map(|i| format!("*w{i}x*")).collect();
