@@ -10,7 +10,8 @@
 #     50 `*word*` globs, 200 rules of 3 globs, 100 globs behind 8 header
 #     rules, eleven header rules with globs: time, states, cells, peak
 #     memory, complete, against each one's bound.
-# Writes bench/results-verify.md.
+# Writes bench/results-verify.md, keeping its sections measured by hand
+# (from "## Measured by hand" on) as they are.
 #
 #   bench/verify.sh          # about a minute on 2 cores
 #
@@ -48,6 +49,10 @@ ratio() { # label input
     awk '$1 == "A/B" && $2 == "wall" {printf "%s× (min %s, max %s)", $4, $3, $5}' "$out"
 }
 
+# The sections measured by hand, carried over.
+KEPT="$WORK/by-hand.md"
+sed -n '/^## Measured by hand/,$p' bench/results-verify.md >"$KEPT" 2>/dev/null || true
+
 {
     echo "# routerctl verify"
     echo
@@ -74,4 +79,8 @@ ratio() { # label input
             python3 -c 'import json,sys; r=json.load(sys.stdin)["routers"][0]; print(r["search"]["states"], "|", r["search"]["cells"], "|", r["complete"])')
         echo "| $1 | $2 $3, 256 MiB | $(peak "$BIN" verify -q -f "$WORK/$1.yaml") | $stats |"
     done
+    if [ -s "$KEPT" ]; then
+        echo
+        cat "$KEPT"
+    fi
 } | tee bench/results-verify.md

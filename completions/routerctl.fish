@@ -534,8 +534,8 @@ complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-state
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-steps -d 'Automaton steps the model search may take' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-cells -d 'Cells (header classes × model classes) the request space may have' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-decisions -d 'Rule evaluations (cells × rules) the cells, then the self-check\'s requests, may take to decide' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l timeout -d 'Seconds the whole run may take; the search and the self-check stop there, incomplete' -r
-complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-memory -d 'MiB of memory the process may hold; the search and the self-check stop before, incomplete' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l timeout -d 'Seconds the whole run may take; the search and every check after it stop there, incomplete, and so does each router whose turn comes later' -r
+complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l max-memory -d 'MiB of memory the process may hold; the search and every check after it stop before, incomplete, and model automata that would not fit are not built' -r
 complete -c routerctl -n "__fish_routerctl_using_subcommand verify" -l message-format -d 'How errors and warnings are written on stderr: `human` text, `json` (one object a line), `github` (workflow commands that annotate the file and line in a pull request) or `sarif` (one SARIF 2.1.0 log at the end). stdout is the same in every format' -r -f -a "human\t''
 json\t''
 github\t''

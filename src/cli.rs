@@ -510,13 +510,15 @@ pub struct Budgets {
     #[arg(long, value_name = "N", default_value_t = 20_000_000)]
     pub max_decisions: u64,
 
-    /// Seconds the whole run may take; the search and the self-check stop
-    /// there, incomplete.
+    /// Seconds the whole run may take; the search and every check after it
+    /// stop there, incomplete, and so does each router whose turn comes
+    /// later.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub timeout: f64,
 
-    /// MiB of memory the process may hold; the search and the self-check
-    /// stop before, incomplete.
+    /// MiB of memory the process may hold; the search and every check after
+    /// it stop before, incomplete, and model automata that would not fit
+    /// are not built.
     #[arg(long, value_name = "MIB", default_value_t = 256)]
     pub max_memory: usize,
 }

@@ -3,20 +3,39 @@
 //! model it would find, and a kept state goes when a new one finds all of
 //! its models. What is kept is an antichain of that order.
 //!
-//! A search for a wanted rule reads each state as two sets: the wanted
-//! rule's live globs (a model is found where one of them accepts it) and
-//! the earlier rules' live globs (where none of them may accept it; their
-//! order no longer matters). State `a` finds every model `b` finds when
-//! each wanted glob of `b` has its like in `a` accepting at least as much,
-//! and each earlier glob of `a` its like in `b` accepting at least as much;
-//! the caller compares two states of one glob (`Models::includes`).
+//! A search for a wanted rule reads each state as two sets: the live
+//! globs of the wanted rule and of the rule a model must be within
+//! (`Role::More`: a model is found where they accept it) and the earlier
+//! rules' live globs (`Role::Less`: where none of them may accept it;
+//! their order no longer matters). State `a` finds every model `b` finds
+//! when each glob of more of `b` has its like in `a` accepting at least as
+//! much, and each glob of less of `a` its like in `b` accepting at least
+//! as much (a glob of both roles, `Role::Alike`, in the same state); the
+//! caller compares two states of one glob (`Models::includes`). Only
+//! states after a first rune are kept: the start finds the empty model,
+//! which is no model.
 //!
 //! The states are kept in groups of one shape (which globs are alive, on
 //! each side), so a state is compared only with groups whose shape can
 //! find more than it: their wanted globs a superset of its own, their
 //! earlier globs a subset.
 
-use super::models::{Role, State};
+/// A product state: the state of each atom still alive and able to
+/// decide, by local atom number, in order. Kept sparse, as most of a
+/// router's globs die within a few bytes of a model.
+pub(super) type State = Vec<(u32, u32)>;
+
+/// What an atom is to a search for one rule's models: the more it
+/// accepts the more the state finds (the rule's, or the rule's a model
+/// must be within), the less (an earlier rule's), or both (an earlier
+/// rule's that a model must be within), so that two states compare only
+/// where it is alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    More,
+    Less,
+    Alike,
+}
 
 /// Which globs of a state are alive, on each side.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

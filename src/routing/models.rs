@@ -29,7 +29,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use super::antichain::{Antichain, Shape};
+use super::antichain::{Antichain, Role, Shape, State};
 use super::glob::{Glob, Progress};
 
 /// What a rule compares the model with: a glob (Go's `path.Match`) or an
@@ -44,11 +44,6 @@ pub enum Atom {
 /// (`None`), or the models one of its atoms (indices into `Models`)
 /// accepts. The first rule that takes a model decides it.
 pub type ModelRules = Vec<Option<Vec<usize>>>;
-
-/// A product state: the state of each atom still alive and able to
-/// decide, by local atom number, in order. Kept sparse, as most of a
-/// router's globs die within a few bytes of a model.
-pub(super) type State = Vec<(u32, u32)>;
 
 /// The lists one search decides, as the atoms see them.
 struct Plan<'a> {
@@ -112,6 +107,17 @@ impl Budget {
             return Err(Spent::Time);
         }
         if super::heap::in_use() > self.heap {
+            return Err(Spent::Heap);
+        }
+        Ok(())
+    }
+
+    /// Whether `bytes` more can be held within the heap budget, and the
+    /// run's time is not spent: read before a structure whose size is
+    /// known is built, so that it is never built past the budget.
+    pub fn afford(&self, bytes: usize) -> Result<(), Spent> {
+        self.check()?;
+        if super::heap::in_use().saturating_add(bytes) > self.heap {
             return Err(Spent::Heap);
         }
         Ok(())
@@ -307,16 +313,30 @@ enum Want {
     Within,
 }
 
-/// What an atom is to a search for one rule's models: the more it
-/// accepts the more the state finds (the rule's, or the rule's a model
-/// must be within), the less (an earlier rule's), or both (an earlier
-/// rule's that a model must be within), so that two states compare only
-/// where it is alike.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Role {
-    More,
-    Less,
-    Alike,
+/// The heap bytes the alphabet holds for each rune class: its rune (a
+/// vector of up to four bytes), its key of byte classes in the lookup,
+/// and the slack of the vectors and the table as they grow (about 130 as
+/// counted on a million classes, rounded up).
+const ALPHABET_CLASS_BYTES: usize = 160;
+
+/// The heap bytes an automaton holds for each rune class as it is built:
+/// the rune it is fed (a vector of up to four bytes) and the rows of its
+/// first two states' steps (40 as counted, rounded up).
+const MACHINE_CLASS_BYTES: usize = 48;
+
+/// How many rune classes `Alphabet::new` makes of these byte cuts, at
+/// most: the ASCII intervals, and for each rune length each lead
+/// interval times a continuation interval for each byte after it (some
+/// of which hold no valid rune).
+fn classes_at_most(cut: &[bool; 257]) -> usize {
+    let starts: Vec<usize> = (0..=256).filter(|&b| cut[b]).collect();
+    let within = |lo: usize, hi: usize| starts.windows(2).filter(|w| w[0] >= lo && w[1] - 1 <= hi).count();
+    let continuation = within(0x80, 0xBF);
+    let leads = |lo: usize, hi: usize| starts.windows(2).filter(|w| w[0] <= hi && w[1] > lo).count();
+    within(0x00, 0x7F)
+        .saturating_add(leads(0xC2, 0xDF).saturating_mul(continuation))
+        .saturating_add(leads(0xE0, 0xEF).saturating_mul(continuation.saturating_pow(2)))
+        .saturating_add(leads(0xF0, 0xF4).saturating_mul(continuation.saturating_pow(3)))
 }
 
 /// The state after which no byte is read any more: no glob is alive.
@@ -424,6 +444,27 @@ pub const HELD_STATES: usize = 16 << 20;
 impl Models {
     /// The automata of `atoms` over one alphabet.
     pub fn new(atoms: impl IntoIterator<Item = Atom>) -> Models {
+        let Ok(models) = Models::build(atoms, |_| Ok::<(), std::convert::Infallible>(()));
+        models
+    }
+
+    /// The automata of `atoms`, built only while `budget` affords them:
+    /// the alphabet and each automaton hold a row per rune class, and
+    /// there can be a million classes (globs that cut the continuation
+    /// bytes apart), so each is charged to the heap budget before it is
+    /// built, and the run's clock read.
+    pub fn within(atoms: impl IntoIterator<Item = Atom>, budget: &Budget) -> Result<Models, Spent> {
+        let models = Models::build(atoms, |bytes| budget.afford(bytes))?;
+        budget.check()?;
+        Ok(models)
+    }
+
+    /// Builds the automata, asking `afford` for the bytes of the alphabet
+    /// and of each automaton (an upper bound) first.
+    fn build<E>(
+        atoms: impl IntoIterator<Item = Atom>,
+        mut afford: impl FnMut(usize) -> Result<(), E>,
+    ) -> Result<Models, E> {
         let mut list: Vec<Atom> = atoms.into_iter().collect();
         list.sort();
         list.dedup();
@@ -434,11 +475,18 @@ impl Models {
                 Atom::Id(id) => Some(Glob::exactly(id.as_bytes())),
             })
             .collect();
-        let alphabet = Alphabet::new(globs.iter().flatten().flat_map(Glob::distinguished_bytes));
-        let machines: Vec<Machine> = globs.into_iter().map(|g| Machine::new(g, &alphabet)).collect();
+        let distinguished: Vec<u8> = globs.iter().flatten().flat_map(Glob::distinguished_bytes).collect();
+        let classes = classes_at_most(&byte_cuts(distinguished.iter().copied()));
+        afford(classes.saturating_mul(ALPHABET_CLASS_BYTES))?;
+        let alphabet = Alphabet::new(distinguished);
+        let mut machines: Vec<Machine> = Vec::with_capacity(globs.len());
+        for glob in globs {
+            afford(alphabet.len().saturating_mul(MACHINE_CLASS_BYTES))?;
+            machines.push(Machine::new(glob, &alphabet));
+        }
         let index = list.iter().cloned().enumerate().map(|(i, a)| (a, i)).collect();
         let charged = machines.iter().map(|m| m.states.len()).sum();
-        Models {
+        Ok(Models {
             atoms: list,
             index,
             alphabet,
@@ -446,7 +494,7 @@ impl Models {
             covers: foldhash::HashMap::default(),
             shortest: foldhash::HashMap::default(),
             charged,
-        }
+        })
     }
 
     /// The index of an atom given to `new`.
@@ -1177,5 +1225,42 @@ mod tests {
         // states at once than its bound.
         let mut narrow = Budget { states: usize::MAX, steps: u64::MAX, held: 100, deadline: None, heap: usize::MAX };
         assert_eq!(models.classes(&[rules], &[], &mut narrow), Err(Spent::Memory));
+    }
+
+    #[test]
+    fn the_alphabet_is_never_larger_than_charged() {
+        // ASCII cuts alone, a two-byte rune, every fourth continuation
+        // byte, a class whose ends cut lead bytes, four-byte runes.
+        let globs = [
+            "gpt-*",
+            "caf\u{E9}*",
+            "[\u{80}-\u{FF}]*\u{20AC}",
+            "\u{1D11E}?\u{10FFFF}",
+            "[\u{800}-\u{FFFF}][\u{10000}-\u{3FFFF}]",
+        ];
+        for n in 1..=globs.len() {
+            let bytes: Vec<u8> =
+                globs[..n].iter().filter_map(|g| Glob::parse(g)).flat_map(|g| g.distinguished_bytes()).collect();
+            let cut = byte_cuts(bytes.iter().copied());
+            let built = Alphabet::new(bytes).len();
+            assert!(built <= classes_at_most(&cut), "{:?}: {built} > {}", &globs[..n], classes_at_most(&cut));
+        }
+        // Each continuation byte apart: a continuation interval each.
+        let wide: String = (0x80..0xC0).filter_map(char::from_u32).collect();
+        let glob = Glob::parse(&wide).expect("a glob");
+        let cut = byte_cuts(glob.distinguished_bytes());
+        assert!(classes_at_most(&cut) >= 64 * 64 * 64, "{}", classes_at_most(&cut));
+    }
+
+    #[test]
+    fn automata_the_heap_cannot_hold_are_not_built() {
+        let atoms = || [Atom::Glob("gpt-*".into()), Atom::Glob("*-mini".into())];
+        // The run's tests count no heap: the charge alone is over.
+        let tight = Budget { heap: 1_000, ..budget() };
+        assert_eq!(Models::within(atoms(), &tight).err(), Some(Spent::Heap));
+        let late = Budget { deadline: Some(std::time::Instant::now()), ..budget() };
+        assert_eq!(Models::within(atoms(), &late).err(), Some(Spent::Time));
+        let models = Models::within(atoms(), &budget()).expect("room for two globs");
+        assert_eq!(models.atoms(), Models::new(atoms()).atoms());
     }
 }

@@ -77,6 +77,74 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// What ran out, as the notes of an incomplete proof say it: `the run
+    /// ran past its --timeout`, `the model search visited its 10 states
+    /// (--max-states)`.
+    pub fn spent(&self, spent: Spent) -> String {
+        match spent {
+            Spent::Time => "the run ran past its --timeout".to_string(),
+            Spent::Heap => {
+                format!("the run held {} MiB on its heap (three quarters of --max-memory)", self.heap >> 20)
+            }
+            Spent::States => format!("the model search visited its {} states (--max-states)", self.model_states),
+            Spent::Steps => format!("the model search took its {} automaton steps (--max-steps)", self.model_steps),
+            Spent::Memory => {
+                "the model search held 64 MiB of states at once (a bound of its own, under --max-states)".to_string()
+            }
+        }
+    }
+}
+
+/// The run's `--timeout` and `--max-memory` as a loop reads them: on its
+/// first turn and every [`Clock::EVERY`] turns after, as a clock read and
+/// an atomic cost more than most turns. Once a read finds one spent,
+/// every later turn says so at once, so the checks after it stop too.
+#[derive(Debug, Clone)]
+pub struct Clock {
+    budget: Budget,
+    turns: u32,
+    spent: Option<Spent>,
+}
+
+impl Clock {
+    /// Turns between two reads.
+    pub const EVERY: u32 = 64;
+
+    pub fn new(limits: &Limits) -> Clock {
+        Clock {
+            budget: Budget { states: 0, steps: 0, held: 0, deadline: limits.deadline, heap: limits.heap },
+            turns: 0,
+            spent: None,
+        }
+    }
+
+    /// One turn of a loop: the clock and the heap read on the first and
+    /// every [`Clock::EVERY`]th.
+    pub fn tick(&mut self) -> Result<(), Spent> {
+        let due = self.turns.is_multiple_of(Clock::EVERY);
+        self.turns = self.turns.wrapping_add(1);
+        match self.spent {
+            Some(spent) => Err(spent),
+            None if due => self.now(),
+            None => Ok(()),
+        }
+    }
+
+    /// Reads them now: before a turn that costs as much as many (a search).
+    pub fn now(&mut self) -> Result<(), Spent> {
+        if let Some(spent) = self.spent {
+            return Err(spent);
+        }
+        self.budget.check().inspect_err(|&spent| self.spent = Some(spent))
+    }
+
+    /// The budget a read found spent, if one did.
+    pub fn spent(&self) -> Option<Spent> {
+        self.spent
+    }
+}
+
 /// One test of a header.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum HeaderTest {
@@ -286,6 +354,9 @@ pub struct Space {
     /// The automaton and product states the model search visited (of
     /// `--max-states`).
     pub states: usize,
+    /// The budget that stopped the search, if one did (a space cut at
+    /// `--max-cells` or with an unproven class is incomplete without).
+    pub stopped: Option<Spent>,
     /// The values tried of each header: what the lookup walks by.
     values: BTreeMap<String, Vec<Option<String>>>,
 }
@@ -325,7 +396,8 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
         limits.cells.min(usize::try_from(limits.decisions / literals.rules.max(1) as u64).unwrap_or(usize::MAX)).max(1);
     let mut leaves = Vec::new();
     let mut cut = false;
-    grow(lists, Vec::new(), &values, &mut leaves, most, &mut cut);
+    let mut clock = Clock::new(&limits);
+    grow(lists, Vec::new(), &values, &mut leaves, most, &mut cut, &mut clock);
     if cut {
         notes.push(format!(
             "the headers alone make more than {most} cells (--max-cells {}, --max-decisions {}): the cells past them \
@@ -333,15 +405,23 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
             limits.cells, limits.decisions
         ));
     }
+    let mut stopped = clock.spent();
+    if let Some(spent) = stopped {
+        notes.push(format!(
+            "{} while the headers were cut into cells ({} so far): the requests past them were not decided",
+            limits.spent(spent),
+            leaves.len()
+        ));
+    }
 
-    // The model automata, over every glob and id any condition names.
+    // The model automata, over every glob and id any condition names,
+    // built only within the run's budgets (a wide alphabet makes them
+    // large before the search has taken a step).
     let mut atoms: Vec<Atom> = Vec::new();
     for test in literals.conditions().filter_map(|c| c.models.as_ref()) {
         atoms.extend(test.globs.iter().map(|g| Atom::Glob(g.clone())));
         atoms.extend(test.ids.iter().map(|i| Atom::Id(i.clone())));
     }
-    let mut models = Models::new(atoms);
-    let candidates = nice_models(&models);
     let mut budget = Budget {
         states: limits.model_states,
         steps: limits.model_steps,
@@ -349,6 +429,23 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
         deadline: limits.deadline,
         heap: limits.heap,
     };
+    let built = match stopped {
+        Some(spent) => Err(spent),
+        None => Models::within(atoms, &budget).inspect_err(|&spent| {
+            notes.push(match spent {
+                Spent::Heap => format!(
+                    "the model automata would not fit in the {} MiB the run may hold on its heap (three quarters of \
+                     --max-memory) beside what it holds already: they were not built, and no model was searched",
+                    limits.heap >> 20
+                ),
+                _ => format!("{} while the model automata were built, before the search began", limits.spent(spent)),
+            })
+        }),
+    };
+    stopped = stopped.or(built.as_ref().err().copied());
+    // Unbuilt, no model is searched: every leaf that reads one stops.
+    let mut models = built.unwrap_or_else(|_| Models::new([]));
+    let candidates = nice_models(&models);
     // Each model problem searched once: the lists and the atoms a model must be within.
     type Problem = (Vec<ModelRules>, Option<Vec<usize>>);
     let mut known: HashMap<Problem, Vec<(String, Vec<u16>)>> = HashMap::new();
@@ -379,12 +476,23 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
             _ => (leaf.lists.as_slice(), None),
         };
         cells.push(Request { model: None, headers: leaf.headers.clone() });
+        // Each leaf's models are matched again below: the run's clock is
+        // read as the leaves go, not only inside the search.
+        if let Err(spent) = clock.tick() {
+            if stopped.is_none() {
+                notes.push(format!("{} before every class of models was found", limits.spent(spent)));
+            }
+            stopped = Some(spent);
+        }
         // Lists that read no model tell no model apart.
         let reading: Vec<&Vec<Option<&ModelTest>>> = lists.iter().filter(|l| l.iter().any(Option::is_some)).collect();
         let problem: Vec<ModelRules> =
             reading.iter().map(|list| list.iter().map(|m| m.map(|t| model_atoms(&models, t))).collect()).collect();
         let problem = (problem, inside);
-        if problem.0.is_empty() && problem.1.is_none() {
+        if stopped.is_some() {
+            // Said already (the clock, the automata unbuilt).
+            break 'leaves;
+        } else if problem.0.is_empty() && problem.1.is_none() {
             known.entry(problem.clone()).or_default();
         } else if !known.contains_key(&problem) {
             let searched = match &problem.1 {
@@ -396,29 +504,8 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
                     known.insert(problem.clone(), found);
                 }
                 Err(spent) => {
-                    notes.push(match spent {
-                        Spent::States => format!(
-                            "the model search visited its {} states (--max-states) before every class of models was \
-                             found",
-                            limits.model_states
-                        ),
-                        Spent::Memory => "the model search held 64 MiB of states at once (a bound of its own, \
-                                          under --max-states) before every class of models was found"
-                            .to_string(),
-                        Spent::Time => "the search ran past the run's --timeout before every class of models was \
-                                        found"
-                            .to_string(),
-                        Spent::Heap => format!(
-                            "the run held {} MiB on its heap (three quarters of --max-memory) before every class of \
-                             models was found",
-                            limits.heap >> 20
-                        ),
-                        Spent::Steps => format!(
-                            "the model search took its {} automaton steps (--max-steps) before every class of models \
-                             was found",
-                            limits.model_steps
-                        ),
-                    });
+                    notes.push(format!("{} before every class of models was found", limits.spent(spent)));
+                    stopped = Some(spent);
                     break 'leaves;
                 }
             }
@@ -462,7 +549,7 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
         }
     }
     let states = limits.model_states - budget.states;
-    Space { cells, complete: notes.is_empty(), notes, states, values }
+    Space { cells, complete: notes.is_empty(), notes, states, stopped, values }
 }
 
 /// Where a request falls in a space ([`Space::locator`]).
@@ -727,6 +814,7 @@ fn grow<'a>(
     leaves: &mut Vec<Leaf<'a>>,
     most: usize,
     cut: &mut bool,
+    clock: &mut Clock,
 ) {
     // A list ends at a condition that takes every request.
     for list in &mut lists {
@@ -743,6 +831,11 @@ fn grow<'a>(
     for value in values.get(&name).into_iter().flatten() {
         if leaves.len() >= most {
             *cut = true;
+            return;
+        }
+        // The caller reads which budget, if one stopped it; the first leaf
+        // is always grown (a space of no cell hands out no case).
+        if !leaves.is_empty() && clock.tick().is_err() {
             return;
         }
         let value = value.as_deref();
@@ -762,7 +855,7 @@ fn grow<'a>(
         if let Some(v) = value {
             sent.push((name.clone(), v.to_string()));
         }
-        grow(narrowed, sent, values, leaves, most, cut);
+        grow(narrowed, sent, values, leaves, most, cut, clock);
     }
 }
 
@@ -1001,5 +1094,50 @@ mod tests {
         let space = partition(&glob_list(&refs), Limits { model_states: 10, ..Limits::default() });
         assert!(!space.complete);
         assert!(space.notes[0].contains("--max-states"), "{:?}", space.notes);
+    }
+
+    #[test]
+    fn automata_past_the_heap_budget_leave_the_space_incomplete() {
+        // Every continuation byte apart and the four-byte leads: over a
+        // million rune classes, charged before anything is built.
+        let wide: String = (0x80..0xC0).chain([0x1_0000, 0x10_0000]).filter_map(char::from_u32).collect();
+        let glob = format!("{wide}*");
+        let space = partition(&glob_list(&[&glob]), Limits { heap: 64 << 20, ..Limits::default() });
+        assert!(!space.complete);
+        assert_eq!(space.stopped, Some(Spent::Heap));
+        assert_eq!(space.states, 0);
+        // The request with no model reads no automaton: still decided.
+        assert_eq!(space.cells, [Request::default()]);
+        assert_eq!(
+            space.notes,
+            ["the model automata would not fit in the 64 MiB the run may hold on its heap (three quarters of \
+              --max-memory) beside what it holds already: they were not built, and no model was searched"]
+        );
+    }
+
+    #[test]
+    fn the_header_tree_stops_at_the_deadline() {
+        let mut l = Literals::default();
+        l.lists.push(
+            (0..3)
+                .map(|i| Condition {
+                    headers: vec![HeaderTest::Is { name: format!("x-h{i}"), value: "on".into() }],
+                    models: None,
+                })
+                .collect(),
+        );
+        l.rules = 3;
+        let late = Limits { deadline: Some(std::time::Instant::now()), ..Limits::default() };
+        let space = partition(&l, late);
+        assert!(!space.complete);
+        assert_eq!(space.stopped, Some(Spent::Time));
+        assert_eq!(
+            space.notes,
+            ["the run ran past its --timeout while the headers were cut into cells (1 so far): the requests past them \
+              were not decided"]
+        );
+        // The first leaf's request with no model is still decided.
+        assert_eq!(space.cells, [Request::default()]);
+        assert!(partition(&l, Limits::default()).complete);
     }
 }

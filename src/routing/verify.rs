@@ -14,10 +14,10 @@
 //! which are on that list already).
 
 use super::glob::path_match;
-use super::models::Budget;
+use super::models::{Budget, Spent};
 use super::proxy::{self, lower_value, UNSEEN_HEADERS};
 use super::router::{Plane, Router};
-use super::space::{self, partition, Condition, HeaderTest, Limits, Literals, Located, ModelTest, Space};
+use super::space::{self, partition, Clock, Condition, HeaderTest, Limits, Literals, Located, ModelTest, Space};
 use super::suite::{Backends, Expect, Health, PlacedInvariant, When};
 use super::vocabulary::{vocabulary, Kind, Word};
 use super::{Decision, Matched, Request};
@@ -164,6 +164,9 @@ pub struct SelfCheck {
     pub mismatches: Vec<Mismatch>,
     /// How many there were in all.
     pub mismatched: usize,
+    /// The run's budget (`--timeout`, `--max-memory`) that stopped it
+    /// before the last request, if one did.
+    pub stopped: Option<Spent>,
 }
 
 /// A request of the vocabulary that the proof gets wrong.
@@ -212,11 +215,17 @@ pub struct Inputs<'a> {
     pub limits: Limits,
 }
 
-/// Verifies every router on every plane given.
+/// Verifies every router on every plane given, each within what is left
+/// of the run's budgets: a router whose turn comes after the deadline (or
+/// with the heap full) is reported incomplete, not verified.
 pub fn verify(inputs: &Inputs) -> Vec<RouterReport> {
     let mut out = Vec::new();
     for routers in inputs.planes {
         for router in routers {
+            if let Err(spent) = Clock::new(&inputs.limits).now() {
+                out.push(unverified(router, inputs.limits.spent(spent)));
+                continue;
+            }
             // The same router on the other plane, and before the change.
             let other =
                 inputs.planes.iter().flatten().find(|r| r.id == router.id && r.data_plane() != router.data_plane());
@@ -241,6 +250,54 @@ pub fn verify(inputs: &Inputs) -> Vec<RouterReport> {
     out
 }
 
+/// The report of a router the run's budget ran out before: nothing of it
+/// verified, and said so.
+fn unverified(router: &Router, spent: String) -> RouterReport {
+    RouterReport {
+        router: router.id.clone(),
+        origin: router.origin.clone(),
+        plane: router.data_plane(),
+        complete: false,
+        notes: vec![format!("{spent} before this router's turn came: nothing of it was verified")],
+        states: 0,
+        cells: 0,
+        classes: Vec::new(),
+        unreachable: Vec::new(),
+        findings: Vec::new(),
+        egress: Vec::new(),
+        invariants: Vec::new(),
+        changes: Vec::new(),
+        self_check: SelfCheck::default(),
+    }
+}
+
+/// What the checks after the search found: each finding proved by its
+/// case, each invariant checked over every cell, whether or not a later
+/// check stopped.
+#[derive(Default)]
+struct Checked {
+    findings: Vec<Finding>,
+    egress: Vec<Egress>,
+    unreachable: Vec<String>,
+    invariants: Vec<InvariantResult>,
+    changes: Vec<Change>,
+}
+
+/// A check after the search that the run's budget stopped: the budget,
+/// and the check, as a note names it.
+type Stopped = (Spent, String);
+
+/// The check a rule's findings come from, as a note names it.
+fn check_of(rule: &Rule) -> String {
+    format!("the {} check", rule.id)
+}
+
+/// The note that says a check after the search stopped: which budget,
+/// which check, and that the ones after it did not run.
+fn unfinished(limits: &Limits, (spent, check): &Stopped) -> String {
+    format!("{}: {check} did not finish, and no check after it ran", limits.spent(*spent))
+}
+
 fn verify_one(
     router: &Router,
     other: Option<&Router>,
@@ -248,7 +305,8 @@ fn verify_one(
     invariants: &[&PlacedInvariant],
     limits: Limits,
 ) -> RouterReport {
-    let (literals, mut space, decisions) = decided(router, &[other, old], invariants, limits);
+    let mut clock = Clock::new(&limits);
+    let (literals, mut space, decisions) = decided(router, &[other, old], invariants, limits, &mut clock);
     let mut self_check = SelfCheck::default();
     if space.complete {
         let routers: Vec<&Router> = std::iter::once(router).chain([other, old].into_iter().flatten()).collect();
@@ -265,19 +323,17 @@ fn verify_one(
         space.notes.push(note);
         space.complete = false;
     }
-    let mut findings = Vec::new();
-    let egress = sensitive_egress(router, &space, &decisions, &mut findings);
-    unmatchable(router, &mut findings);
-    // "No request reaches it" is only known of a search that finished.
-    let unreachable =
-        if space.complete { unreachable_rules(router, &space, &decisions, limits, &mut findings) } else { Vec::new() };
-    unrouted(router, &space, &decisions, &mut findings);
-    // The planes are compared once, from the Proxy plane's side.
-    if let (Some(other), DataPlane::Proxy) = (other, router.data_plane()) {
-        disagreements(router, other, &space, &decisions, &mut findings);
+    // Said once: a search, a deciding of the cells or a self-check that
+    // the run's budget stopped has said so.
+    let said = matches!(space.stopped, Some(Spent::Time | Spent::Heap)) || self_check.stopped.is_some();
+    let mut checked = Checked::default();
+    if let Err(stopped) = checks(router, other, old, invariants, &space, &decisions, limits, &mut clock, &mut checked) {
+        if !said {
+            space.notes.push(unfinished(&limits, &stopped));
+        }
+        space.complete = false;
     }
-    let invariants = invariants.iter().map(|inv| check_invariant(router, &space, &decisions, inv)).collect();
-    let changes = old.map(|old| changes(old, router, &space, &decisions)).unwrap_or_default();
+    let Checked { findings, egress, unreachable, invariants, changes } = checked;
     RouterReport {
         router: router.id.clone(),
         origin: router.origin.clone(),
@@ -294,6 +350,44 @@ fn verify_one(
         changes,
         self_check,
     }
+}
+
+/// The checks that hold for all requests, the invariants and the change,
+/// in turn over the cells, each reading the run's clock as it goes; the
+/// first that the budget stops ends them, what they found kept.
+#[allow(clippy::too_many_arguments)]
+fn checks(
+    router: &Router,
+    other: Option<&Router>,
+    old: Option<&Router>,
+    invariants: &[&PlacedInvariant],
+    space: &Space,
+    decisions: &[Decision],
+    limits: Limits,
+    clock: &mut Clock,
+    out: &mut Checked,
+) -> Result<(), Stopped> {
+    // The clock read before the first: a deadline already past stops them
+    // all, whatever turn the deciding of the cells ended on.
+    clock.now().map_err(|spent| (spent, check_of(rules::SENSITIVE_EGRESS)))?;
+    sensitive_egress(router, space, decisions, &mut out.findings, &mut out.egress, clock)?;
+    unmatchable(router, &mut out.findings, clock)?;
+    // "No request reaches it" is only known of a search that finished.
+    if space.complete {
+        unreachable_rules(router, space, decisions, limits, &mut out.findings, &mut out.unreachable, clock)?;
+    }
+    unrouted(router, space, decisions, &mut out.findings, clock)?;
+    // The planes are compared once, from the Proxy plane's side.
+    if let (Some(other), DataPlane::Proxy) = (other, router.data_plane()) {
+        disagreements(router, other, space, decisions, &mut out.findings, clock)?;
+    }
+    for inv in invariants {
+        out.invariants.push(check_invariant(router, space, decisions, inv, clock)?);
+    }
+    if let Some(old) = old {
+        changes(old, router, space, decisions, clock, &mut out.changes)?;
+    }
+    Ok(())
 }
 
 /// Decides each word of the vocabulary, finds the cell of `space` it falls
@@ -341,16 +435,12 @@ pub fn check_vocabulary(
     for (n, word) in words.iter().enumerate() {
         if n % 64 == 0 {
             if let Err(spent) = clock.check() {
-                let budget = match spent {
-                    super::models::Spent::Heap => {
-                        format!("the run held {} MiB on its heap (three quarters of --max-memory)", limits.heap >> 20)
-                    }
-                    _ => "the run ran past its --timeout".to_string(),
-                };
                 notes.push(format!(
-                    "{budget} after the self-check had decided {n} of the {} requests of the router's own vocabulary",
+                    "{} after the self-check had decided {n} of the {} requests of the router's own vocabulary",
+                    limits.spent(spent),
                     words.len()
                 ));
+                check.stopped = Some(spent);
                 return (check, notes);
             }
         }
@@ -444,13 +534,21 @@ fn outcome_of(d: &Decision) -> String {
     format!("{} → {}", d.matched.label(), outcome(d))
 }
 
-/// The cells grouped by where they go, in the order first met.
+/// The cells grouped by where they go, in the order first met. Two
+/// decisions of another route or status never go alike, so a cell is
+/// compared only with the classes of its own: linear in the cells, which
+/// the report is built from whatever budget stopped the checks.
 fn classes(space: &Space, decisions: &[Decision]) -> Vec<Class> {
     let mut out: Vec<Class> = Vec::new();
+    let mut of_route: std::collections::HashMap<(&str, Option<u16>), Vec<usize>> = std::collections::HashMap::new();
     for (cell, decision) in space.cells.iter().zip(decisions) {
-        match out.iter_mut().find(|c| c.decision.same_outcome(decision)) {
-            Some(class) => class.cells += 1,
-            None => out.push(Class { request: cell.clone(), decision: decision.clone(), cells: 1 }),
+        let alike = of_route.entry((decision.matched.label(), decision.status)).or_default();
+        match alike.iter().find(|&&i| out[i].decision.same_outcome(decision)) {
+            Some(&i) => out[i].cells += 1,
+            None => {
+                alike.push(out.len());
+                out.push(Class { request: cell.clone(), decision: decision.clone(), cells: 1 });
+            }
         }
     }
     out
@@ -588,21 +686,28 @@ fn untried_health(router: &Router, decisions: &[Decision]) -> Option<String> {
 /// paths `verify` reports as `sensitive-egress`, for a caller that needs
 /// only them (a picture of a router that `verify` did not run on).
 pub fn egress_of(router: &Router, limits: Limits) -> (Vec<Egress>, bool) {
-    let (_, space, decisions) = decided(router, &[], &[], limits);
-    let complete = space.complete && untried_health(router, &decisions).is_none();
-    (sensitive_egress(router, &space, &decisions, &mut Vec::new()), complete)
+    let mut clock = Clock::new(&limits);
+    let (_, space, decisions) = decided(router, &[], &[], limits, &mut clock);
+    let mut paths = Vec::new();
+    let finished = sensitive_egress(router, &space, &decisions, &mut Vec::new(), &mut paths, &mut clock).is_ok();
+    let complete = finished && space.complete && untried_health(router, &decisions).is_none();
+    (paths, complete)
 }
 
-/// The `sensitive-egress` findings, each with its path.
+/// The `sensitive-egress` findings, each with its path in `paths`; each
+/// path found is proved by its case, whether or not the clock stops the
+/// check before the last cell.
 fn sensitive_egress(
     router: &Router,
     space: &Space,
     decisions: &[Decision],
     findings: &mut Vec<Finding>,
-) -> Vec<Egress> {
-    let mut paths = Vec::new();
+    paths: &mut Vec<Egress>,
+    clock: &mut Clock,
+) -> Result<(), Stopped> {
     let mut seen: std::collections::HashSet<(String, String, String)> = std::collections::HashSet::new();
     for (cell, decision) in space.cells.iter().zip(decisions) {
+        clock.tick().map_err(|spent| (spent, check_of(rules::SENSITIVE_EGRESS)))?;
         let class = router.classification(cell);
         if !router.is_sensitive(&class) {
             continue;
@@ -647,7 +752,7 @@ fn sensitive_egress(
             }
         }
     }
-    paths
+    Ok(())
 }
 
 /// Why no request the proxy handles carries a header a rule names `name`,
@@ -691,8 +796,8 @@ fn unseen_value(value: &str) -> Option<String> {
     None
 }
 
-fn unmatchable(router: &Router, findings: &mut Vec<Finding>) {
-    let Plane::Proxy(config) = &router.plane else { return };
+fn unmatchable(router: &Router, findings: &mut Vec<Finding>, clock: &mut Clock) -> Result<(), Stopped> {
+    let Plane::Proxy(config) = &router.plane else { return Ok(()) };
     // Placed at the value: `field` under the rule's `match`.
     let mut push = |rule: &str, field: String, message: String, request: Request| {
         let name = format!("{rule}: {}", describe(&request));
@@ -710,6 +815,7 @@ fn unmatchable(router: &Router, findings: &mut Vec<Finding>) {
         })
     };
     for r in &config.rules {
+        clock.tick().map_err(|spent| (spent, check_of(rules::UNMATCHABLE)))?;
         let m = &r.match_;
         for (j, value) in m.data_classification.iter().enumerate() {
             if let Some(why) = lowered(value, &router.class_header) {
@@ -768,17 +874,23 @@ fn unmatchable(router: &Router, findings: &mut Vec<Finding>) {
             }
         }
     }
+    Ok(())
 }
 
+/// The rules no request reaches, each with who takes the requests it
+/// matches, into `out`. Where the run's budget stops it, the rules not
+/// finished are left out: a rule is reported only once its cells, and
+/// the second search for its requests, are through.
 fn unreachable_rules(
     router: &Router,
     space: &Space,
     decisions: &[Decision],
     limits: Limits,
     findings: &mut Vec<Finding>,
-) -> Vec<String> {
+    out: &mut Vec<String>,
+    clock: &mut Clock,
+) -> Result<(), Stopped> {
     let reached: std::collections::HashSet<&str> = decisions.iter().map(|d| d.matched.label()).collect();
-    let mut out = Vec::new();
     let rule_names: Vec<String> = match &router.plane {
         Plane::Proxy(config) => config.rules.iter().map(|r| r.name.clone()).collect(),
         Plane::Gateway { rules, .. } => {
@@ -793,6 +905,7 @@ fn unreachable_rules(
             names
         }
     };
+    let at = |name: &str| format!("{} (at rule {name})", check_of(rules::UNREACHABLE_RULE));
     // What the proxy reads of each cell, read once for every rule asked.
     let mut features = None;
     for name in rule_names {
@@ -800,7 +913,12 @@ fn unreachable_rules(
             continue;
         }
         if let (Plane::Proxy(config), None) = (&router.plane, &features) {
-            features = Some(space.cells.iter().map(|cell| proxy::features(config, cell)).collect::<Vec<_>>());
+            let mut read = Vec::with_capacity(space.cells.len());
+            for cell in &space.cells {
+                clock.tick().map_err(|spent| (spent, at(&name)))?;
+                read.push(proxy::features(config, cell));
+            }
+            features = Some(read);
         }
         // The cells its own conditions take, and who takes them instead.
         let own = match &router.plane {
@@ -821,6 +939,7 @@ fn unreachable_rules(
         let mut shadows: Vec<String> = Vec::new();
         let mut witness: Option<Request> = None;
         for (i, (cell, decision)) in space.cells.iter().zip(decisions).enumerate() {
+            clock.tick().map_err(|spent| (spent, at(&name)))?;
             if takes(i, cell) {
                 witness.get_or_insert_with(|| cell.clone());
                 let by = decision.matched.label().to_string();
@@ -840,9 +959,17 @@ fn unreachable_rules(
                 let mut literals = Literals::default();
                 literals.add_rules_before(config, &router.class_header, upto);
                 literals.within(condition);
+                // A search costs as much as many turns: the clock is read
+                // before it, and a search the run's budget stopped stops
+                // the check (the budgets of its own are said below).
+                clock.now().map_err(|spent| (spent, at(&name)))?;
                 let apart = partition(&literals, limits);
+                if let Some(spent @ (Spent::Time | Spent::Heap)) = apart.stopped {
+                    return Err((spent, at(&name)));
+                }
                 unfinished = !apart.complete;
                 for cell in &apart.cells {
+                    clock.tick().map_err(|spent| (spent, at(&name)))?;
                     if proxy::rule_matches(config, rule, &proxy::features(config, cell)) {
                         witness.get_or_insert_with(|| cell.clone());
                         let by = router.decide_quietly(cell, &[]).matched.label().to_string();
@@ -881,15 +1008,25 @@ fn unreachable_rules(
         findings.push(Finding::of(router, rules::UNREACHABLE_RULE, Severity::Warning, message, field, case));
         out.push(name);
     }
-    out
+    Ok(())
 }
 
-fn unrouted(router: &Router, space: &Space, decisions: &[Decision], findings: &mut Vec<Finding>) {
+fn unrouted(
+    router: &Router,
+    space: &Space,
+    decisions: &[Decision],
+    findings: &mut Vec<Finding>,
+    clock: &mut Clock,
+) -> Result<(), Stopped> {
     // A 400 is Go's server refusing the request, not a missing route.
-    let lost: Vec<usize> = (0..decisions.len())
-        .filter(|&i| decisions[i].matched == Matched::Nothing && decisions[i].status != Some(400))
-        .collect();
-    let Some(&first) = lost.first() else { return };
+    let mut lost: Vec<usize> = Vec::new();
+    for (i, d) in decisions.iter().enumerate() {
+        clock.tick().map_err(|spent| (spent, check_of(rules::UNROUTED)))?;
+        if d.matched == Matched::Nothing && d.status != Some(400) {
+            lost.push(i);
+        }
+    }
+    let Some(&first) = lost.first() else { return Ok(()) };
     let cell = &space.cells[first];
     let status = decisions[first].status.map_or(String::new(), |s| format!(" {s}"));
     let message = format!(
@@ -901,6 +1038,7 @@ fn unrouted(router: &Router, space: &Space, decisions: &[Decision], findings: &m
     let case = case_for(router, cell, &[], "no route".to_string());
     // What is missing is a default route: placed at the spec that has none.
     findings.push(Finding::of(router, rules::UNROUTED, Severity::Warning, message, Some("spec".into()), case));
+    Ok(())
 }
 
 fn disagreements(
@@ -909,9 +1047,11 @@ fn disagreements(
     space: &Space,
     decisions: &[Decision],
     findings: &mut Vec<Finding>,
-) {
+    clock: &mut Clock,
+) -> Result<(), Stopped> {
     let mut seen: Vec<(String, String)> = Vec::new();
     for (cell, decision) in space.cells.iter().zip(decisions) {
+        clock.tick().map_err(|spent| (spent, check_of(rules::PLANE_DISAGREEMENT)))?;
         let other = gateway.decide_quietly(cell, &[]);
         if decision.same_outcome(&other) {
             continue;
@@ -934,6 +1074,7 @@ fn disagreements(
         let field = router.route_field(&decision.matched).or_else(|| router.route_field(&other.matched));
         findings.push(Finding::of(router, rules::PLANE_DISAGREEMENT, Severity::Error, message, field, case));
     }
+    Ok(())
 }
 
 /// What took a request, in a sentence.
@@ -1004,15 +1145,19 @@ fn fits(router: &Router, backends: &Backends, name: &str) -> bool {
         || backends.external.is_some_and(|e| facts.is_some_and(|f| f.provider.is_some() == e))
 }
 
+/// Whether the invariant holds over every cell, or the first failure;
+/// stopped by the run's budget, it says neither.
 fn check_invariant(
     router: &Router,
     space: &Space,
     decisions: &[Decision],
     placed: &PlacedInvariant,
-) -> InvariantResult {
+    clock: &mut Clock,
+) -> Result<InvariantResult, Stopped> {
     let inv = &placed.invariant;
     let failure = (|| {
         for (cell, decision) in space.cells.iter().zip(decisions) {
+            clock.tick().map_err(|spent| (spent, format!("the check of invariant {}", double_quoted(&inv.name))))?;
             if !when_holds(router, &inv.when, cell) {
                 continue;
             }
@@ -1049,31 +1194,36 @@ fn check_invariant(
                         why.push_str(&format!(" when {} down", down.join(", ")));
                     }
                     let case = case_for(router, cell, &down, format!("{} fails", inv.name));
-                    return Some((why, case));
+                    return Ok(Some((why, case)));
                 }
             }
         }
-        None
-    })();
-    InvariantResult { name: inv.name.clone(), at: placed.at.clone(), holds: failure.is_none(), failure }
+        Ok(None)
+    })()?;
+    Ok(InvariantResult { name: inv.name.clone(), at: placed.at.clone(), holds: failure.is_none(), failure })
 }
 
 /// What changing `old` into `new` moves (the same router, one plane):
 /// the changes, and whether the search covered every request.
 pub fn what_moves(old: &Router, new: &Router, limits: Limits) -> (Vec<Change>, bool) {
-    let (_, space, decisions) = decided(new, &[Some(old)], &[], limits);
-    let complete = space.complete && untried_health(new, &decisions).is_none();
-    (changes(old, new, &space, &decisions), complete)
+    let mut clock = Clock::new(&limits);
+    let (_, space, decisions) = decided(new, &[Some(old)], &[], limits, &mut clock);
+    let mut moved = Vec::new();
+    let finished = changes(old, new, &space, &decisions, &mut clock, &mut moved).is_ok();
+    let complete = finished && space.complete && untried_health(new, &decisions).is_none();
+    (moved, complete)
 }
 
 /// The cells of the space that `router`, the `others` it is compared with
 /// and the invariants' literals tell apart, each decided by `router` with
-/// every backend up.
+/// every backend up; where the run's clock stops the deciding, the cells
+/// not decided are left out and the space is incomplete.
 fn decided(
     router: &Router,
     others: &[Option<&Router>],
     invariants: &[&PlacedInvariant],
     limits: Limits,
+    clock: &mut Clock,
 ) -> (Literals, Space, Vec<Decision>) {
     let mut literals = Literals::default();
     for r in std::iter::once(router).chain(others.iter().flatten().copied()) {
@@ -1082,8 +1232,26 @@ fn decided(
     for inv in invariants {
         add_when(&mut literals, router, &inv.invariant.when);
     }
-    let space = partition(&literals, limits);
-    let decisions = space.cells.iter().map(|cell| router.decide_quietly(cell, &[])).collect();
+    let mut space = partition(&literals, limits);
+    let mut decisions = Vec::with_capacity(space.cells.len());
+    for cell in &space.cells {
+        if let Err(spent) = clock.tick() {
+            // A search the run's budget stopped has said so.
+            if !matches!(space.stopped, Some(Spent::Time | Spent::Heap)) {
+                space.notes.push(format!(
+                    "{} after {} of the {} cells were decided",
+                    limits.spent(spent),
+                    decisions.len(),
+                    space.cells.len()
+                ));
+                space.stopped = Some(spent);
+            }
+            space.complete = false;
+            break;
+        }
+        decisions.push(router.decide_quietly(cell, &[]));
+    }
+    space.cells.truncate(decisions.len());
     (literals, space, decisions)
 }
 
@@ -1093,11 +1261,20 @@ fn decided(
 /// and both lists down. All up, a change of route is a change too; with
 /// backends down, where the request goes is: the candidates in order and
 /// the status. Grouped by the routes, what each does and the backends down.
-fn changes(old: &Router, new: &Router, space: &Space, decisions: &[Decision]) -> Vec<Change> {
+/// Stopped by the run's budget, the moves found are in `out`, each shown
+/// by its case.
+fn changes(
+    old: &Router,
+    new: &Router,
+    space: &Space,
+    decisions: &[Decision],
+    clock: &mut Clock,
+    out: &mut Vec<Change>,
+) -> Result<(), Stopped> {
     type Key = (String, String, String, String, Vec<String>);
     let mut groups: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
-    let mut out: Vec<Change> = Vec::new();
     for (cell, after_up) in space.cells.iter().zip(decisions) {
+        clock.tick().map_err(|spent| (spent, "the check of what the change moves".to_string()))?;
         let before_up = old.decide_quietly(cell, &[]);
         for unhealthy in health_states(new, &before_up, after_up) {
             let (before, after) = if unhealthy.is_empty() {
@@ -1129,7 +1306,7 @@ fn changes(old: &Router, new: &Router, space: &Space, decisions: &[Decision]) ->
             });
         }
     }
-    out
+    Ok(())
 }
 
 /// The health states two decisions of one request are compared in. On
@@ -1190,9 +1367,14 @@ mod tests {
     }
 
     fn proved(router: &Router) -> (Literals, Space, Vec<Decision>) {
-        let (literals, space, decisions) = decided(router, &[], &[], Limits::default());
+        let (literals, space, decisions) = decided(router, &[], &[], Limits::default(), &mut endless());
         assert!(space.complete, "{:?}", space.notes);
         (literals, space, decisions)
+    }
+
+    /// A clock of no deadline and no heap bound.
+    fn endless() -> Clock {
+        Clock::new(&Limits::default())
     }
 
     #[test]
@@ -1301,5 +1483,250 @@ mod tests {
         let late = Limits { deadline: Some(std::time::Instant::now()), ..Limits::default() };
         let (_, notes) = check_vocabulary(&router, &words, &literals, &space, &decisions, late);
         assert!(notes.iter().any(|n| n.contains("--timeout")), "{notes:?}");
+    }
+
+    /// The run's `--timeout` already spent.
+    fn late() -> Limits {
+        Limits { deadline: Some(std::time::Instant::now()), ..Limits::default() }
+    }
+
+    fn late_clock() -> Clock {
+        Clock::new(&late())
+    }
+
+    /// `gpt-4*` behind `gpt-*`, a classification written upper-case, and
+    /// no default route: a rule no request reaches, a value that never
+    /// matches, requests nothing routes.
+    fn shadowing() -> Router {
+        let config: ProxyConfig = serde_json::from_value(json!({
+            "backends": [{"name": "local", "tier": "local"}, {"name": "cloud", "tier": "cloud", "provider": "openai"}],
+            "rules": [
+                {"name": "gpt", "match": {"models": ["gpt-*"]}, "route": {"backends": ["local"]}},
+                {"name": "gpt4", "match": {"models": ["gpt-4*"]}, "route": {"backends": ["cloud"]}},
+                {"name": "loud", "match": {"dataClassification": ["PII"]}, "route": {"backends": ["local"]}}
+            ]
+        }))
+        .expect("a config");
+        Router::from_config("ml/s".into(), "s".into(), config)
+    }
+
+    /// The note a check stopped by the deadline leaves.
+    fn note(stopped: &Stopped) -> String {
+        unfinished(&late(), stopped)
+    }
+
+    #[test]
+    fn cells_not_decided_by_the_deadline_are_left_out() {
+        let router = router();
+        let cells = proved(&router).1.cells.len();
+        // The search has no deadline; the deciding of its cells does.
+        let (_, space, decisions) = decided(&router, &[], &[], Limits::default(), &mut late_clock());
+        assert!(!space.complete && space.cells.is_empty() && decisions.is_empty(), "{:?}", space.cells);
+        assert_eq!(space.notes, [format!("the run ran past its --timeout after 0 of the {cells} cells were decided")]);
+    }
+
+    #[test]
+    fn the_egress_check_stops_at_the_deadline_and_claims_no_leak() {
+        let router = router();
+        let (_, space, decisions) = proved(&router);
+        // phi is not pii: gpt-* sends it to the cloud.
+        let (mut findings, mut paths) = (Vec::new(), Vec::new());
+        sensitive_egress(&router, &space, &decisions, &mut findings, &mut paths, &mut endless()).expect("no deadline");
+        assert!(paths.iter().any(|p| p.class == "phi" && p.backend == "cloud"), "{paths:?}");
+        let (mut findings, mut paths) = (Vec::new(), Vec::new());
+        let stopped = sensitive_egress(&router, &space, &decisions, &mut findings, &mut paths, &mut late_clock())
+            .expect_err("past the deadline");
+        assert_eq!(
+            note(&stopped),
+            "the run ran past its --timeout: the sensitive-egress check did not finish, and no check after it ran"
+        );
+        assert!(findings.is_empty() && paths.is_empty(), "{paths:?}");
+    }
+
+    #[test]
+    fn the_unmatchable_check_stops_at_the_deadline() {
+        let router = shadowing();
+        let mut findings = Vec::new();
+        unmatchable(&router, &mut findings, &mut endless()).expect("no deadline");
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        let mut findings = Vec::new();
+        let stopped = unmatchable(&router, &mut findings, &mut late_clock()).expect_err("past the deadline");
+        assert_eq!(
+            note(&stopped),
+            "the run ran past its --timeout: the unmatchable-value check did not finish, and no check after it ran"
+        );
+        assert!(findings.is_empty(), "{findings:?}");
+    }
+
+    #[test]
+    fn the_unreachable_rule_check_stops_at_the_deadline_and_claims_no_rule() {
+        let router = shadowing();
+        let (_, space, decisions) = proved(&router);
+        let (mut findings, mut out) = (Vec::new(), Vec::new());
+        unreachable_rules(&router, &space, &decisions, Limits::default(), &mut findings, &mut out, &mut endless())
+            .expect("no deadline");
+        assert_eq!(out, ["gpt4", "loud"]);
+        // Stopped on its first cell.
+        let (mut findings, mut out) = (Vec::new(), Vec::new());
+        let stopped =
+            unreachable_rules(&router, &space, &decisions, late(), &mut findings, &mut out, &mut late_clock())
+                .expect_err("past the deadline");
+        assert_eq!(
+            note(&stopped),
+            "the run ran past its --timeout: the unreachable-rule check (at rule gpt4) did not finish, and no check \
+             after it ran"
+        );
+        assert!(findings.is_empty() && out.is_empty(), "{out:?}");
+        // No cell shows a request gpt-4* takes: the second search for one,
+        // which the deadline stops, stops the check (its own budgets, not
+        // the run's, leave the rule reported).
+        let (mut findings, mut out) = (Vec::new(), Vec::new());
+        let stopped = unreachable_rules(&router, &space, &decisions, late(), &mut findings, &mut out, &mut endless())
+            .expect_err("the second search past the deadline");
+        assert_eq!(stopped.1, "the unreachable-rule check (at rule gpt4)");
+        assert!(findings.is_empty() && out.is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn the_unrouted_check_stops_at_the_deadline() {
+        let router = shadowing();
+        let (_, space, decisions) = proved(&router);
+        let mut findings = Vec::new();
+        unrouted(&router, &space, &decisions, &mut findings, &mut endless()).expect("no deadline");
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        let mut findings = Vec::new();
+        let stopped =
+            unrouted(&router, &space, &decisions, &mut findings, &mut late_clock()).expect_err("past the deadline");
+        assert_eq!(
+            note(&stopped),
+            "the run ran past its --timeout: the unrouted check did not finish, and no check after it ran"
+        );
+        assert!(findings.is_empty(), "{findings:?}");
+    }
+
+    #[test]
+    fn the_plane_check_stops_at_the_deadline() {
+        // Any other router of the same id stands for the other plane here:
+        // the check only decides the cells with it.
+        let (router, other) = (router(), shadowing());
+        let (_, space, decisions) = decided(&router, &[Some(&other)], &[], Limits::default(), &mut endless());
+        let mut findings = Vec::new();
+        disagreements(&router, &other, &space, &decisions, &mut findings, &mut endless()).expect("no deadline");
+        assert!(!findings.is_empty());
+        let mut findings = Vec::new();
+        let stopped = disagreements(&router, &other, &space, &decisions, &mut findings, &mut late_clock())
+            .expect_err("past the deadline");
+        assert_eq!(
+            note(&stopped),
+            "the run ran past its --timeout: the plane-disagreement check did not finish, and no check after it ran"
+        );
+        assert!(findings.is_empty(), "{findings:?}");
+    }
+
+    #[test]
+    fn an_invariant_stopped_at_the_deadline_neither_holds_nor_fails() {
+        let router = router();
+        let (_, space, decisions) = proved(&router);
+        let placed = PlacedInvariant {
+            invariant: serde_json::from_value(json!({"name": "stays home", "never": {"tier": "cloud"}}))
+                .expect("an invariant"),
+            at: crate::diagnostic::Place {
+                file: "t.yaml".into(),
+                line: Some(1),
+                column: Some(1),
+                document: None,
+                item: None,
+            },
+            names: Vec::new(),
+        };
+        let result = check_invariant(&router, &space, &decisions, &placed, &mut endless()).expect("no deadline");
+        assert!(!result.holds, "gpt-* goes to the cloud");
+        let stopped =
+            check_invariant(&router, &space, &decisions, &placed, &mut late_clock()).expect_err("past the deadline");
+        assert_eq!(
+            note(&stopped),
+            "the run ran past its --timeout: the check of invariant \"stays home\" did not finish, and no check after \
+             it ran"
+        );
+    }
+
+    #[test]
+    fn the_change_check_stops_at_the_deadline() {
+        let (old, new) = (router(), shadowing());
+        let (moves, complete) = what_moves(&old, &new, Limits::default());
+        assert!(complete && !moves.is_empty());
+        let (moves, complete) = what_moves(&old, &new, late());
+        assert!(!complete && moves.is_empty(), "{moves:?}");
+        let (_, space, decisions) = decided(&new, &[Some(&old)], &[], Limits::default(), &mut endless());
+        let mut out = Vec::new();
+        let stopped =
+            changes(&old, &new, &space, &decisions, &mut late_clock(), &mut out).expect_err("past the deadline");
+        assert_eq!(
+            note(&stopped),
+            "the run ran past its --timeout: the check of what the change moves did not finish, and no check after it \
+             ran"
+        );
+        assert!(out.is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn a_router_whose_turn_comes_after_the_deadline_is_incomplete() {
+        // Headers alone: its search reads no clock, and would finish.
+        let config: ProxyConfig = serde_json::from_value(json!({
+            "backends": [{"name": "local", "tier": "local"}],
+            "rules": [{"name": "team", "match": {"headers": {"x-team": "a"}}, "route": {"backends": ["local"]}}]
+        }))
+        .expect("a config");
+        let headers = Router::from_config("ml/h".into(), "h".into(), config);
+        let planes = [vec![headers, router()]];
+        let reports = verify(&Inputs { planes: &planes, against: None, invariants: &[], limits: late() });
+        assert_eq!(reports.len(), 2);
+        for report in &reports {
+            assert!(!report.complete, "{}", report.router);
+            assert_eq!(
+                report.notes,
+                ["the run ran past its --timeout before this router's turn came: nothing of it was verified"]
+            );
+            assert!(report.findings.is_empty() && report.classes.is_empty() && report.unreachable.is_empty());
+        }
+        // With time left, the same routers are proved.
+        let reports = verify(&Inputs { planes: &planes, against: None, invariants: &[], limits: Limits::default() });
+        assert!(
+            reports.iter().all(|r| r.notes.is_empty()),
+            "{:?}",
+            reports.iter().map(|r| &r.notes).collect::<Vec<_>>()
+        );
+    }
+
+    #[test]
+    fn a_second_search_stopped_by_its_own_budget_still_reports_the_rule() {
+        let router = shadowing();
+        // --max-states just enough for the router's own search: the second
+        // one, for a request gpt-4* takes (no cell shows one: gpt-x stands
+        // for every model gpt-* takes), holds gpt-4* apart and needs more.
+        let states = proved(&router).1.states;
+        let limits = Limits { model_states: states, ..Limits::default() };
+        let planes = [vec![router]];
+        let reports = verify(&Inputs { planes: &planes, against: None, invariants: &[], limits });
+        let report = &reports[0];
+        assert!(report.complete && report.self_check.ran, "{:?}", report.notes);
+        assert_eq!(report.states, states);
+        assert_eq!(report.unreachable, ["gpt4", "loud"]);
+        let gpt4 =
+            report.findings.iter().find(|f| f.diagnostic.rule == rules::UNREACHABLE_RULE).expect("gpt4's finding");
+        assert_eq!(
+            gpt4.diagnostic.message,
+            "rule gpt4 is reached by no request: the search for a request it matches stopped at a budget before it \
+             found one"
+        );
+        // With room for both searches, the second finds who takes them.
+        let limits = Limits { model_states: 2 * states, ..Limits::default() };
+        let planes = [vec![shadowing()]];
+        let reports = verify(&Inputs { planes: &planes, against: None, invariants: &[], limits });
+        let messages: Vec<&str> = reports[0].findings.iter().map(|f| f.diagnostic.message.as_str()).collect();
+        assert!(
+            messages.contains(&"rule gpt4 is reached by no request: gpt takes every request it matches"),
+            "{messages:?}"
+        );
     }
 }

@@ -52,6 +52,7 @@ mod routing_props;
 mod schema_cli;
 mod test_cli;
 mod toolbox_cli;
+mod verify_budgets;
 mod verify_cli;
 mod verify_soundness;
 mod yaml_reading;
