@@ -152,10 +152,6 @@ struct Alphabet {
     /// One rune per class, readable ones first (the order the search
     /// tries), as its UTF-8 bytes.
     reps: Vec<Vec<u8>>,
-    /// The class of each byte (for `class_of`).
-    byte_class: [u16; 256],
-    /// The class of a rune: its bytes' classes → the rune class.
-    classes: HashMap<Vec<u16>, usize>,
 }
 
 /// Where UTF-8 changes what a byte is: ASCII, a continuation byte, the
@@ -170,11 +166,9 @@ impl Alphabet {
         let cut = byte_cuts(distinguished);
         // Byte intervals, numbered.
         let mut intervals: Vec<(u8, u8)> = Vec::new();
-        let mut byte_class = [0u16; 256];
         let mut lo = 0usize;
         for (b, &starts) in cut.iter().enumerate().skip(1) {
             if starts {
-                byte_class[lo..b].fill(intervals.len() as u16);
                 intervals.push((lo as u8, (b - 1) as u8));
                 lo = b;
             }
@@ -221,24 +215,11 @@ impl Alphabet {
         reps.sort_by_key(|r| {
             (READABLE.iter().position(|x| r.len() == 1 && *x == r[0]).unwrap_or(READABLE.len()), r.clone())
         });
-        let classes = reps
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (r.iter().map(|&b| byte_class[usize::from(b)]).collect(), i))
-            .collect();
-        Alphabet { reps, byte_class, classes }
+        Alphabet { reps }
     }
 
     fn len(&self) -> usize {
         self.reps.len()
-    }
-
-    /// The class of each rune of a (valid UTF-8) model.
-    fn runes<'m>(&'m self, model: &'m str) -> impl Iterator<Item = usize> + 'm {
-        model.chars().filter_map(move |c| {
-            let key: Vec<u16> = c.encode_utf8(&mut [0; 4]).bytes().map(|b| self.byte_class[usize::from(b)]).collect();
-            self.classes.get(&key).copied()
-        })
     }
 }
 
@@ -314,9 +295,9 @@ enum Want {
 }
 
 /// The heap bytes the alphabet holds for each rune class: its rune (a
-/// vector of up to four bytes), its key of byte classes in the lookup,
-/// and the slack of the vectors and the table as they grow (about 130 as
-/// counted on a million classes, rounded up).
+/// vector of up to four bytes) and the slack of the vectors as they grow.
+/// Counted as about 130 on a million classes when the alphabet also kept
+/// a lookup of each rune's class; kept, rounded up, as a bound.
 const ALPHABET_CLASS_BYTES: usize = 160;
 
 /// The heap bytes an automaton holds for each rune class as it is built:
@@ -776,22 +757,29 @@ impl Models {
         let mut found: HashMap<Vec<u16>, String> = HashMap::new();
         let mut order: Vec<Vec<u16>> = Vec::new();
 
-        // The nicer models first.
+        // The nicer models first, each decided by matching it (the
+        // automata are `path.Match` itself, so they would say the same at
+        // more cost): the first rule of each list that takes it.
         for candidate in candidates.iter().filter(|c| !c.is_empty()) {
-            let runes: Vec<usize> = self.alphabet.runes(candidate).collect();
-            if runes.len() != candidate.chars().count() {
+            let mut tried = 0u64;
+            let mut first = |rules: &ModelRules| -> u16 {
+                let mut takes = |atoms: &Vec<usize>| {
+                    atoms.iter().any(|&a| {
+                        tried += 1;
+                        self.machines[a].glob.as_ref().is_some_and(|g| g.matches(candidate))
+                    })
+                };
+                rules.iter().position(|r| r.as_ref().is_none_or(&mut takes)).map_or(u16::MAX, |i| i as u16)
+            };
+            // Within a rule's models, the rule is asked first.
+            if within && lists.last().is_some_and(|rules| first(rules) != 0) {
+                budget.steps = budget.steps.checked_sub(tried).ok_or(Spent::Steps)?;
                 continue;
             }
-            let mut state = start.clone();
-            for class in runes {
-                budget.steps = budget.steps.checked_sub(state.len() as u64 + 1).ok_or(Spent::Steps)?;
-                self.advance(&plan, &mut state, class);
-                self.charge(budget)?;
-                self.prune(&plan, &letters, &mut state);
-            }
-            let decisions = self.decisions(&plan, &state);
-            if within && decisions.last() != Some(&0) {
-                continue;
+            let decisions: Vec<u16> = lists.iter().map(&mut first).collect();
+            budget.steps = budget.steps.checked_sub(tried).ok_or(Spent::Steps)?;
+            if budget.steps.is_multiple_of(64) {
+                budget.check()?;
             }
             if let std::collections::hash_map::Entry::Vacant(slot) = found.entry(decisions) {
                 order.push(slot.key().clone());
