@@ -23,9 +23,8 @@ globs() {
 globs '*[^a]*[^b]*[^c]' '*[^d]*[^e]*[^f]' >"$work/negated-2.yaml"
 globs '*[^a]*[^b]' '*[^c]*[^d]' '*[^e]*[^f]' '*[^g]*[^h]' >"$work/negated-4.yaml"
 globs '?ß[^a-z]*[^\ufffd]' >"$work/sharp-s.yaml"
-for spec in "16 2" "40 1" "40 2" "300 1" "300 2"; do
-  set -- $spec
-  python3 bench/gen.py mixed "$1" "$2" "$work/mixed-$1-$2.yaml"
+for spec in 16-2 40-1 40-2 300-1 300-2; do
+  python3 bench/gen.py mixed "${spec%-*}" "${spec#*-}" "$work/mixed-$spec.yaml"
 done
 
 echo "| router | time | peak | verify says |"
