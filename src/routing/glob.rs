@@ -497,6 +497,26 @@ fn class_member(negated: bool, ranges: &[(u32, u32)]) -> Option<Vec<u8>> {
 pub(crate) mod tests {
     use super::*;
 
+    /// The rows of a table Go wrote (`path_match.tsv`, `go_http.tsv`), each
+    /// its tab-separated fields; the table's own count of its rows (a
+    /// `# N rows.` comment) is held to them, so a table cut short fails.
+    pub(crate) fn rows(table: &str) -> Vec<Vec<&str>> {
+        let mut declared = None;
+        let mut rows = Vec::new();
+        for line in table.lines() {
+            match line.strip_prefix('#') {
+                Some(comment) => {
+                    if let Some(n) = comment.trim().strip_suffix(" rows.") {
+                        declared = Some(n.parse::<usize>().expect("a row count"));
+                    }
+                }
+                None => rows.push(line.split('\t').collect()),
+            }
+        }
+        assert_eq!(Some(rows.len()), declared, "the table is cut short");
+        rows
+    }
+
     /// A field of a table Go wrote (`path_match.tsv`, `go_http.tsv`):
     /// `\\` is a backslash, `\xNN` a byte.
     pub(crate) fn unescape(field: &str) -> Vec<u8> {
@@ -523,43 +543,30 @@ pub(crate) mod tests {
     /// Every row of the table Go wrote agrees.
     #[test]
     fn agrees_with_go_on_the_table() {
-        let table = include_str!("testdata/path_match.tsv");
-        let mut declared = None;
-        let mut rows = 0;
+        let table = rows(include_str!("testdata/path_match.tsv"));
         let mut wrong = Vec::new();
-        for line in table.lines() {
-            if let Some(comment) = line.strip_prefix('#') {
-                if let Some(n) = comment.trim().strip_suffix(" rows.") {
-                    declared = Some(n.parse::<usize>().expect("a row count"));
-                }
-                continue;
-            }
-            let fields: Vec<&str> = line.split('\t').collect();
-            let [pattern, name, want] = fields[..] else { panic!("not three fields: {line:?}") };
+        for fields in &table {
+            let [pattern, name, want] = fields[..] else { panic!("not three fields: {fields:?}") };
             let want = match want {
                 "true" => Some(true),
                 "false" => Some(false),
                 "bad" => None,
                 other => panic!("unknown result {other:?}"),
             };
-            rows += 1;
             let got = match_bytes(&unescape(pattern), &unescape(name));
             if got != want {
                 wrong.push(format!("{pattern}\t{name}\twant {want:?}, got {got:?}"));
             }
         }
-        assert_eq!(Some(rows), declared, "the table is cut short");
-        assert!(wrong.is_empty(), "{} of {rows} rows disagree with Go:\n{}", wrong.len(), wrong.join("\n"));
+        assert!(wrong.is_empty(), "{} of {} rows disagree with Go:\n{}", wrong.len(), table.len(), wrong.join("\n"));
     }
 
     /// A pattern parsed once answers as `path_match` on every row of the
     /// table whose pattern and name are UTF-8.
     #[test]
     fn a_glob_parsed_once_matches_as_path_match() {
-        let table = include_str!("testdata/path_match.tsv");
         let mut checked = 0;
-        for line in table.lines().filter(|l| !l.starts_with('#')) {
-            let fields: Vec<&str> = line.split('\t').collect();
+        for fields in rows(include_str!("testdata/path_match.tsv")) {
             let (Ok(pattern), Ok(name)) =
                 (String::from_utf8(unescape(fields[0])), String::from_utf8(unescape(fields[1])))
             else {
