@@ -26,7 +26,10 @@
 //! place it may still start, and each byte settles as much as Go's loop
 //! can decide without the bytes after it. So it is Go's algorithm, not a
 //! regular expression read off the pattern: leftmost placement, no
-//! backtracking, the last segment anchored at the end.
+//! backtracking, the last segment anchored at the end. `Glob::key` says
+//! what of a `Progress` the bytes after it can still meet (how far the
+//! segment fits at each place it may still start), so that progresses
+//! that go on alike are one state of `verify`'s automata.
 
 /// Whether `name` matches `pattern` as Go's `path.Match` says; `None` when
 /// the pattern is malformed (ErrBadPattern, which the proxy reads as no
@@ -255,6 +258,39 @@ impl Segment {
     }
 }
 
+impl Segment {
+    /// How far the terms fit at the start of `name`, as far as its bytes
+    /// go: what `fit` would need to go on from there.
+    fn place(&self, name: &[u8]) -> Place {
+        let mut at = 0;
+        for (k, term) in self.terms.iter().enumerate() {
+            let rest = &name[at..];
+            let Some(&first) = rest.first() else {
+                return Place::Partial { terms: k, rune: Vec::new() };
+            };
+            at += match term {
+                Term::Byte(b) if first == *b => 1,
+                Term::Byte(_) => return Place::No,
+                Term::AnyRune if first == b'/' => return Place::No,
+                Term::AnyRune => match decode(rest, false) {
+                    Some((_, width)) => width,
+                    None => return Place::Partial { terms: k, rune: rest.to_vec() },
+                },
+                Term::Class { negated, ranges } => match decode(rest, false) {
+                    Some((rune, width)) => {
+                        if ranges.iter().any(|&(lo, hi)| lo <= rune && rune <= hi) == *negated {
+                            return Place::No;
+                        }
+                        width
+                    }
+                    None => return Place::Partial { terms: k, rune: rest.to_vec() },
+                },
+            };
+        }
+        Place::Done { rest: name[at..].to_vec() }
+    }
+}
+
 fn matches(segments: &[Segment], name: &[u8]) -> bool {
     settle(segments, 0, name, true) == Err(true)
 }
@@ -327,6 +363,38 @@ pub enum Progress {
     Placing { segment: usize, pending: Vec<u8> },
 }
 
+/// What a `Progress` holds that the bytes after it can still meet: two
+/// progresses of one glob with one key match the same names from there
+/// on. A `Progress` keeps every byte from where its segment may first
+/// start; most of them no longer matter (which rune a `?` took), so the
+/// automata of `verify` number their states by key, not by progress.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Key {
+    Dead,
+    Tail,
+    /// Placing `segment`: each place it may still start, in Go's order
+    /// (the places where it no longer fits left out), and whether places
+    /// after the bytes read are still open (no `/` read yet, which a `*`
+    /// cannot step over).
+    Placing {
+        segment: usize,
+        places: Vec<Place>,
+        open: bool,
+    },
+}
+
+/// Where a segment stands at one place it may start.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Place {
+    /// It does not fit there.
+    No,
+    /// Its first `terms` terms fit, and `rune` holds the first bytes of
+    /// the rune the next term reads.
+    Partial { terms: usize, rune: Vec<u8> },
+    /// Every term fits, and `rest` was read after them.
+    Done { rest: Vec<u8> },
+}
+
 /// A pattern that parses, run a byte at a time.
 #[derive(Debug, Clone)]
 pub struct Glob {
@@ -370,6 +438,35 @@ impl Glob {
                 settle(&self.segments, *segment, &bytes, false).unwrap_or(Progress::Dead)
             }
         }
+    }
+
+    /// What of `at` decides the names it still matches ([`Key`]).
+    pub fn key(&self, at: &Progress) -> Key {
+        let Progress::Placing { segment, pending } = at else {
+            return if *at == Progress::Tail { Key::Tail } else { Key::Dead };
+        };
+        let Some(current) = self.segments.get(*segment) else {
+            return Key::Placing { segment: *segment, places: Vec::new(), open: false };
+        };
+        let last = segment + 1 == self.segments.len();
+        let mut places = Vec::new();
+        let mut open = current.after_star;
+        for start in 0..=pending.len() {
+            match current.place(&pending[start..]) {
+                Place::No => {}
+                // The last segment must end the name: a fit that leaves
+                // bytes over never will.
+                Place::Done { rest } if last && !rest.is_empty() => {}
+                place => places.push(place),
+            }
+            // Without a `*` it starts at the first byte only; a `*` steps
+            // over anything but `/`.
+            if !open || pending.get(start) == Some(&b'/') {
+                open = false;
+                break;
+            }
+        }
+        Key::Placing { segment: *segment, places, open }
     }
 
     /// Whether the name matches if it ends here.
@@ -496,6 +593,7 @@ fn class_member(negated: bool, ranges: &[(u32, u32)]) -> Option<Vec<u8>> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use std::collections::HashMap;
 
     /// The rows of a table Go wrote (`path_match.tsv`, `go_http.tsv`), each
     /// its tab-separated fields; the table's own count of its rows (a
@@ -680,6 +778,48 @@ pub(crate) mod tests {
             }
         }
         assert!(checked > 1_000_000, "{checked} names");
+    }
+
+    /// Two progresses with one key go on alike: they accept alike, and
+    /// after any byte their keys are one again (so by induction they
+    /// match the same names from there on). Over every name of up to
+    /// three bytes of (b)'s alphabet, for the hard patterns and some that
+    /// read many runes before they can decide.
+    #[test]
+    fn progresses_of_one_key_go_on_alike() {
+        let more =
+            ["?[^a-b]??ech", "*??ha*", "*?[^e-f]-fgbe", "a*b?*c[^d]", "*[^a]*[^b]*[^c]", "?\u{E9}[^a-z]*[^\u{FFFD}]"];
+        let mut merged = 0usize;
+        for pattern in HARD.iter().chain(&more) {
+            let Some(glob) = Glob::parse(pattern) else { continue };
+            let mut alphabet: Vec<u8> = pattern.bytes().collect();
+            alphabet.extend(b"/ab");
+            alphabet.extend("\u{E9}\u{20AC}".bytes());
+            alphabet.extend([0xF0, 0x9D, 0x80, 0xFF]);
+            alphabet.sort_unstable();
+            alphabet.dedup();
+            let mut level = vec![glob.start()];
+            let mut first: HashMap<Key, Progress> = HashMap::new();
+            for _ in 0..=3 {
+                let mut next = Vec::new();
+                for at in &level {
+                    let key = glob.key(at);
+                    let seen = first.entry(key.clone()).or_insert_with(|| at.clone());
+                    if seen != at {
+                        merged += 1;
+                        assert_eq!(glob.accepts(seen), glob.accepts(at), "{pattern:?}: {seen:?} and {at:?}");
+                        for &b in &alphabet {
+                            let (x, y) = (glob.step(seen, b), glob.step(at, b));
+                            assert_eq!(glob.key(&x), glob.key(&y), "{pattern:?}: {seen:?} and {at:?} on {b:#x}");
+                        }
+                    }
+                    next.extend(alphabet.iter().map(|&b| glob.step(at, b)));
+                }
+                level = next;
+            }
+        }
+        // The keys do merge progresses: most bytes a `?` took no longer matter.
+        assert!(merged > 10_000, "{merged} progresses merged");
     }
 
     proptest::proptest! {

@@ -18,19 +18,27 @@
 //! - the automata of rules that cannot decide are dropped (their state
 //!   forgotten), so states with the same future decisions meet.
 //!
+//! An automaton's states are numbered by what the bytes after them can
+//! still meet (`glob::Key`), not by the bytes read: which rune a `?` took
+//! no longer matters, so a glob of n terms and no `*` has n + 2 states.
+//!
 //! Each reachable state is visited once (breadth first, readable bytes
 //! first), and each distinct decision of every list is a class. With one
 //! list, each decision is searched for alone among the rules up to it,
-//! where the earlier rules are one union and a state is skipped when one
-//! kept finds every model it would (`antichain`). A search can be held
-//! within one rule's models (`classes_within`: who takes the requests of
-//! a shadowed rule), never leaving them. The search has budgets; a search
-//! that spends one says so and is not complete.
+//! where the earlier rules are one union (an earlier glob another one
+//! covers is dropped, and a glob of the wanted rule an earlier one
+//! covers) and a state is skipped when one kept finds every model it
+//! would (`antichain`). A search can be held within one rule's models
+//! (`classes_within`: who takes the requests of a shadowed rule), never
+//! leaving them; there a rule the list's whole search found to take no
+//! model, or none of whose globs meets the rule's, is not searched for.
+//! The search has budgets; a search that spends one says so and is not
+//! complete.
 
 use std::collections::{HashMap, VecDeque};
 
 use super::antichain::{Antichain, Role, Shape, State};
-use super::glob::{Glob, Progress};
+use super::glob::{Glob, Key, Progress};
 
 /// What a rule compares the model with: a glob (Go's `path.Match`) or an
 /// exact id.
@@ -335,8 +343,9 @@ struct Machine {
     /// changes a rune's length). The glob cannot tell it from the class's
     /// runes, and states that differ only in such runes are one.
     runes: Vec<Vec<u8>>,
+    /// One progress of each state: the first met with its key.
     states: Vec<Progress>,
-    ids: foldhash::HashMap<Progress, u32>,
+    ids: foldhash::HashMap<Key, u32>,
     accepting: Vec<bool>,
     /// `states × classes`; `u32::MAX` where not computed yet.
     next: Vec<u32>,
@@ -368,29 +377,34 @@ impl Machine {
     }
 
     fn intern(&mut self, p: Progress, classes: usize) -> u32 {
-        if let Some(&id) = self.ids.get(&p) {
+        let key = self.glob.as_ref().map_or(Key::Dead, |g| g.key(&p));
+        if let Some(&id) = self.ids.get(&key) {
             return id;
         }
         let id = self.states.len() as u32;
         let accepting = self.glob.as_ref().is_some_and(|g| g.accepts(&p));
-        self.ids.insert(p.clone(), id);
+        self.ids.insert(key, id);
         self.states.push(p);
         self.accepting.push(accepting);
         self.next.extend(std::iter::repeat_n(u32::MAX, classes));
         id
     }
 
-    fn step(&mut self, s: u32, class: usize, alphabet: &Alphabet) -> u32 {
+    /// The state after `s` reads a rune of `class`; `grown` counts the
+    /// states met for the first time.
+    fn step(&mut self, s: u32, class: usize, alphabet: &Alphabet, grown: &mut usize) -> u32 {
         let slot = s as usize * alphabet.len() + class;
         let known = self.next[slot];
         if known != u32::MAX {
             return known;
         }
+        let before = self.states.len();
         let next = match &self.glob {
             Some(g) => self.runes[class].iter().fold(self.states[s as usize].clone(), |p, &b| g.step(&p, b)),
             None => Progress::Dead,
         };
         let id = self.intern(next, alphabet.len());
+        *grown += self.states.len() - before;
         self.next[slot] = id;
         id
     }
@@ -408,7 +422,14 @@ pub struct Models {
     covers: foldhash::HashMap<(u32, u32, u32, u32), bool>,
     /// A shortest model each (atom, state) accepts, for `covers`.
     shortest: foldhash::HashMap<(u32, u32), Option<std::rc::Rc<[u32]>>>,
-    /// The automata's states already charged to a budget.
+    /// Each list searched whole, with the decisions (rule indices) that
+    /// take no model.
+    unreached: Vec<(ModelRules, Vec<u16>)>,
+    /// Whether two atoms accept a model in common.
+    meets: foldhash::HashMap<(u32, u32), bool>,
+    /// The automata's states met so far, and those already charged to a
+    /// budget.
+    interned: usize,
     charged: usize,
 }
 
@@ -474,6 +495,9 @@ impl Models {
             machines,
             covers: foldhash::HashMap::default(),
             shortest: foldhash::HashMap::default(),
+            unreached: Vec::new(),
+            meets: foldhash::HashMap::default(),
+            interned: charged,
             charged,
         })
     }
@@ -490,6 +514,11 @@ impl Models {
     /// Whether every continuation atom `b` accepts from `sb`, atom `a`
     /// accepts from `sa`. Exact when it says yes.
     fn covers(&mut self, a: usize, sa: u32, b: usize, sb: u32, letters: &[usize]) -> bool {
+        // Told apart at once, without the table: `b` accepts the model as
+        // it is and `a` does not.
+        if self.machines[b].accepting[sb as usize] && !self.machines[a].accepting[sa as usize] {
+            return false;
+        }
         let key = (a as u32, sa, b as u32, sb);
         if let Some(&known) = self.covers.get(&key) {
             return known;
@@ -498,17 +527,17 @@ impl Models {
         // letter, for each letter, is tried first (cheap), the product
         // searched only where none tells them apart.
         for &class in letters {
-            let nb = self.machines[b].step(sb, class, &self.alphabet);
+            let nb = self.machines[b].step(sb, class, &self.alphabet, &mut self.interned);
             if nb == DEAD {
                 continue;
             }
             let Some(rest) = self.shortest_accepted(b, nb, letters) else { continue };
-            let mut x = self.machines[a].step(sa, class, &self.alphabet);
+            let mut x = self.machines[a].step(sa, class, &self.alphabet, &mut self.interned);
             for &c in rest.iter() {
                 if x == DEAD {
                     break;
                 }
-                x = self.machines[a].step(x, c as usize, &self.alphabet);
+                x = self.machines[a].step(x, c as usize, &self.alphabet, &mut self.interned);
             }
             if !self.machines[a].accepting[x as usize] {
                 self.covers.insert(key, false);
@@ -525,11 +554,11 @@ impl Models {
                 break;
             }
             for &class in letters {
-                let ny = self.machines[b].step(y, class, &self.alphabet);
+                let ny = self.machines[b].step(y, class, &self.alphabet, &mut self.interned);
                 if ny == DEAD {
                     continue;
                 }
-                let nx = self.machines[a].step(x, class, &self.alphabet);
+                let nx = self.machines[a].step(x, class, &self.alphabet, &mut self.interned);
                 if seen.insert((nx, ny)) {
                     if seen.len() > COVER_LIMIT {
                         answer = false;
@@ -540,6 +569,39 @@ impl Models {
             }
         }
         self.covers.insert(key, answer);
+        answer
+    }
+
+    /// Whether atoms `a` and `b` accept a model in common: true too when
+    /// more than [`COVER_LIMIT`] pairs of states would have to be searched
+    /// to know.
+    fn meets(&mut self, a: usize, b: usize, letters: &[usize]) -> bool {
+        let key = (a.min(b) as u32, a.max(b) as u32);
+        if let Some(&known) = self.meets.get(&key) {
+            return known;
+        }
+        let start = (self.machines[a].start, self.machines[b].start);
+        let mut seen: foldhash::HashSet<(u32, u32)> = foldhash::HashSet::default();
+        let mut queue = VecDeque::from([start]);
+        let mut answer = false;
+        'search: while let Some((x, y)) = queue.pop_front() {
+            for &class in letters {
+                let nx = self.machines[a].step(x, class, &self.alphabet, &mut self.interned);
+                let ny = self.machines[b].step(y, class, &self.alphabet, &mut self.interned);
+                if nx == DEAD || ny == DEAD || !seen.insert((nx, ny)) {
+                    continue;
+                }
+                // A model is never empty: the start's own answer is no model.
+                if (self.machines[a].accepting[nx as usize] && self.machines[b].accepting[ny as usize])
+                    || seen.len() > COVER_LIMIT
+                {
+                    answer = true;
+                    break 'search;
+                }
+                queue.push_back((nx, ny));
+            }
+        }
+        self.meets.insert(key, answer);
         answer
     }
 
@@ -623,7 +685,7 @@ impl Models {
                 break;
             }
             for &class in letters {
-                let ny = self.machines[b].step(y, class, &self.alphabet);
+                let ny = self.machines[b].step(y, class, &self.alphabet, &mut self.interned);
                 if ny != DEAD && !parent.contains_key(&ny) && parent.len() <= COVER_LIMIT {
                     parent.insert(ny, (y, class as u32));
                     queue.push_back(ny);
@@ -642,6 +704,40 @@ impl Models {
         });
         self.shortest.insert((b as u32, s), found.clone());
         found
+    }
+
+    /// For a search of one wanted rule, drops the globs whose models the
+    /// earlier rules take anyway: there the earlier rules are one union,
+    /// whose order no longer matters, so an earlier glob (`Role::Less`)
+    /// whose continuations another earlier glob accepts too adds nothing
+    /// to it, and a glob that only finds models (`Role::More`) finds none
+    /// an earlier glob does not take. Of two earlier globs that accept the
+    /// same, the later in the state goes. A glob of both roles stays: it
+    /// still says which models are within.
+    fn prune_union(&mut self, plan: &Plan, letters: &[usize], roles: &[Role], state: &mut State) {
+        let mut dropped = vec![false; state.len()];
+        for b in 0..state.len() {
+            let (lb, sb) = state[b];
+            if roles[lb as usize] == Role::Alike {
+                continue;
+            }
+            let atom_b = plan.local[lb as usize];
+            for a in 0..state.len() {
+                let (la, sa) = state[a];
+                if a == b || dropped[a] || roles[la as usize] == Role::More {
+                    continue;
+                }
+                if self.covers(plan.local[la as usize], sa, atom_b, sb, letters) {
+                    dropped[b] = true;
+                    break;
+                }
+            }
+        }
+        let mut i = 0;
+        state.retain(|_| {
+            i += 1;
+            !dropped[i - 1]
+        });
     }
 
     /// Drops from `state` what can no longer decide.
@@ -805,23 +901,58 @@ impl Models {
             // yet is searched for alone, among the rules up to it (the
             // later ones cannot take its models first), and a branch where
             // it can no longer be first is dropped.
+            // Within a rule: a list searched whole before that starts as
+            // this one says which decisions take no model at all, and the
+            // rule's own place in it whether any model of the rule is
+            // left to the list's end.
+            let mut within_atoms: Vec<usize> =
+                lists.get(1).filter(|_| within).into_iter().flatten().flatten().flatten().copied().collect();
+            within_atoms.sort_unstable();
+            // (The decisions that take none, and whether the rule's own is one.)
+            let unreached: Option<(Vec<u16>, bool)> = self
+                .unreached
+                .iter()
+                .filter(|_| within)
+                .find(|(whole, _)| whole.len() > rules.len() && whole[..rules.len()] == rules[..])
+                .map(|(whole, empty)| {
+                    let mut own = whole[rules.len()].clone().unwrap_or_default();
+                    own.sort_unstable();
+                    (empty.clone(), own == within_atoms && empty.contains(&(rules.len() as u16)))
+                });
+            let mut none: Vec<u16> = Vec::new();
             for decision in 0..possible[0] {
                 let want = if decision < rules.len() { decision as u16 } else { u16::MAX };
                 let key = if within { vec![want, 0] } else { vec![want] };
                 if found.contains_key(&key) {
                     continue;
                 }
+                if let Some((empty, own_empty)) = &unreached {
+                    if if decision < rules.len() { empty.contains(&want) } else { *own_empty } {
+                        continue;
+                    }
+                }
+                // A rule none of whose globs meets the rule's takes none
+                // of its models.
+                if let Some(Some(atoms)) = rules.get(decision).filter(|_| within) {
+                    if !atoms.iter().any(|&a| within_atoms.iter().any(|&w| self.meets(a, w, &letters))) {
+                        continue;
+                    }
+                }
                 let mut upto = vec![if decision < rules.len() { rules[..=decision].to_vec() } else { rules.clone() }];
                 upto.extend(lists.get(1).filter(|_| within).cloned());
                 let plan = Plan::new(&upto, &local);
                 let mut met = Vec::new();
                 let wanted = Want::Rule { decision: want, within };
-                if let Some(model) =
-                    self.explore(&plan, &letters, &start, budget, Some(wanted), &mut |_| false, &mut met)?
-                {
-                    found.insert(key.clone(), model);
-                    order.push(key);
+                match self.explore(&plan, &letters, &start, budget, Some(wanted), &mut |_| false, &mut met)? {
+                    Some(model) => {
+                        found.insert(key.clone(), model);
+                        order.push(key);
+                    }
+                    None => none.push(decision as u16),
                 }
+            }
+            if !within {
+                self.unreached.push((rules.clone(), none));
             }
             return Ok(order.into_iter().filter_map(|d| found.remove(&d).map(|m| (m, d))).collect());
         }
@@ -910,13 +1041,17 @@ impl Models {
         let mut held = 0usize;
         // Only the atoms this plan uses.
         let mut first: State = start.iter().copied().filter(|&(l, _)| !plan.occurs[l as usize].is_empty()).collect();
-        self.prune(plan, letters, &mut first);
+        let one = matches!(want, Some(Want::Rule { .. }));
+        if one {
+            self.prune_union(plan, letters, &roles, &mut first);
+        } else {
+            self.prune(plan, letters, &mut first);
+        }
         if doomed(&first) {
             return Ok(None);
         }
         // A search for one decision keeps the states that find most; the
         // start is never kept: the empty model it finds is no model.
-        let one = matches!(want, Some(Want::Rule { .. }));
         if !one {
             seen.insert(first.clone());
         }
@@ -966,7 +1101,7 @@ impl Models {
                     if kept.covers(&Shape::of(&roles, &next), &next, &mut finds_more) {
                         continue;
                     }
-                    self.prune(plan, letters, &mut next);
+                    self.prune_union(plan, letters, &roles, &mut next);
                     if doomed(&next) {
                         continue;
                     }
@@ -1011,9 +1146,8 @@ impl Models {
         if budget.steps.is_multiple_of(64) {
             budget.check()?;
         }
-        let total: usize = self.machines.iter().map(|m| m.states.len()).sum();
-        let new = total.saturating_sub(self.charged);
-        self.charged = total;
+        let new = self.interned.saturating_sub(self.charged);
+        self.charged = self.interned;
         budget.states = budget.states.checked_sub(new).ok_or(Spent::States)?;
         Ok(())
     }
@@ -1021,8 +1155,9 @@ impl Models {
     /// Every live automaton of `state` reads one rune of `class`; those
     /// that die leave the state.
     fn advance(&mut self, plan: &Plan, state: &mut State, class: usize) {
+        let Models { machines, alphabet, interned, .. } = self;
         state.retain_mut(|(l, s)| {
-            *s = self.machines[plan.local[*l as usize]].step(*s, class, &self.alphabet);
+            *s = machines[plan.local[*l as usize]].step(*s, class, alphabet, interned);
             *s != DEAD
         });
     }
@@ -1180,6 +1315,29 @@ mod tests {
         // Each of the twelve, the `*` after them, none (a model with a `/`); never the repeat.
         let want: std::collections::BTreeSet<u16> = (0..=12).chain([u16::MAX]).collect();
         assert_eq!(decided, want, "{out:?}");
+    }
+
+    /// A glob without a `*` has a state for each term it has read, not for
+    /// each name it has read: which rune a `?` or a class took no longer
+    /// matters (`glob::Key`). Numbered by the bytes read, this glob had a
+    /// state per name of up to five runes over its alphabet of rune classes.
+    #[test]
+    fn a_glob_without_a_star_has_a_state_per_term() {
+        let mut models = Models::new([Atom::Glob("?[^a-b]??ech".to_string())]);
+        let classes = models.alphabet.len();
+        let mut queue = VecDeque::from([models.machines[0].start]);
+        let mut seen = std::collections::HashSet::from([models.machines[0].start]);
+        while let Some(s) = queue.pop_front() {
+            for class in 0..classes {
+                let next = models.machines[0].step(s, class, &models.alphabet, &mut models.interned);
+                if seen.insert(next) {
+                    queue.push_back(next);
+                }
+            }
+        }
+        assert!(classes > 8, "{classes} classes");
+        // No name, and after each of the seven terms; and the dead state.
+        assert_eq!(models.machines[0].states.len(), 9, "{:?}", models.machines[0].states);
     }
 
     /// Held within one glob's models, the search finds who takes each of

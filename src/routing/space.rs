@@ -359,6 +359,17 @@ pub struct Space {
     pub stopped: Option<Spent>,
     /// The values tried of each header: what the lookup walks by.
     values: BTreeMap<String, Vec<Option<String>>>,
+    /// The automata its search built, for the spaces cut within it
+    /// ([`Space::partition_within`]); a clone shares them.
+    automata: std::rc::Rc<std::cell::RefCell<Automata>>,
+}
+
+impl Space {
+    /// [`partition`] of `literals`, whose globs and ids are this space's
+    /// (a space cut within it), with this space's automata.
+    pub fn partition_within(&self, literals: &Literals, limits: Limits) -> Space {
+        partition_in(literals, limits, &self.automata)
+    }
 }
 
 /// A condition on its way down the header tree: the header tests not
@@ -376,8 +387,23 @@ struct Leaf<'a> {
     lists: Vec<Vec<Option<&'a ModelTest>>>,
 }
 
+/// The model automata the spaces of one router share: built for the
+/// router's own literals, and asked again for each space cut within them
+/// (who takes a shadowed rule's requests), whose globs and ids are the
+/// router's too. So a state met, an inclusion proved and a decision
+/// found to take no model are met and proved once.
+#[derive(Debug, Default)]
+struct Automata(Option<Models>);
+
 /// Cuts the request space of `literals` into cells.
 pub fn partition(literals: &Literals, limits: Limits) -> Space {
+    partition_in(literals, limits, &Default::default())
+}
+
+/// [`partition`], with the automata `shared` holds where they read every
+/// glob and id of `literals`, else with new ones kept there.
+fn partition_in(literals: &Literals, limits: Limits, shared: &std::rc::Rc<std::cell::RefCell<Automata>>) -> Space {
+    let mut automata = shared.borrow_mut();
     let mut notes = Vec::new();
     let values = header_values(literals);
     // `within` is cut on as a last list, and a leaf it does not hold dropped.
@@ -429,9 +455,14 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
         deadline: limits.deadline,
         heap: limits.heap,
     };
+    let mut own = atoms.clone();
+    own.sort();
+    own.dedup();
+    let held = automata.0.as_ref().is_some_and(|m| own.iter().all(|a| m.atom(a).is_some()));
     let built = match stopped {
         Some(spent) => Err(spent),
-        None => Models::within(atoms, &budget).inspect_err(|&spent| {
+        None if held => Ok(()),
+        None => Models::within(atoms, &budget).map(|m| automata.0 = Some(m)).inspect_err(|&spent| {
             notes.push(match spent {
                 Spent::Heap => format!(
                     "the model automata would not fit in the {} MiB the run may hold on its heap (three quarters of \
@@ -442,10 +473,13 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
             })
         }),
     };
-    stopped = stopped.or(built.as_ref().err().copied());
+    stopped = stopped.or(built.err());
     // Unbuilt, no model is searched: every leaf that reads one stops.
-    let mut models = built.unwrap_or_else(|_| Models::new([]));
-    let candidates = nice_models(&models);
+    if stopped.is_some() {
+        automata.0 = None;
+    }
+    let models = automata.0.get_or_insert_with(|| Models::new([]));
+    let candidates = nice_models(&own);
     // Each model problem searched once: the lists and the atoms a model must be within.
     type Problem = (Vec<ModelRules>, Option<Vec<usize>>);
     let mut known: HashMap<Problem, Vec<(String, Vec<u16>)>> = HashMap::new();
@@ -471,7 +505,7 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
             (Some(_), Some((within, lists))) => match within.first() {
                 // Its headers do not hold here: no request of this leaf counts.
                 None => continue 'leaves,
-                Some(test) => (lists, test.map(|t| model_atoms(&models, t))),
+                Some(test) => (lists, test.map(|t| model_atoms(models, t))),
             },
             _ => (leaf.lists.as_slice(), None),
         };
@@ -487,7 +521,7 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
         // Lists that read no model tell no model apart.
         let reading: Vec<&Vec<Option<&ModelTest>>> = lists.iter().filter(|l| l.iter().any(Option::is_some)).collect();
         let problem: Vec<ModelRules> =
-            reading.iter().map(|list| list.iter().map(|m| m.map(|t| model_atoms(&models, t))).collect()).collect();
+            reading.iter().map(|list| list.iter().map(|m| m.map(|t| model_atoms(models, t))).collect()).collect();
         let problem = (problem, inside);
         if stopped.is_some() {
             // Said already (the clock, the automata unbuilt).
@@ -549,7 +583,8 @@ pub fn partition(literals: &Literals, limits: Limits) -> Space {
         }
     }
     let states = limits.model_states - budget.states;
-    Space { cells, complete: notes.is_empty(), notes, states, stopped, values }
+    drop(automata);
+    Space { cells, complete: notes.is_empty(), notes, states, stopped, values, automata: shared.clone() }
 }
 
 /// Where a request falls in a space ([`Space::locator`]).
@@ -780,12 +815,12 @@ fn model_atoms(models: &Models, test: &ModelTest) -> Vec<usize> {
 /// ids and the globs that are plain names, instances of the other globs,
 /// a model no literal names, and last the globs' own text (the Gateway
 /// compares it as a plain id).
-fn nice_models(models: &Models) -> Vec<String> {
+fn nice_models(atoms: &[Atom]) -> Vec<String> {
     let wild = |text: &str| text.contains(['*', '?', '[', '\\']);
     let mut out = Vec::new();
     let mut instances = Vec::new();
     let mut texts = Vec::new();
-    for atom in models.atoms() {
+    for atom in atoms {
         match atom {
             Atom::Id(id) | Atom::Glob(id) if !wild(id) => out.push(id.clone()),
             Atom::Id(id) => texts.push(id.clone()),

@@ -908,7 +908,8 @@ fn unreachable_rules(
     let at = |name: &str| format!("{} (at rule {name})", check_of(rules::UNREACHABLE_RULE));
     // What the proxy reads of each cell, read once for every rule asked.
     let mut features = None;
-    for name in rule_names {
+    for name in &rule_names {
+        let name = name.clone();
         if reached.contains(&name.as_str()) {
             continue;
         }
@@ -949,11 +950,13 @@ fn unreachable_rules(
             }
         }
         // The cells follow the decisions, so the requests a shadowed rule
-        // matches may share cells with others: cut again within its own
-        // conditions, by the rules before it (one of them takes each such
-        // request), to say who takes them.
+        // matches may share cells with others, and the cells it matches
+        // may not show every rule that takes its requests: cut again
+        // within its own conditions, by the rules before it (one of them
+        // takes each such request), to say exactly who takes them. The
+        // cells above are what is said where that search stops short.
         let mut unfinished = false;
-        if let (None, Plane::Proxy(config), Some(rule)) = (&witness, &router.plane, own) {
+        if let (Plane::Proxy(config), Some(rule)) = (&router.plane, own) {
             if let Some(condition) = space::rule_condition(config, &router.class_header, rule) {
                 let upto = config.rules.iter().position(|r| r.name == rule.name).unwrap_or(config.rules.len());
                 let mut literals = Literals::default();
@@ -963,24 +966,47 @@ fn unreachable_rules(
                 // before it, and a search the run's budget stopped stops
                 // the check (the budgets of its own are said below).
                 clock.now().map_err(|spent| (spent, at(&name)))?;
-                let apart = partition(&literals, limits);
+                let apart = space.partition_within(&literals, limits);
                 if let Some(spent @ (Spent::Time | Spent::Heap)) = apart.stopped {
                     return Err((spent, at(&name)));
                 }
                 unfinished = !apart.complete;
+                let mut exact: Vec<String> = Vec::new();
+                let mut first: Option<Request> = None;
                 for cell in &apart.cells {
                     clock.tick().map_err(|spent| (spent, at(&name)))?;
                     if proxy::rule_matches(config, rule, &proxy::features(config, cell)) {
-                        witness.get_or_insert_with(|| cell.clone());
+                        first.get_or_insert_with(|| cell.clone());
                         let by = router.decide_quietly(cell, &[]).matched.label().to_string();
+                        if !exact.contains(&by) {
+                            exact.push(by);
+                        }
+                    }
+                }
+                if !unfinished {
+                    (shadows, witness) = (exact, first);
+                } else {
+                    for by in exact {
                         if !shadows.contains(&by) {
                             shadows.push(by);
                         }
                     }
+                    witness = witness.or(first);
                 }
             }
         }
+        // In the order the router tries them, the default route last.
+        shadows.sort_by_key(|by| rule_names.iter().position(|n| n == by).unwrap_or(usize::MAX));
         let (message, request) = match witness {
+            Some(cell) if unfinished => (
+                format!(
+                    "rule {name} is reached by no request: {} take{} some of the requests it matches (the search for \
+                     who takes the others stopped at a budget)",
+                    shadows.join(", "),
+                    if shadows.len() == 1 { "s" } else { "" }
+                ),
+                cell,
+            ),
             Some(cell) => {
                 let take = if shadows.len() == 1 { "takes" } else { "take" };
                 (
@@ -1701,32 +1727,68 @@ mod tests {
     #[test]
     fn a_second_search_stopped_by_its_own_budget_still_reports_the_rule() {
         let router = shadowing();
-        // --max-states just enough for the router's own search: the second
-        // one, for a request gpt-4* takes (no cell shows one: gpt-x stands
-        // for every model gpt-* takes), holds gpt-4* apart and needs more.
-        let states = proved(&router).1.states;
-        let limits = Limits { model_states: states, ..Limits::default() };
-        let planes = [vec![router]];
-        let reports = verify(&Inputs { planes: &planes, against: None, invariants: &[], limits });
-        let report = &reports[0];
-        assert!(report.complete && report.self_check.ran, "{:?}", report.notes);
-        assert_eq!(report.states, states);
-        assert_eq!(report.unreachable, ["gpt4", "loud"]);
-        let gpt4 =
-            report.findings.iter().find(|f| f.diagnostic.rule == rules::UNREACHABLE_RULE).expect("gpt4's finding");
+        let (_, space, decisions) = proved(&router);
+        // No model step left for the second search, for who takes the
+        // requests gpt-4* matches (no cell of the router's own shows one:
+        // gpt-x stands for every model gpt-* takes): it stops, and the
+        // rule is still reported, as its own search proved it unreachable.
+        let limits = Limits { model_steps: 0, ..Limits::default() };
+        let (mut findings, mut out) = (Vec::new(), Vec::new());
+        unreachable_rules(&router, &space, &decisions, limits, &mut findings, &mut out, &mut endless())
+            .expect("no deadline");
+        assert_eq!(out, ["gpt4", "loud"]);
         assert_eq!(
-            gpt4.diagnostic.message,
+            findings[0].diagnostic.message,
             "rule gpt4 is reached by no request: the search for a request it matches stopped at a budget before it \
              found one"
         );
-        // With room for both searches, the second finds who takes them.
-        let limits = Limits { model_states: 2 * states, ..Limits::default() };
-        let planes = [vec![shadowing()]];
-        let reports = verify(&Inputs { planes: &planes, against: None, invariants: &[], limits });
-        let messages: Vec<&str> = reports[0].findings.iter().map(|f| f.diagnostic.message.as_str()).collect();
+        // With room for it, the second search finds who takes them.
+        let (mut findings, mut out) = (Vec::new(), Vec::new());
+        unreachable_rules(&router, &space, &decisions, Limits::default(), &mut findings, &mut out, &mut endless())
+            .expect("no deadline");
+        assert_eq!(
+            findings[0].diagnostic.message,
+            "rule gpt4 is reached by no request: gpt takes every request it matches"
+        );
+    }
+
+    #[test]
+    fn who_takes_a_shadowed_rules_requests_is_said_as_far_as_it_is_known() {
+        let config: ProxyConfig = serde_json::from_value(json!({
+            "backends": [{"name": "local", "tier": "local"}, {"name": "cloud", "tier": "cloud", "provider": "openai"}],
+            "rules": [
+                {"name": "gpt", "match": {"models": ["gpt-*"]}, "route": {"backends": ["cloud"]}},
+                {"name": "mini", "match": {"models": ["*-mini"]}, "route": {"backends": ["local"]}},
+                {"name": "private", "match": {"models": ["gpt-*", "*-mini"], "dataClassification": ["pii"]},
+                 "route": {"backends": ["local"]}}
+            ]
+        }))
+        .expect("a config");
+        let router = Router::from_config("ml/p".into(), "p".into(), config);
+        let (_, space, decisions) = proved(&router);
+        // Both rules before it take its requests: the exact search says so.
+        let (mut findings, mut out) = (Vec::new(), Vec::new());
+        unreachable_rules(&router, &space, &decisions, Limits::default(), &mut findings, &mut out, &mut endless())
+            .expect("no deadline");
+        assert_eq!(out, ["private"]);
+        assert_eq!(
+            findings[0].diagnostic.message,
+            "rule private is reached by no request: gpt, mini take every request it matches"
+        );
+        // Where that search stops, what the router's own cells show is
+        // said as some of them, never as all.
+        let limits = Limits { model_steps: 0, ..Limits::default() };
+        let (mut findings, mut out) = (Vec::new(), Vec::new());
+        unreachable_rules(&router, &space, &decisions, limits, &mut findings, &mut out, &mut endless())
+            .expect("no deadline");
+        assert_eq!(out, ["private"]);
+        let message = &findings[0].diagnostic.message;
         assert!(
-            messages.contains(&"rule gpt4 is reached by no request: gpt takes every request it matches"),
-            "{messages:?}"
+            message.starts_with("rule private is reached by no request: ")
+                && message.ends_with(
+                    " some of the requests it matches (the search for who takes the others stopped at a budget)"
+                ),
+            "{message}"
         );
     }
 }

@@ -634,11 +634,11 @@ fn eleven_header_rules_are_proved_and_the_leak_found() {
 #[test]
 fn an_unfinished_search_fails_the_run() {
     // One state is not enough to search the model globs (the globs'
-    // own instances leave a class of leaky.yaml's to the search). The
-    // error is also on stderr, `-q` or not.
-    let run = verify(&["-f", "testdata/verify/leaky.yaml", "--max-states", "1", "-o", "json"]);
+    // own instances leave searched.yaml's models with a `/` to the
+    // search). The error is also on stderr, `-q` or not.
+    let run = verify(&["-f", "testdata/verify/searched.yaml", "--max-states", "1", "-o", "json"]);
     assert_eq!(run.code, 1);
-    assert!(run.stderr.starts_with("error: testdata/verify/leaky.yaml"), "{}", run.stderr);
+    assert!(run.stderr.starts_with("error: testdata/verify/searched.yaml"), "{}", run.stderr);
     assert!(run.stderr.contains("the search did not finish"), "{}", run.stderr);
     let report: Value = serde_json::from_str(&run.stdout).expect("verify -o json writes JSON");
     let router = &report["routers"][0];

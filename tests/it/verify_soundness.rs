@@ -336,17 +336,39 @@ fn headers_go_refuses_are_unmatchable() {
 
 #[test]
 fn a_search_past_its_time_ends_incomplete_not_killed() {
-    // Three hundred rules of mixed globs: far more product states than a
-    // tenth of a second allows.
+    // Three hundred rules of three to five globs mixing literals, `?`,
+    // classes and `*` over a few letters, so that they overlap (a fixed
+    // sequence, the same router every run): the search takes about a
+    // second of an optimised build, far past a tenth of one.
     let mut router = String::from(
         "apiVersion: inference.llmkube.dev/v1alpha1\nkind: ModelRouter\nmetadata: {name: h, namespace: ml}\nspec:\n  \
          backends: [{name: a, external: {provider: openai, model: x}}]\n  rules:\n",
     );
-    let parts = ["*", "?", "[^a]", "[b-d]", "a", "-", "/", "c"];
+    let mut seed: u64 = 7;
+    let mut draw = |n: u64| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % n
+    };
+    let letters = b"abcdefgh-";
     for i in 0..300usize {
-        let globs: Vec<String> = (0..4)
-            .map(|k| (0..6).map(|j| parts[(i * 7 + k * 5 + j * 3 + i * j) % parts.len()]).collect::<String>())
-            .collect();
+        let mut globs = Vec::new();
+        for _ in 0..3 + draw(3) {
+            let mut glob = String::new();
+            for _ in 0..2 + draw(4) {
+                match draw(20) {
+                    0..=6 => (0..1 + draw(3)).for_each(|_| glob.push(char::from(letters[draw(9) as usize]))),
+                    7..=10 => glob.push('?'),
+                    11..=14 => {
+                        let lo = b'a' + draw(6) as u8;
+                        let neg = if draw(3) == 0 { "^" } else { "" };
+                        glob.push_str(&format!("[{neg}{}-{}]", char::from(lo), char::from(lo + draw(3) as u8)));
+                    }
+                    _ if !glob.ends_with('*') => glob.push('*'),
+                    _ => glob.push('?'),
+                }
+            }
+            globs.push(glob);
+        }
         router.push_str(&format!("  - {{name: r{i}, match: {{models: {globs:?}}}, route: {{backends: [a]}}}}\n"));
     }
     router.push_str("  defaultRoute: a\n");
