@@ -228,67 +228,50 @@ impl Segment {
     /// How the terms fit at the start of `name`; with `at_end`, `name` is
     /// all there is, so the answer is never `More`.
     fn fit(&self, name: &[u8], at_end: bool) -> Fit {
-        let mut at = 0;
-        for term in &self.terms {
-            let rest = &name[at..];
-            let Some(&first) = rest.first() else {
-                return if at_end { Fit::No } else { Fit::More };
-            };
-            at += match term {
-                Term::Byte(b) if first == *b => 1,
-                Term::Byte(_) => return Fit::No,
-                Term::AnyRune if first == b'/' => return Fit::No,
-                Term::AnyRune => match decode(rest, at_end) {
-                    Some((_, width)) => width,
-                    None => return Fit::More,
-                },
-                Term::Class { negated, ranges } => match decode(rest, at_end) {
-                    Some((rune, width)) => {
-                        let inside = ranges.iter().any(|&(lo, hi)| lo <= rune && rune <= hi);
-                        if inside == *negated {
-                            return Fit::No;
-                        }
-                        width
-                    }
-                    None => return Fit::More,
-                },
-            };
+        match self.place(name, at_end) {
+            Fitting::No => Fit::No,
+            Fitting::Partial { .. } => Fit::More,
+            Fitting::Done { rest } => Fit::Len(name.len() - rest.len()),
         }
-        Fit::Len(at)
     }
-}
 
-impl Segment {
-    /// How far the terms fit at the start of `name`, as far as its bytes
-    /// go: what `fit` would need to go on from there.
-    fn place(&self, name: &[u8]) -> Place {
+    /// How far the terms fit at the start of `name`: what `fit` says, and
+    /// where it stands when it needs more bytes (what `Glob::key` keeps).
+    fn place<'a>(&self, name: &'a [u8], at_end: bool) -> Fitting<'a> {
         let mut at = 0;
         for (k, term) in self.terms.iter().enumerate() {
             let rest = &name[at..];
             let Some(&first) = rest.first() else {
-                return Place::Partial { terms: k, rune: Vec::new() };
+                return if at_end { Fitting::No } else { Fitting::Partial { terms: k, rune: rest } };
             };
             at += match term {
                 Term::Byte(b) if first == *b => 1,
-                Term::Byte(_) => return Place::No,
-                Term::AnyRune if first == b'/' => return Place::No,
-                Term::AnyRune => match decode(rest, false) {
+                Term::Byte(_) => return Fitting::No,
+                Term::AnyRune if first == b'/' => return Fitting::No,
+                Term::AnyRune => match decode(rest, at_end) {
                     Some((_, width)) => width,
-                    None => return Place::Partial { terms: k, rune: rest.to_vec() },
+                    None => return Fitting::Partial { terms: k, rune: rest },
                 },
-                Term::Class { negated, ranges } => match decode(rest, false) {
+                Term::Class { negated, ranges } => match decode(rest, at_end) {
                     Some((rune, width)) => {
                         if ranges.iter().any(|&(lo, hi)| lo <= rune && rune <= hi) == *negated {
-                            return Place::No;
+                            return Fitting::No;
                         }
                         width
                     }
-                    None => return Place::Partial { terms: k, rune: rest.to_vec() },
+                    None => return Fitting::Partial { terms: k, rune: rest },
                 },
             };
         }
-        Place::Done { rest: name[at..].to_vec() }
+        Fitting::Done { rest: &name[at..] }
     }
+}
+
+/// [`Place`], borrowing the bytes it was read from.
+enum Fitting<'a> {
+    No,
+    Partial { terms: usize, rune: &'a [u8] },
+    Done { rest: &'a [u8] },
 }
 
 fn matches(segments: &[Segment], name: &[u8]) -> bool {
@@ -386,8 +369,6 @@ pub enum Key {
 /// Where a segment stands at one place it may start.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Place {
-    /// It does not fit there.
-    No,
     /// Its first `terms` terms fit, and `rune` holds the first bytes of
     /// the rune the next term reads.
     Partial { terms: usize, rune: Vec<u8> },
@@ -452,12 +433,13 @@ impl Glob {
         let mut places = Vec::new();
         let mut open = current.after_star;
         for start in 0..=pending.len() {
-            match current.place(&pending[start..]) {
-                Place::No => {}
+            match current.place(&pending[start..], false) {
+                Fitting::No => {}
                 // The last segment must end the name: a fit that leaves
                 // bytes over never will.
-                Place::Done { rest } if last && !rest.is_empty() => {}
-                place => places.push(place),
+                Fitting::Done { rest } if last && !rest.is_empty() => {}
+                Fitting::Done { rest } => places.push(Place::Done { rest: rest.to_vec() }),
+                Fitting::Partial { terms, rune } => places.push(Place::Partial { terms, rune: rune.to_vec() }),
             }
             // Without a `*` it starts at the first byte only; a `*` steps
             // over anything but `/`.
