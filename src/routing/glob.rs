@@ -733,6 +733,18 @@ pub(crate) mod tests {
         "*\\[*",
     ];
 
+    /// The bytes short names are made of for `pattern`: its own, `/`,
+    /// the bytes of 2-, 3- and 4-byte runes, 0x80 and 0xFF.
+    fn short_alphabet(pattern: &str) -> Vec<u8> {
+        let mut alphabet: Vec<u8> = pattern.bytes().collect();
+        alphabet.extend(b"/ab");
+        alphabet.extend("\u{E9}\u{20AC}".bytes());
+        alphabet.extend([0xF0, 0x9D, 0x80, 0xFF]);
+        alphabet.sort_unstable();
+        alphabet.dedup();
+        alphabet
+    }
+
     /// (b) Every name of up to four bytes from an alphabet of the
     /// pattern's own bytes, `/`, the bytes of 2-, 3- and 4-byte runes,
     /// 0x80 and 0xFF: the automaton answers as `path.Match` does.
@@ -740,12 +752,7 @@ pub(crate) mod tests {
     fn the_automaton_is_path_match_on_every_short_name() {
         let mut checked = 0usize;
         for pattern in HARD {
-            let mut alphabet: Vec<u8> = pattern.bytes().collect();
-            alphabet.extend(b"/ab");
-            alphabet.extend("\u{E9}\u{20AC}".bytes());
-            alphabet.extend([0xF0, 0x9D, 0x80, 0xFF]);
-            alphabet.sort_unstable();
-            alphabet.dedup();
+            let alphabet = short_alphabet(pattern);
             let mut names: Vec<Vec<u8>> = vec![Vec::new()];
             let mut all = names.clone();
             for _ in 0..4 {
@@ -774,12 +781,7 @@ pub(crate) mod tests {
         let mut merged = 0usize;
         for pattern in HARD.iter().chain(&more) {
             let Some(glob) = Glob::parse(pattern) else { continue };
-            let mut alphabet: Vec<u8> = pattern.bytes().collect();
-            alphabet.extend(b"/ab");
-            alphabet.extend("\u{E9}\u{20AC}".bytes());
-            alphabet.extend([0xF0, 0x9D, 0x80, 0xFF]);
-            alphabet.sort_unstable();
-            alphabet.dedup();
+            let alphabet = short_alphabet(pattern);
             let mut level = vec![glob.start()];
             let mut first: HashMap<Key, Progress> = HashMap::new();
             for _ in 0..=3 {
