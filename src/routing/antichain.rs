@@ -93,7 +93,19 @@ impl Antichain {
     /// Whether a kept state finds every model `state` finds, as
     /// `covers(kept, state)` says of two states of a fitting shape.
     pub(super) fn covers(&self, shape: &Shape, state: &State, covers: &mut dyn FnMut(&State, &State) -> bool) -> bool {
-        self.groups.iter().any(|(s, kept)| s.may_cover(shape) && kept.iter().any(|k| covers(k, state)))
+        // A state's own shape first: a state is most often covered by one
+        // of the same live globs.
+        let own = self.index.get(&(shape.wanted.clone(), shape.earlier.clone())).copied();
+        if let Some(at) = own {
+            if self.groups[at].1.iter().rev().any(|k| covers(k, state)) {
+                return true;
+            }
+        }
+        self.groups
+            .iter()
+            .enumerate()
+            .rev()
+            .any(|(i, (s, kept))| Some(i) != own && s.may_cover(shape) && kept.iter().rev().any(|k| covers(k, state)))
     }
 
     /// Keeps `state`, dropping the kept states it covers.

@@ -427,6 +427,11 @@ pub struct Models {
     unreached: Vec<(ModelRules, Vec<u16>)>,
     /// Whether two atoms accept a model in common.
     meets: foldhash::HashMap<(u32, u32), bool>,
+    /// Which globs of a union of earlier rules' (atom, state) another one
+    /// covers (`prune_union`), by their places in it; with the words held,
+    /// forgotten past [`UNIONS_HELD`].
+    unions: foldhash::HashMap<Vec<(u32, u32)>, std::rc::Rc<[u32]>>,
+    unions_held: usize,
     /// The automata's states met so far, and those already charged to a
     /// budget.
     interned: usize,
@@ -436,6 +441,10 @@ pub struct Models {
 /// Pairs of states an inclusion check may visit before it gives up (and
 /// says "not covered", which only costs the search time).
 const COVER_LIMIT: usize = 4_096;
+
+/// The pairs of (atom, state) the unions `prune_union` remembers may
+/// hold: 1 Mi, 8 MiB, before they are forgotten.
+const UNIONS_HELD: usize = 1 << 20;
 
 /// The words of product states one search may hold at once: 16 Mi, 64
 /// MiB (a product state holds two words for each live glob, and is held
@@ -497,6 +506,8 @@ impl Models {
             shortest: foldhash::HashMap::default(),
             unreached: Vec::new(),
             meets: foldhash::HashMap::default(),
+            unions: foldhash::HashMap::default(),
+            unions_held: 0,
             interned: charged,
             charged,
         })
@@ -712,19 +723,57 @@ impl Models {
     /// whose continuations another earlier glob accepts too adds nothing
     /// to it, and a glob that only finds models (`Role::More`) finds none
     /// an earlier glob does not take. Of two earlier globs that accept the
-    /// same, the later in the state goes. A glob of both roles stays: it
+    /// same, the earlier in the state goes. A glob of both roles stays: it
     /// still says which models are within.
     fn prune_union(&mut self, plan: &Plan, letters: &[usize], roles: &[Role], state: &mut State) {
+        // The earlier globs among themselves first: searches for the rules
+        // after them meet the same unions again and again, so which of
+        // them go is remembered by the automata's states they hold.
+        let earlier: Vec<usize> = (0..state.len()).filter(|&i| roles[state[i].0 as usize] == Role::Less).collect();
+        let key: Vec<(u32, u32)> =
+            earlier.iter().map(|&i| (plan.local[state[i].0 as usize] as u32, state[i].1)).collect();
         let mut dropped = vec![false; state.len()];
+        let gone = match self.unions.get(&key) {
+            Some(gone) => gone.clone(),
+            None => {
+                let mut gone: Vec<u32> = Vec::new();
+                for (b, &(atom_b, sb)) in key.iter().enumerate() {
+                    let covered = key.iter().enumerate().any(|(a, &(atom_a, sa))| {
+                        a != b
+                            && gone.binary_search(&(a as u32)).is_err()
+                            && self.covers(atom_a as usize, sa, atom_b as usize, sb, letters)
+                    });
+                    if covered {
+                        gone.push(b as u32);
+                    }
+                }
+                let gone: std::rc::Rc<[u32]> = gone.into();
+                self.unions_held += key.len() + gone.len();
+                if self.unions_held > UNIONS_HELD {
+                    self.unions.clear();
+                    self.unions_held = 0;
+                }
+                self.unions.insert(key, gone.clone());
+                gone
+            }
+        };
+        for &g in gone.iter() {
+            dropped[earlier[g as usize]] = true;
+        }
+        // Then what the rest of the union and the globs of both roles
+        // drop: an earlier glob that a glob of both roles covers, a glob
+        // of the wanted rule that any of them covers.
         for b in 0..state.len() {
             let (lb, sb) = state[b];
-            if roles[lb as usize] == Role::Alike {
+            let role = roles[lb as usize];
+            if role == Role::Alike || dropped[b] {
                 continue;
             }
             let atom_b = plan.local[lb as usize];
             for a in 0..state.len() {
                 let (la, sa) = state[a];
-                if a == b || dropped[a] || roles[la as usize] == Role::More {
+                let by = roles[la as usize];
+                if a == b || dropped[a] || by == Role::More || (role == Role::Less && by == Role::Less) {
                     continue;
                 }
                 if self.covers(plan.local[la as usize], sa, atom_b, sb, letters) {
@@ -1101,13 +1150,15 @@ impl Models {
                     if kept.covers(&Shape::of(&roles, &next), &next, &mut finds_more) {
                         continue;
                     }
+                    let live = next.len();
                     self.prune_union(plan, letters, &roles, &mut next);
                     if doomed(&next) {
                         continue;
                     }
                     let shape = Shape::of(&roles, &next);
                     let mut finds_more = |a: &State, b: &State| self.finds_more(plan, letters, &roles, a, b);
-                    if kept.covers(&shape, &next, &mut finds_more) {
+                    // Asked again only of a state the pruning changed.
+                    if next.len() < live && kept.covers(&shape, &next, &mut finds_more) {
                         continue;
                     }
                     kept.insert(shape, next.clone(), &mut finds_more);
