@@ -86,7 +86,7 @@ fn subset(small: &[u32], big: &[u32]) -> bool {
 #[derive(Debug, Default)]
 pub(super) struct Antichain {
     groups: Vec<(Shape, Vec<State>)>,
-    index: foldhash::HashMap<(Vec<u32>, Vec<u32>), usize>,
+    index: foldhash::HashMap<Shape, usize>,
 }
 
 impl Antichain {
@@ -95,7 +95,7 @@ impl Antichain {
     pub(super) fn covers(&self, shape: &Shape, state: &State, covers: &mut dyn FnMut(&State, &State) -> bool) -> bool {
         // A state's own shape first: a state is most often covered by one
         // of the same live globs.
-        let own = self.index.get(&(shape.wanted.clone(), shape.earlier.clone())).copied();
+        let own = self.index.get(shape).copied();
         if let Some(at) = own {
             if self.groups[at].1.iter().rev().any(|k| covers(k, state)) {
                 return true;
@@ -115,11 +115,10 @@ impl Antichain {
                 kept.retain(|k| !covers(&state, k));
             }
         }
-        let key = (shape.wanted.clone(), shape.earlier.clone());
-        let at = match self.index.get(&key) {
+        let at = match self.index.get(&shape) {
             Some(&at) => at,
             None => {
-                self.index.insert(key, self.groups.len());
+                self.index.insert(shape.clone(), self.groups.len());
                 self.groups.push((shape, Vec::new()));
                 self.groups.len() - 1
             }

@@ -1144,6 +1144,11 @@ impl Models {
                     }
                     seen.insert(next.clone());
                 } else {
+                    // A branch whose wanted globs all died ends before it is
+                    // compared with anything.
+                    if doomed(&next) {
+                        continue;
+                    }
                     // Asked before the pruning too, which costs more than
                     // the asking: a state pruned or not finds the same models.
                     let mut finds_more = |a: &State, b: &State| self.finds_more(plan, letters, &roles, a, b);
