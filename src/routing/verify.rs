@@ -961,12 +961,15 @@ fn unreachable_rules(
         let mut unfinished = false;
         if let (Plane::Proxy(config), Some(rule)) = (&router.plane, own) {
             let position = |n: &str| config.rules.iter().position(|r| r.name == n);
-            let upto = match shown {
+            let before = position(&rule.name).unwrap_or(config.rules.len());
+            let mut upto = match shown {
                 true => shadows.iter().filter_map(|by| position(by)).max().map_or(0, |last| last + 1),
-                false => position(&rule.name).unwrap_or(config.rules.len()),
+                false => before,
             };
-            let condition = space::rule_condition(config, &router.class_header, rule).filter(|_| upto > 0);
-            if let Some(condition) = condition {
+            // Cut by the rules up to the last one the cells show; where a
+            // rule after those takes some of its requests, cut again up to
+            // the last one found, until no rule after the cut takes any.
+            while let Some(condition) = space::rule_condition(config, &router.class_header, rule).filter(|_| upto > 0) {
                 let mut literals = Literals::default();
                 literals.add_rules_before(config, &router.class_header, upto);
                 literals.within(condition);
@@ -995,11 +998,17 @@ fn unreachable_rules(
                 let within = found.iter().all(|by| position(by).is_some_and(|i| i < upto));
                 if apart.complete && within {
                     (shadows, witness, partial) = (found, first.or(witness), false);
+                } else if apart.complete && upto < before {
+                    // Again, up to the last rule this cut found taking some.
+                    let last = found.iter().filter_map(|by| position(by)).max().map_or(before, |l| l + 1);
+                    upto = last.clamp(upto + 1, before);
+                    continue;
                 } else if !shown {
                     unfinished = !apart.complete;
                     (shadows, witness) = (found, first);
                     partial = unfinished && witness.is_some();
                 }
+                break;
             }
         }
         // In the order the router tries them, the default route last.
@@ -1757,6 +1766,42 @@ mod tests {
         assert_eq!(
             findings[0].diagnostic.message,
             "rule gpt4 is reached by no request: gpt takes every request it matches"
+        );
+    }
+
+    /// The cells show only `r0` taking some of r2's requests: `r1`'s
+    /// own model, `ax`, is too short for `a?x*`. Cut by `r0` alone, a
+    /// model such as `aax` escapes it to `r1`, so the cut is made again
+    /// up to `r1`, and then every request is taken within it: a second
+    /// rune `b` goes to `r0`, any other to `r1`.
+    #[test]
+    fn a_rule_after_those_the_cells_show_is_named_too() {
+        let config: ProxyConfig = serde_json::from_value(json!({
+            "backends": [{"name": "local", "tier": "local"}],
+            "rules": [
+                {"name": "r0", "match": {"models": ["ab*"]}, "route": {"backends": ["local"]}},
+                {"name": "r1", "match": {"models": ["a*"]}, "route": {"backends": ["local"]}},
+                {"name": "r2", "match": {"models": ["a?x*"]}, "route": {"backends": ["local"]}}
+            ]
+        }))
+        .expect("a config");
+        let router = Router::from_config("ml/p".into(), "p".into(), config);
+        let (_, space, decisions) = proved(&router);
+        let shown: Vec<String> = space
+            .cells
+            .iter()
+            .zip(&decisions)
+            .filter(|(cell, _)| cell.model.as_deref().is_some_and(|m| path_match("a?x*", m) == Some(true)))
+            .map(|(_, d)| d.matched.label().to_string())
+            .collect();
+        assert!(!shown.is_empty() && shown.iter().all(|by| by == "r0"), "{shown:?}");
+        let (mut findings, mut out) = (Vec::new(), Vec::new());
+        unreachable_rules(&router, &space, &decisions, Limits::default(), &mut findings, &mut out, &mut endless())
+            .expect("no deadline");
+        assert_eq!(out, ["r2"]);
+        assert_eq!(
+            findings[0].diagnostic.message,
+            "rule r2 is reached by no request: r0, r1 take every request it matches"
         );
     }
 
