@@ -441,8 +441,6 @@ pub struct Models {
     /// Whether one atom's state accepts every model the other's does:
     /// (atom a, state a, atom b, state b) → L(b) ⊆ L(a).
     covers: foldhash::HashMap<(u32, u32, u32, u32), bool>,
-    /// A shortest model each (atom, state) accepts, for `covers`.
-    shortest: foldhash::HashMap<(u32, u32), Option<std::rc::Rc<[u32]>>>,
     /// Each list searched whole, with the decisions (rule indices) that
     /// take no model.
     unreached: Vec<(ModelRules, Vec<u16>)>,
@@ -454,9 +452,9 @@ pub struct Models {
     unions: foldhash::HashMap<Vec<(u32, u32)>, std::rc::Rc<[u32]>>,
     unions_held: usize,
     /// A shortest continuation one (atom, state) accepts and none of a
-    /// few others do (`union_covers`), by the atoms and their states, the
-    /// first one the accepting one; with the words held, forgotten past
-    /// [`UNIONS_HELD`].
+    /// few others do (`union_covers`; with no others, `covers`), by the
+    /// atoms and their states, the first one the accepting one; with the
+    /// words held, forgotten past [`UNIONS_HELD`].
     outside: foldhash::HashMap<Vec<(u32, u32)>, Outside>,
     outside_held: usize,
     /// The automata's states met so far, and those already charged to a
@@ -535,7 +533,6 @@ impl Models {
             alphabet,
             machines,
             covers: foldhash::HashMap::default(),
-            shortest: foldhash::HashMap::default(),
             unreached: Vec::new(),
             meets: foldhash::HashMap::default(),
             unions: foldhash::HashMap::default(),
@@ -576,7 +573,7 @@ impl Models {
             if nb == DEAD {
                 continue;
             }
-            let Some(rest) = self.shortest_accepted(b, nb, letters) else { continue };
+            let Outside::Word(rest) = self.outside(&[(b as u32, nb)], letters) else { continue };
             let mut x = self.machines[a].step(sa, class, &self.alphabet, &mut self.interned);
             for &c in rest.iter() {
                 if x == DEAD {
@@ -713,44 +710,6 @@ impl Models {
         true
     }
 
-    /// The letters of a shortest model atom `b` accepts from state `s`
-    /// on (none when it accepts none, or when more than [`COVER_LIMIT`]
-    /// states would have to be searched to find one).
-    fn shortest_accepted(&mut self, b: usize, s: u32, letters: &[usize]) -> Option<std::rc::Rc<[u32]>> {
-        if let Some(known) = self.shortest.get(&(b as u32, s)) {
-            return known.clone();
-        }
-        let mut parent: foldhash::HashMap<u32, (u32, u32)> = foldhash::HashMap::default();
-        let mut queue = VecDeque::from([s]);
-        parent.insert(s, (u32::MAX, 0));
-        let mut end = None;
-        while let Some(y) = queue.pop_front() {
-            if self.machines[b].accepting[y as usize] {
-                end = Some(y);
-                break;
-            }
-            for &class in letters {
-                let ny = self.machines[b].step(y, class, &self.alphabet, &mut self.interned);
-                if ny != DEAD && !parent.contains_key(&ny) && parent.len() <= COVER_LIMIT {
-                    parent.insert(ny, (y, class as u32));
-                    queue.push_back(ny);
-                }
-            }
-        }
-        let found = end.map(|mut y| {
-            let mut letters = Vec::new();
-            while y != s {
-                let (p, class) = parent[&y];
-                letters.push(class);
-                y = p;
-            }
-            letters.reverse();
-            std::rc::Rc::from(letters)
-        });
-        self.shortest.insert((b as u32, s), found.clone());
-        found
-    }
-
     /// For a search of one wanted rule, drops the globs whose models the
     /// earlier rules take anyway: there the earlier rules are one union,
     /// whose order no longer matters, so an earlier glob (`Role::Less`)
@@ -853,19 +812,7 @@ impl Models {
     fn union_covers(&mut self, b: usize, sb: u32, by: &[(usize, u32)], letters: &[usize]) -> bool {
         let mut key: Vec<(u32, u32)> = vec![(b as u32, sb)];
         loop {
-            let word = match self.outside.get(&key) {
-                Some(known) => known.clone(),
-                None => {
-                    let found = self.shortest_outside(&key, letters);
-                    self.outside_held += key.len() + found.held();
-                    if self.outside_held > UNIONS_HELD {
-                        self.outside.clear();
-                        self.outside_held = 0;
-                    }
-                    self.outside.insert(key.clone(), found.clone());
-                    found
-                }
-            };
+            let word = self.outside(&key, letters);
             let word = match word {
                 Outside::None => return true,
                 Outside::Unknown => return false,
@@ -874,18 +821,16 @@ impl Models {
             if key.len() > UNION_GLOBS {
                 return false;
             }
-            // The first of `by` not gathered yet that accepts it.
+            // The first of `by` that accepts it (none gathered does).
             let next = by.iter().copied().find(|&(a, sa)| {
-                !key[1..].contains(&(a as u32, sa)) && {
-                    let mut x = sa;
-                    for &c in word.iter() {
-                        if x == DEAD {
-                            break;
-                        }
-                        x = self.machines[a].step(x, c as usize, &self.alphabet, &mut self.interned);
+                let mut x = sa;
+                for &c in word.iter() {
+                    if x == DEAD {
+                        break;
                     }
-                    self.machines[a].accepting[x as usize]
+                    x = self.machines[a].step(x, c as usize, &self.alphabet, &mut self.interned);
                 }
+                self.machines[a].accepting[x as usize]
             });
             let Some((a, sa)) = next else { return false };
             key.push((a as u32, sa));
@@ -893,8 +838,24 @@ impl Models {
         }
     }
 
+    /// `shortest_outside`, remembered.
+    fn outside(&mut self, key: &[(u32, u32)], letters: &[usize]) -> Outside {
+        if let Some(known) = self.outside.get(key) {
+            return known.clone();
+        }
+        let found = self.shortest_outside(key, letters);
+        self.outside_held += key.len() + found.held();
+        if self.outside_held > UNIONS_HELD {
+            self.outside.clear();
+            self.outside_held = 0;
+        }
+        self.outside.insert(key.to_vec(), found.clone());
+        found
+    }
+
     /// A shortest continuation `key[0]` accepts and none of the rest of
-    /// `key` does, each from its state: a search of their product.
+    /// `key` does, each from its state: a search of their product (of
+    /// `key[0]` alone, a shortest continuation it accepts).
     fn shortest_outside(&mut self, key: &[(u32, u32)], letters: &[usize]) -> Outside {
         let atoms: Vec<usize> = key.iter().map(|&(a, _)| a as usize).collect();
         let start: Vec<u32> = key.iter().map(|&(_, s)| s).collect();

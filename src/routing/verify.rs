@@ -1605,9 +1605,7 @@ mod tests {
     fn the_unreachable_rule_check_stops_at_the_deadline_and_claims_no_rule() {
         let router = shadowing();
         let (_, space, decisions) = proved(&router);
-        let (mut findings, mut out) = (Vec::new(), Vec::new());
-        unreachable_rules(&router, &space, &decisions, Limits::default(), &mut findings, &mut out, &mut endless())
-            .expect("no deadline");
+        let (out, _) = shadowed(&router, &space, &decisions, Limits::default());
         assert_eq!(out, ["gpt4", "loud"]);
         // Stopped on its first cell.
         let (mut findings, mut out) = (Vec::new(), Vec::new());
@@ -1741,6 +1739,15 @@ mod tests {
         );
     }
 
+    /// The unreachable rules of a proved router, and their messages, with
+    /// no deadline.
+    fn shadowed(router: &Router, space: &Space, decisions: &[Decision], limits: Limits) -> (Vec<String>, Vec<String>) {
+        let (mut findings, mut out) = (Vec::new(), Vec::new());
+        unreachable_rules(router, space, decisions, limits, &mut findings, &mut out, &mut endless())
+            .expect("no deadline");
+        (out, findings.into_iter().map(|f| f.diagnostic.message).collect())
+    }
+
     #[test]
     fn a_second_search_stopped_by_its_own_budget_still_reports_the_rule() {
         let router = shadowing();
@@ -1750,23 +1757,16 @@ mod tests {
         // gpt-x stands for every model gpt-* takes): it stops, and the
         // rule is still reported, as its own search proved it unreachable.
         let limits = Limits { model_steps: 0, ..Limits::default() };
-        let (mut findings, mut out) = (Vec::new(), Vec::new());
-        unreachable_rules(&router, &space, &decisions, limits, &mut findings, &mut out, &mut endless())
-            .expect("no deadline");
+        let (out, messages) = shadowed(&router, &space, &decisions, limits);
         assert_eq!(out, ["gpt4", "loud"]);
         assert_eq!(
-            findings[0].diagnostic.message,
+            messages[0],
             "rule gpt4 is reached by no request: the search for a request it matches stopped at a budget before it \
              found one"
         );
         // With room for it, the second search finds who takes them.
-        let (mut findings, mut out) = (Vec::new(), Vec::new());
-        unreachable_rules(&router, &space, &decisions, Limits::default(), &mut findings, &mut out, &mut endless())
-            .expect("no deadline");
-        assert_eq!(
-            findings[0].diagnostic.message,
-            "rule gpt4 is reached by no request: gpt takes every request it matches"
-        );
+        let (_, messages) = shadowed(&router, &space, &decisions, Limits::default());
+        assert_eq!(messages[0], "rule gpt4 is reached by no request: gpt takes every request it matches");
     }
 
     /// The cells show only `r0` taking some of r2's requests: `r1`'s
@@ -1795,14 +1795,9 @@ mod tests {
             .map(|(_, d)| d.matched.label().to_string())
             .collect();
         assert!(!shown.is_empty() && shown.iter().all(|by| by == "r0"), "{shown:?}");
-        let (mut findings, mut out) = (Vec::new(), Vec::new());
-        unreachable_rules(&router, &space, &decisions, Limits::default(), &mut findings, &mut out, &mut endless())
-            .expect("no deadline");
+        let (out, messages) = shadowed(&router, &space, &decisions, Limits::default());
         assert_eq!(out, ["r2"]);
-        assert_eq!(
-            findings[0].diagnostic.message,
-            "rule r2 is reached by no request: r0, r1 take every request it matches"
-        );
+        assert_eq!(messages[0], "rule r2 is reached by no request: r0, r1 take every request it matches");
     }
 
     #[test]
@@ -1822,23 +1817,16 @@ mod tests {
         // The router's own cells show both rules before it taking some of
         // its requests (gpt-x and x-mini, each with pii); the search
         // within its conditions proves they take them all.
-        let (mut findings, mut out) = (Vec::new(), Vec::new());
-        unreachable_rules(&router, &space, &decisions, Limits::default(), &mut findings, &mut out, &mut endless())
-            .expect("no deadline");
+        let (out, messages) = shadowed(&router, &space, &decisions, Limits::default());
         assert_eq!(out, ["private"]);
-        assert_eq!(
-            findings[0].diagnostic.message,
-            "rule private is reached by no request: gpt, mini take every request it matches"
-        );
+        assert_eq!(messages[0], "rule private is reached by no request: gpt, mini take every request it matches");
         // Where that search stops, what the cells show is said as some of
         // them, never as all.
         let limits = Limits { model_steps: 0, ..Limits::default() };
-        let (mut findings, mut out) = (Vec::new(), Vec::new());
-        unreachable_rules(&router, &space, &decisions, limits, &mut findings, &mut out, &mut endless())
-            .expect("no deadline");
+        let (out, messages) = shadowed(&router, &space, &decisions, limits);
         assert_eq!(out, ["private"]);
         assert_eq!(
-            findings[0].diagnostic.message,
+            messages[0],
             "rule private is reached by no request: the rules before it take every request it matches (gpt, mini \
              take some)"
         );
