@@ -27,8 +27,10 @@
 //! list, each decision is searched for alone among the rules up to it,
 //! where the earlier rules are one union (an earlier glob another one
 //! covers is dropped, and a glob of the wanted rule that an earlier one
-//! covers, or a few earlier ones together) and a state is skipped when
-//! one kept finds every model it would (`antichain`). A search can be
+//! covers, or a few earlier ones together; two globs are told apart by
+//! their `Sig`s first, and two where they stood in the state before are
+//! not asked again) and a state is skipped when one kept finds every
+//! model it would (`antichain`), or when it was met before. A search can be
 //! held within one rule's models (`classes_within`: who takes the
 //! requests of a shadowed rule), never leaving them; there a rule the
 //! list's whole search found to take no model, or none of whose globs
@@ -313,6 +315,38 @@ impl Outside {
     }
 }
 
+/// What one automaton state accepts, told in three sets of 64 buckets:
+/// the rune classes an accepted continuation starts with and those it
+/// ends with (a class in bucket `class % 64`), and the lengths of the
+/// accepted continuations in runes (bit 63: 63 runes or more). A state
+/// that accepts every continuation another accepts holds each of the
+/// other's buckets, so most pairs of states are told apart by three
+/// masks, without the table of answers or a walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Sig {
+    first: u64,
+    last: u64,
+    lens: u64,
+}
+
+impl Sig {
+    /// Every bucket: what a state too large to read says (it tells
+    /// nothing apart).
+    const ALL: Sig = Sig { first: u64::MAX, last: u64::MAX, lens: u64::MAX };
+
+    /// Whether a state of this signature may accept every continuation
+    /// one of `small` accepts.
+    fn may_include(&self, small: &Sig) -> bool {
+        small.first & !self.first == 0 && small.last & !self.last == 0 && small.lens & !self.lens == 0
+    }
+}
+
+/// The automaton states a signature reads from one state: past this
+/// many, or past [`SIG_STEPS`] steps, the state's signature is
+/// [`Sig::ALL`].
+const SIG_STATES: usize = 256;
+const SIG_STEPS: usize = 1 << 15;
+
 /// What a search is after, beyond every decision there is.
 #[derive(Debug, Clone, Copy)]
 enum Want {
@@ -373,6 +407,11 @@ struct Machine {
     /// Whether a state accepts every continuation another state accepts,
     /// by the larger state's row: 0 not known yet, 1 yes, 2 no.
     includes: Vec<Vec<u8>>,
+    /// A shortest continuation each state accepts, by state; `None` not
+    /// known yet.
+    shortest: Vec<Option<Outside>>,
+    /// Each state's `Sig`, by state; `None` not known yet.
+    sigs: Vec<Option<Sig>>,
     start: u32,
 }
 
@@ -389,6 +428,8 @@ impl Machine {
             accepting: Vec::new(),
             next: Vec::new(),
             includes: Vec::new(),
+            shortest: Vec::new(),
+            sigs: Vec::new(),
             start: DEAD,
         };
         m.intern(Progress::Dead, classes);
@@ -429,6 +470,105 @@ impl Machine {
         self.next[slot] = id;
         id
     }
+
+    /// State `x`'s `Sig`, read over every rune class, remembered.
+    fn sig(&mut self, x: u32, alphabet: &Alphabet, grown: &mut usize) -> Sig {
+        if let Some(Some(known)) = self.sigs.get(x as usize) {
+            return *known;
+        }
+        let found = self.read_sig(x, alphabet, grown);
+        if self.sigs.len() <= x as usize {
+            self.sigs.resize(x as usize + 1, None);
+        }
+        self.sigs[x as usize] = Some(found);
+        found
+    }
+
+    /// `sig`, read: the states reachable from `x` over every class, which
+    /// of them reach an accepting one, and the lengths at which they do.
+    fn read_sig(&mut self, x: u32, alphabet: &Alphabet, grown: &mut usize) -> Sig {
+        let classes = alphabet.len();
+        // The states reachable from `x`, each with its steps.
+        let mut reach: Vec<u32> = vec![x];
+        let mut place: foldhash::HashMap<u32, usize> = foldhash::HashMap::default();
+        place.insert(x, 0);
+        let mut edges: Vec<Vec<(usize, usize)>> = Vec::new();
+        let mut i = 0;
+        while i < reach.len() {
+            if reach.len() > SIG_STATES || (i + 1) * classes > SIG_STEPS {
+                return Sig::ALL;
+            }
+            let mut out = Vec::new();
+            for class in 0..classes {
+                let y = self.step(reach[i], class, alphabet, grown);
+                if y == DEAD {
+                    continue;
+                }
+                let at = *place.entry(y).or_insert_with(|| {
+                    reach.push(y);
+                    reach.len() - 1
+                });
+                out.push((class, at));
+            }
+            edges.push(out);
+            i += 1;
+        }
+        // Which of them still reach an accepting state: back from those
+        // that accept.
+        let mut back: Vec<Vec<usize>> = vec![Vec::new(); reach.len()];
+        for (y, out) in edges.iter().enumerate() {
+            for &(_, z) in out {
+                back[z].push(y);
+            }
+        }
+        let mut live: Vec<bool> = reach.iter().map(|&y| self.accepting[y as usize]).collect();
+        let mut work: Vec<usize> = (0..reach.len()).filter(|&y| live[y]).collect();
+        while let Some(z) = work.pop() {
+            for &y in &back[z] {
+                if !std::mem::replace(&mut live[y], true) {
+                    work.push(y);
+                }
+            }
+        }
+        let bucket = |class: usize| 1u64 << (class % 64);
+        let mut sig = Sig { first: 0, last: 0, lens: 0 };
+        for &(class, z) in &edges[0] {
+            if live[z] {
+                sig.first |= bucket(class);
+            }
+        }
+        for out in &edges {
+            for &(class, z) in out {
+                if self.accepting[reach[z] as usize] {
+                    sig.last |= bucket(class);
+                }
+            }
+        }
+        // The live states after each number of runes.
+        let mut at: Vec<bool> = vec![false; reach.len()];
+        at[0] = live[0];
+        for len in 0..64 {
+            if len == 63 {
+                if at.iter().any(|&a| a) {
+                    sig.lens |= 1 << 63;
+                }
+                break;
+            }
+            if at.iter().zip(&reach).any(|(&a, &y)| a && self.accepting[y as usize]) {
+                sig.lens |= 1 << len;
+            }
+            let mut next = vec![false; reach.len()];
+            for (y, out) in edges.iter().enumerate() {
+                if at[y] {
+                    for &(_, z) in out {
+                        next[z] |= live[z];
+                    }
+                }
+            }
+            at = next;
+        }
+        sig
+    }
 }
 
 /// Every atom of the routers asked, with their automata.
@@ -452,11 +592,19 @@ pub struct Models {
     unions: foldhash::HashMap<Vec<(u32, u32)>, std::rc::Rc<[u32]>>,
     unions_held: usize,
     /// A shortest continuation one (atom, state) accepts and none of a
-    /// few others do (`union_covers`; with no others, `covers`), by the
+    /// few others do (`union_covers`), by the
     /// atoms and their states, the first one the accepting one; with the
     /// words held, forgotten past [`UNIONS_HELD`].
     outside: foldhash::HashMap<Vec<(u32, u32)>, Outside>,
     outside_held: usize,
+    /// Whether the rest of a union (earlier globs, globs of both roles,
+    /// each an (atom, state)) takes every model a glob of a wanted rule
+    /// finds from its state (`prune_union`): the union's place in
+    /// `beyond_answers`, each answer by the glob's (atom, state); with
+    /// the words held, forgotten past [`UNIONS_HELD`].
+    beyond: foldhash::HashMap<Vec<(u32, u32)>, u32>,
+    beyond_answers: Vec<foldhash::HashMap<(u32, u32), bool>>,
+    beyond_held: usize,
     /// The automata's states met so far, and those already charged to a
     /// budget.
     interned: usize,
@@ -539,6 +687,9 @@ impl Models {
             unions_held: 0,
             outside: foldhash::HashMap::default(),
             outside_held: 0,
+            beyond: foldhash::HashMap::default(),
+            beyond_answers: Vec::new(),
+            beyond_held: 0,
             interned: charged,
             charged,
         })
@@ -561,6 +712,16 @@ impl Models {
         if self.machines[b].accepting[sb as usize] && !self.machines[a].accepting[sa as usize] {
             return false;
         }
+        // Told apart without the table, most often: by their signatures,
+        // or as `a` does not accept a shortest continuation `b` does.
+        if !self.sig(a, sa).may_include(&self.sig(b, sb)) {
+            return false;
+        }
+        match self.shortest(b, sb, letters) {
+            Outside::Word(word) if !self.accepts(a, sa, &word) => return false,
+            Outside::None => return true,
+            _ => {}
+        }
         let key = (a as u32, sa, b as u32, sb);
         if let Some(&known) = self.covers.get(&key) {
             return known;
@@ -573,15 +734,9 @@ impl Models {
             if nb == DEAD {
                 continue;
             }
-            let Outside::Word(rest) = self.outside(&[(b as u32, nb)], letters) else { continue };
-            let mut x = self.machines[a].step(sa, class, &self.alphabet, &mut self.interned);
-            for &c in rest.iter() {
-                if x == DEAD {
-                    break;
-                }
-                x = self.machines[a].step(x, c as usize, &self.alphabet, &mut self.interned);
-            }
-            if !self.machines[a].accepting[x as usize] {
+            let Outside::Word(rest) = self.shortest(b, nb, letters) else { continue };
+            let x = self.machines[a].step(sa, class, &self.alphabet, &mut self.interned);
+            if !self.accepts(a, x, &rest) {
                 self.covers.insert(key, false);
                 return false;
             }
@@ -723,7 +878,7 @@ impl Models {
     /// take every model of two runes or more between them, and reading
     /// them one by one leaves the search to walk every combination of
     /// where the earlier globs stand.
-    fn prune_union(&mut self, plan: &Plan, letters: &[usize], roles: &[Role], state: &mut State) {
+    fn prune_union(&mut self, plan: &Plan, letters: &[usize], roles: &[Role], parent: &State, state: &mut State) {
         // The earlier globs among themselves first: searches for the rules
         // after them meet the same unions again and again, so which of
         // them go is remembered by the automata's states they hold.
@@ -734,13 +889,52 @@ impl Models {
         let gone = match self.unions.get(&key) {
             Some(gone) => gone.clone(),
             None => {
+                // Two globs both where they stood in the state this one
+                // comes from were both kept there: neither covers the other.
+                let mut same = vec![false; earlier.len()];
+                let mut p = parent.iter().peekable();
+                for (k, &i) in earlier.iter().enumerate() {
+                    let (l, s) = state[i];
+                    while p.next_if(|&&(pl, _)| pl < l).is_some() {}
+                    same[k] = p.peek().is_some_and(|&&(pl, ps)| pl == l && ps == s);
+                }
+                // Globs of one signature together: a group that cannot
+                // include another's is never asked of its globs.
+                let mut kinds: Vec<(Sig, Vec<u32>)> = Vec::new();
+                let mut kind_of: Vec<u32> = Vec::with_capacity(key.len());
+                for (i, &(atom, s)) in key.iter().enumerate() {
+                    let sig = self.sig(atom as usize, s);
+                    let k = match kinds.iter().position(|(known, _)| *known == sig) {
+                        Some(k) => k,
+                        None => {
+                            kinds.push((sig, Vec::new()));
+                            kinds.len() - 1
+                        }
+                    };
+                    kinds[k].1.push(i as u32);
+                    kind_of.push(k as u32);
+                }
                 let mut gone: Vec<u32> = Vec::new();
                 for (b, &(atom_b, sb)) in key.iter().enumerate() {
-                    let covered = key.iter().enumerate().any(|(a, &(atom_a, sa))| {
-                        a != b
-                            && gone.binary_search(&(a as u32)).is_err()
-                            && self.covers(atom_a as usize, sa, atom_b as usize, sb, letters)
-                    });
+                    let small = kinds[kind_of[b] as usize].0;
+                    let mut covered = false;
+                    'kinds: for (sig, members) in &kinds {
+                        if !sig.may_include(&small) {
+                            continue;
+                        }
+                        for &a in members {
+                            let a = a as usize;
+                            let (atom_a, sa) = key[a];
+                            if a != b
+                                && !(same[a] && same[b])
+                                && gone.binary_search(&(a as u32)).is_err()
+                                && self.covers(atom_a as usize, sa, atom_b as usize, sb, letters)
+                            {
+                                covered = true;
+                                break 'kinds;
+                            }
+                        }
+                    }
                     if covered {
                         gone.push(b as u32);
                     }
@@ -758,44 +952,76 @@ impl Models {
         for &g in gone.iter() {
             dropped[earlier[g as usize]] = true;
         }
-        // Then what the rest of the union and the globs of both roles
-        // drop: an earlier glob that a glob of both roles covers, a glob
-        // of the wanted rule that any of them covers.
+        // Then an earlier glob that a glob of both roles covers.
+        let alike: Vec<usize> = (0..state.len()).filter(|&a| roles[state[a].0 as usize] == Role::Alike).collect();
+        if !alike.is_empty() {
+            for &b in &earlier {
+                let (lb, sb) = state[b];
+                if dropped[b] {
+                    continue;
+                }
+                let atom_b = plan.local[lb as usize];
+                for &a in &alike {
+                    let (la, sa) = state[a];
+                    if self.covers(plan.local[la as usize], sa, atom_b, sb, letters) {
+                        dropped[b] = true;
+                        break;
+                    }
+                }
+            }
+        }
+        // Then a glob of the wanted rule that the rest of the union
+        // covers, one of its globs or a few together. The union is met
+        // again and again with the wanted rule's globs in other states,
+        // so each answer is remembered with the union: one lookup a glob,
+        // not one a pair.
+        if !state.iter().any(|&(l, _)| roles[l as usize] == Role::More) {
+            let mut i = 0;
+            state.retain(|_| {
+                i += 1;
+                !dropped[i - 1]
+            });
+            return;
+        }
+        let by: Vec<(u32, u32)> = (0..state.len())
+            .filter(|&a| !dropped[a] && roles[state[a].0 as usize] != Role::More)
+            .map(|a| (plan.local[state[a].0 as usize] as u32, state[a].1))
+            .collect();
+        let at = match self.beyond.get(&by) {
+            Some(&at) => at as usize,
+            None => {
+                if self.beyond_held > UNIONS_HELD {
+                    self.beyond.clear();
+                    self.beyond_answers.clear();
+                    self.beyond_held = 0;
+                }
+                self.beyond_held += by.len();
+                self.beyond.insert(by.clone(), self.beyond_answers.len() as u32);
+                self.beyond_answers.push(foldhash::HashMap::default());
+                self.beyond_answers.len() - 1
+            }
+        };
+        let mut answers = std::mem::take(&mut self.beyond_answers[at]);
         for b in 0..state.len() {
             let (lb, sb) = state[b];
-            let role = roles[lb as usize];
-            if role == Role::Alike || dropped[b] {
+            if roles[lb as usize] != Role::More {
                 continue;
             }
-            let atom_b = plan.local[lb as usize];
-            for a in 0..state.len() {
-                let (la, sa) = state[a];
-                let by = roles[la as usize];
-                if a == b || dropped[a] || by == Role::More || (role == Role::Less && by == Role::Less) {
-                    continue;
+            let glob = (plan.local[lb as usize] as u32, sb);
+            let covered = match answers.get(&glob) {
+                Some(&known) => known,
+                None => {
+                    let (atom_b, sb) = (glob.0 as usize, glob.1);
+                    let known = by.iter().any(|&(a, sa)| self.covers(a as usize, sa, atom_b, sb, letters))
+                        || (by.len() >= 2 && self.union_covers(atom_b, sb, &by, letters));
+                    answers.insert(glob, known);
+                    self.beyond_held += 2;
+                    known
                 }
-                if self.covers(plan.local[la as usize], sa, atom_b, sb, letters) {
-                    dropped[b] = true;
-                    break;
-                }
-            }
+            };
+            dropped[b] = covered;
         }
-        // A glob of the wanted rule the earlier globs cover together.
-        let by: Vec<(usize, u32)> = (0..state.len())
-            .filter(|&a| !dropped[a] && roles[state[a].0 as usize] != Role::More)
-            .map(|a| (plan.local[state[a].0 as usize], state[a].1))
-            .collect();
-        if by.len() >= 2 {
-            for b in 0..state.len() {
-                let (lb, sb) = state[b];
-                if dropped[b] || roles[lb as usize] != Role::More {
-                    continue;
-                }
-                if self.union_covers(plan.local[lb as usize], sb, &by, letters) {
-                    dropped[b] = true;
-                }
-            }
-        }
+        self.beyond_answers[at] = answers;
         let mut i = 0;
         state.retain(|_| {
             i += 1;
@@ -809,7 +1035,7 @@ impl Models {
     /// gathered ones do not (at most [`UNION_GLOBS`] of them). Exact
     /// when it says yes; no when a continuation none of `by` accepts
     /// is found, or the gathered globs or their search grow too large.
-    fn union_covers(&mut self, b: usize, sb: u32, by: &[(usize, u32)], letters: &[usize]) -> bool {
+    fn union_covers(&mut self, b: usize, sb: u32, by: &[(u32, u32)], letters: &[usize]) -> bool {
         let mut key: Vec<(u32, u32)> = vec![(b as u32, sb)];
         loop {
             let word = self.outside(&key, letters);
@@ -822,20 +1048,43 @@ impl Models {
                 return false;
             }
             // The first of `by` that accepts it (none gathered does).
-            let next = by.iter().copied().find(|&(a, sa)| {
-                let mut x = sa;
-                for &c in word.iter() {
-                    if x == DEAD {
-                        break;
-                    }
-                    x = self.machines[a].step(x, c as usize, &self.alphabet, &mut self.interned);
-                }
-                self.machines[a].accepting[x as usize]
-            });
-            let Some((a, sa)) = next else { return false };
-            key.push((a as u32, sa));
+            let next = by.iter().copied().find(|&(a, sa)| self.accepts(a as usize, sa, &word));
+            let Some(next) = next else { return false };
+            key.push(next);
             key[1..].sort_unstable();
         }
+    }
+
+    /// A shortest continuation atom `b` accepts from `sb`, remembered by
+    /// its automaton.
+    fn shortest(&mut self, b: usize, sb: u32, letters: &[usize]) -> Outside {
+        if let Some(Some(known)) = self.machines[b].shortest.get(sb as usize) {
+            return known.clone();
+        }
+        let found = self.shortest_outside(&[(b as u32, sb)], letters);
+        let rows = &mut self.machines[b].shortest;
+        if rows.len() <= sb as usize {
+            rows.resize(sb as usize + 1, None);
+        }
+        rows[sb as usize] = Some(found.clone());
+        found
+    }
+
+    /// The `Sig` of atom `atom`'s state `s`.
+    fn sig(&mut self, atom: usize, s: u32) -> Sig {
+        self.machines[atom].sig(s, &self.alphabet, &mut self.interned)
+    }
+
+    /// Whether atom `a` accepts continuation `word` (its letters) from `sa`.
+    fn accepts(&mut self, a: usize, sa: u32, word: &[u32]) -> bool {
+        let mut x = sa;
+        for &c in word {
+            if x == DEAD {
+                return false;
+            }
+            x = self.machines[a].step(x, c as usize, &self.alphabet, &mut self.interned);
+        }
+        self.machines[a].accepting[x as usize]
     }
 
     /// `shortest_outside`, remembered.
@@ -1193,9 +1442,9 @@ impl Models {
             (!wanted.is_empty() && !state.iter().any(|&(l, _)| wanted[l as usize]))
                 || (!inside.is_empty() && !state.iter().any(|&(l, _)| inside[l as usize]))
         };
-        // Every state met, for a search of all decisions; for a wanted
-        // rule, the states that find most (`antichain`), which a state
-        // met again is one of.
+        // Every state met: for a search of all decisions, as pruned; for a
+        // wanted rule, as read, while the states that find most are kept
+        // apart (`antichain`).
         let mut seen: foldhash::HashSet<State> = foldhash::HashSet::default();
         let mut kept = Antichain::default();
         let mut path: Vec<(u32, u16)> = vec![(u32::MAX, 0)];
@@ -1205,7 +1454,7 @@ impl Models {
         let mut first: State = start.iter().copied().filter(|&(l, _)| !plan.occurs[l as usize].is_empty()).collect();
         let one = matches!(want, Some(Want::Rule { .. }));
         if one {
-            self.prune_union(plan, letters, &roles, &mut first);
+            self.prune_union(plan, letters, &roles, &Vec::new(), &mut first);
         } else {
             self.prune(plan, letters, &mut first);
         }
@@ -1262,6 +1511,17 @@ impl Models {
                     if doomed(&next) {
                         continue;
                     }
+                    // A state met before, as read, was kept then or found
+                    // no model a kept one does not (and the kept states
+                    // only ever find more): the lookup costs less than
+                    // the asking, which most states met come to again.
+                    if !seen.insert(next.clone()) {
+                        continue;
+                    }
+                    held += 2 * next.len().max(1);
+                    if held > budget.held {
+                        return Err(Spent::Memory);
+                    }
                     // Asked before the pruning too, which costs more than
                     // the asking: a state pruned or not finds the same models.
                     let mut finds_more = |a: &State, b: &State| self.finds_more(plan, letters, &roles, a, b);
@@ -1269,7 +1529,7 @@ impl Models {
                         continue;
                     }
                     let live = next.len();
-                    self.prune_union(plan, letters, &roles, &mut next);
+                    self.prune_union(plan, letters, &roles, &state, &mut next);
                     if doomed(&next) {
                         continue;
                     }
@@ -1283,7 +1543,8 @@ impl Models {
                 }
                 budget.states = budget.states.checked_sub(1).ok_or(Spent::States)?;
                 // Each state is held twice (seen or kept, and queued), two
-                // words an atom.
+                // words an atom (a wanted rule's search holds it a third
+                // time, as read, above).
                 held += 4 * next.len().max(1);
                 if held > budget.held {
                     return Err(Spent::Memory);
@@ -1575,6 +1836,90 @@ mod tests {
         }
     }
 
+    /// A state's `Sig` is what it accepts, so a state that accepts all
+    /// another does holds the other's signature: checked on every pair of
+    /// states a glob of a small set reaches within two runes, inclusion
+    /// read by the product search. What it holds is read against
+    /// `path.Match` on every name of up to three runes, one of each class.
+    #[test]
+    fn a_state_that_includes_another_holds_its_signature() {
+        let globs = [
+            "*[^e]",
+            "*?[^f-h]",
+            "?*gg[a-d]?",
+            "a*",
+            "ab*",
+            "a?x*",
+            "[^a-c]?",
+            "??",
+            "*/*",
+            "\u{E9}*",
+            "*[a-c]*[^b]",
+            "???*",
+            "a",
+            "*a",
+            "[^/]*",
+        ];
+        let mut models = Models::new(globs.iter().map(|g| Atom::Glob(g.to_string())));
+        let letters: Vec<usize> = (0..models.alphabet.len()).collect();
+        let mut nodes: Vec<(usize, u32)> = Vec::new();
+        for g in globs {
+            let atom = models.atom(&Atom::Glob(g.to_string())).expect("given");
+            let start = models.machines[atom].start;
+            nodes.push((atom, start));
+            for &c in &letters {
+                let one = models.machines[atom].step(start, c, &models.alphabet, &mut models.interned);
+                for &d in &letters {
+                    let two = models.machines[atom].step(one, d, &models.alphabet, &mut models.interned);
+                    nodes.extend([(atom, one), (atom, two)].into_iter().filter(|&(_, s)| s != DEAD));
+                }
+            }
+        }
+        nodes.sort_unstable();
+        nodes.dedup();
+        let (mut included, mut told_apart) = (0, 0);
+        for &(a, sa) in &nodes {
+            for &(b, sb) in &nodes {
+                let includes =
+                    matches!(models.shortest_outside(&[(b as u32, sb), (a as u32, sa)], &letters), Outside::None);
+                let may = models.sig(a, sa).may_include(&models.sig(b, sb));
+                assert!(!includes || may, "{a}:{sa} includes {b}:{sb}, but not its signature");
+                included += usize::from(includes && a != b);
+                told_apart += usize::from(!may);
+            }
+        }
+        assert!(included >= 20 && told_apart >= 1000, "{included} included, {told_apart} told apart");
+        // Names of one rune of each class (a star may stop inside a rune
+        // of three bytes or four, and what follows read the rest byte by
+        // byte), of up to three.
+        let reps = models.alphabet.reps.clone();
+        let mut names: Vec<(String, usize, usize)> = Vec::new();
+        let mut level: Vec<(String, usize, usize)> = vec![(String::new(), usize::MAX, usize::MAX)];
+        for _ in 0..3 {
+            level = level
+                .iter()
+                .flat_map(|(n, first, _)| {
+                    reps.iter().enumerate().map(move |(c, r)| {
+                        let rune = String::from_utf8(r.clone()).expect("a class's rune is valid");
+                        (format!("{n}{rune}"), if n.is_empty() { c } else { *first }, c)
+                    })
+                })
+                .collect();
+            names.extend(level.iter().cloned());
+        }
+        for g in globs {
+            let atom = models.atom(&Atom::Glob(g.to_string())).expect("given");
+            let sig = models.sig(atom, models.machines[atom].start);
+            let mut lens = 0u64;
+            for (name, first, last) in names.iter().filter(|(n, _, _)| path_match(g, n) == Some(true)) {
+                assert!(sig.first & (1 << (first % 64)) != 0, "{g:?}: {name:?} starts outside {sig:?}");
+                assert!(sig.last & (1 << (last % 64)) != 0, "{g:?}: {name:?} ends outside {sig:?}");
+                lens |= 1 << name.chars().count();
+            }
+            assert_eq!(sig.lens & 0b1111, lens, "{g:?}");
+        }
+    }
+
     /// `union_covers` says yes only where it is true: of every name of up
     /// to four runes of a small alphabet that a glob matches, one of the
     /// globs said to cover it together matches too.
@@ -1603,11 +1948,11 @@ mod tests {
                         } else {
                             vec![earlier[i], earlier[j], earlier[k]]
                         };
-                        let by: Vec<(usize, u32)> = picked
+                        let by: Vec<(u32, u32)> = picked
                             .iter()
                             .map(|g| {
                                 let a = models.atom(&Atom::Glob(g.to_string())).expect("given");
-                                (a, models.machines[a].start)
+                                (a as u32, models.machines[a].start)
                             })
                             .collect();
                         if !models.union_covers(b, models.machines[b].start, &by, &letters) {
@@ -1628,10 +1973,10 @@ mod tests {
         assert!(yes >= 20 && no >= 20, "{yes} covered, {no} not");
         let gg = models.atom(&Atom::Glob("?*gg[a-d]?".into())).expect("given");
         let start = models.machines[gg].start;
-        let pair: Vec<(usize, u32)> = ["*[^e]", "*?[^f-h]"]
+        let pair: Vec<(u32, u32)> = ["*[^e]", "*?[^f-h]"]
             .iter()
             .map(|g| models.atom(&Atom::Glob(g.to_string())).expect("given"))
-            .map(|a| (a, models.machines[a].start))
+            .map(|a| (a as u32, models.machines[a].start))
             .collect();
         assert!(models.union_covers(gg, start, &pair, &letters));
         assert!(!models.union_covers(gg, start, &pair[..1], &letters));
