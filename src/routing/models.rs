@@ -1,7 +1,8 @@
 //! The model side of `verify`'s request space: every model (a non-empty
 //! UTF-8 string, as the proxy reads it from a JSON body) cut into classes
 //! that every router asked decides alike, each with the shortest model of
-//! the class (or a nicer one given first).
+//! the class, the first of those in the order the search tries rune
+//! classes (or a nicer one given first).
 //!
 //! A model is read a byte at a time by each glob's `glob::Glob` (Go's
 //! `path.Match` itself, run a byte at a time) and each exact id, side by
@@ -1719,6 +1720,48 @@ mod tests {
                     assert!(out.iter().any(|(_, d)| d == &[want]), "{globs:?}: {name:?} decides {want}, no class");
                 }
             }
+        }
+    }
+
+    /// Each class's model is its shortest, the first in the letters'
+    /// order among those as short, whatever the search drops on its way
+    /// (earlier globs covered alone or together, states met again or
+    /// found to find no more than a kept one): read against every name
+    /// of up to four letters, in that order.
+    #[test]
+    fn a_class_s_model_is_its_first_shortest_name() {
+        let lists: [&[&str]; 4] = [
+            &["*[^e]", "*?[^f-h]", "?*gg[a-d]?", "a*", "*/?"],
+            &["*??", "??*", "*[^b]*", "?/"],
+            &["a*b*c", "*a*", "*/*", "a?/*", "[/]"],
+            &["*b", "*[^a-b]", "[a-b]?*a", "*/*a", "??", "a/?b"],
+        ];
+        for globs in lists {
+            let mut models = Models::new(globs.iter().map(|g| Atom::Glob(g.to_string())));
+            let local: Vec<usize> = (0..models.atoms().len()).collect();
+            let letters = models.letters(&local);
+            let rules: ModelRules =
+                globs.iter().map(|g| models.atom(&Atom::Glob(g.to_string())).map(|a| vec![a])).collect();
+            let out = models.classes(&[rules], &[], &mut budget()).expect("within budget");
+            let runes: Vec<String> = letters
+                .iter()
+                .map(|&c| String::from_utf8(models.alphabet.reps[c].clone()).expect("a class's rune is valid"))
+                .collect();
+            let mut first_named: HashMap<u16, String> = HashMap::new();
+            let mut level: Vec<String> = vec![String::new()];
+            for _ in 0..4 {
+                level = level.iter().flat_map(|n| runes.iter().map(move |r| format!("{n}{r}"))).collect();
+                for name in &level {
+                    let decided = first(globs, name).map_or(u16::MAX, |i| i as u16);
+                    first_named.entry(decided).or_insert_with(|| name.clone());
+                }
+            }
+            for (model, decided) in &out {
+                if model.chars().count() <= 4 {
+                    assert_eq!(first_named.get(&decided[0]), Some(model), "{globs:?}: decision {}", decided[0]);
+                }
+            }
+            assert!(out.iter().filter(|(m, _)| m.chars().count() <= 4).count() >= 3, "{globs:?}: {out:?}");
         }
     }
 
