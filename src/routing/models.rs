@@ -478,10 +478,7 @@ impl Machine {
             return *known;
         }
         let found = self.read_sig(x, alphabet, grown);
-        if self.sigs.len() <= x as usize {
-            self.sigs.resize(x as usize + 1, None);
-        }
-        self.sigs[x as usize] = Some(found);
+        *by_state(&mut self.sigs, x) = Some(found);
         found
     }
 
@@ -572,6 +569,14 @@ impl Machine {
     }
 }
 
+/// The place of state `s` in a table remembered by state, grown to hold it.
+fn by_state<T: Clone>(rows: &mut Vec<Option<T>>, s: u32) -> &mut Option<T> {
+    if rows.len() <= s as usize {
+        rows.resize(s as usize + 1, None);
+    }
+    &mut rows[s as usize]
+}
+
 /// Every atom of the routers asked, with their automata.
 #[derive(Debug)]
 pub struct Models {
@@ -593,9 +598,9 @@ pub struct Models {
     unions: foldhash::HashMap<Vec<(u32, u32)>, std::rc::Rc<[u32]>>,
     unions_held: usize,
     /// A shortest continuation one (atom, state) accepts and none of a
-    /// few others do (`union_covers`), by the
-    /// atoms and their states, the first one the accepting one; with the
-    /// words held, forgotten past [`UNIONS_HELD`].
+    /// few others (one or more) do (`union_covers`), by the atoms and
+    /// their states, the first one the accepting one; with the words
+    /// held, forgotten past [`UNIONS_HELD`].
     outside: foldhash::HashMap<Vec<(u32, u32)>, Outside>,
     outside_held: usize,
     /// Whether the rest of a union (earlier globs, globs of both roles,
@@ -1063,11 +1068,7 @@ impl Models {
             return known.clone();
         }
         let found = self.shortest_outside(&[(b as u32, sb)], letters);
-        let rows = &mut self.machines[b].shortest;
-        if rows.len() <= sb as usize {
-            rows.resize(sb as usize + 1, None);
-        }
-        rows[sb as usize] = Some(found.clone());
+        *by_state(&mut self.machines[b].shortest, sb) = Some(found.clone());
         found
     }
 
@@ -1088,8 +1089,12 @@ impl Models {
         self.machines[a].accepting[x as usize]
     }
 
-    /// `shortest_outside`, remembered.
+    /// `shortest_outside`, remembered: of one (atom, state), by its
+    /// automaton (`shortest`).
     fn outside(&mut self, key: &[(u32, u32)], letters: &[usize]) -> Outside {
+        if let [(b, sb)] = *key {
+            return self.shortest(b as usize, sb, letters);
+        }
         if let Some(known) = self.outside.get(key) {
             return known.clone();
         }
