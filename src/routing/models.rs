@@ -26,17 +26,20 @@
 //! Each reachable state is visited once (breadth first, readable bytes
 //! first), and each distinct decision of every list is a class. With one
 //! list, each decision is searched for alone among the rules up to it,
-//! where the earlier rules are one union (an earlier glob another one
-//! covers is dropped, and a glob of the wanted rule that an earlier one
-//! covers, or a few earlier ones together; two globs are told apart by
-//! their `Sig`s first, and two where they stood in the state before are
-//! not asked again) and a state is skipped when one kept finds every
-//! model it would (`antichain`), or when it was met before. A search can be
-//! held within one rule's models (`classes_within`: who takes the
-//! requests of a shadowed rule), never leaving them; there a rule the
-//! list's whole search found to take no model, or none of whose globs
-//! meets the rule's, is not searched for. The search has budgets; a
-//! search that spends one says so and is not complete.
+//! against only the earlier globs that took a model it found
+//! (`first_model`: the first model none of a part of them takes is the
+//! first none takes, when none of the rest takes it either). The earlier
+//! rules are one union (an earlier glob another one covers is dropped,
+//! and a glob of the wanted rule that an earlier one covers, or a few
+//! earlier ones together; two globs are told apart by their `Sig`s
+//! first, and two where they stood in the state before are not asked
+//! again) and a state is skipped when one kept finds every model it
+//! would (`antichain`), or when it was met before. A search can be held
+//! within one rule's models (`classes_within`: who takes the requests of
+//! a shadowed rule), never leaving them; there a rule the list's whole
+//! search found to take no model, or none of whose globs meets the
+//! rule's, is not searched for. The search has budgets; a search that
+//! spends one says so and is not complete.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -629,6 +632,10 @@ const UNIONS_HELD: usize = 1 << 20;
 /// The globs `union_covers` may gather against one: each one more is a
 /// product search of one more automaton.
 const UNION_GLOBS: usize = 4;
+
+/// The searches of one decision against a part of the earlier globs
+/// (`first_model`) before one against them all.
+const LAZY_ROUNDS: usize = 8;
 
 /// The words of product states one search may hold at once: 16 Mi, 64
 /// MiB (a product state holds two words for each live glob, and is held
@@ -1264,8 +1271,6 @@ impl Models {
         let plan = Plan::new(lists, &local);
         // One rune class per group the atoms here read alike.
         let letters = self.letters(&local);
-        let mut start = self.start(&plan);
-        self.prune(&plan, &letters, &mut start);
 
         let mut found: HashMap<Vec<u16>, String> = HashMap::new();
         let mut order: Vec<Vec<u16>> = Vec::new();
@@ -1355,12 +1360,9 @@ impl Models {
                         continue;
                     }
                 }
-                let mut upto = vec![if decision < rules.len() { rules[..=decision].to_vec() } else { rules.clone() }];
-                upto.extend(lists.get(1).filter(|_| within).cloned());
-                let plan = Plan::new(&upto, &local);
-                let mut met = Vec::new();
-                let wanted = Want::Rule { decision: want, within };
-                match self.explore(&plan, &letters, &start, budget, Some(wanted), &mut |_| false, &mut met)? {
+                let inside = lists.get(1).filter(|_| within);
+                let model = self.first_model(rules, decision, inside, &local, &letters, budget)?;
+                match model {
                     Some(model) => {
                         found.insert(key.clone(), model);
                         order.push(key);
@@ -1375,6 +1377,8 @@ impl Models {
         }
         // Several lists: every state, each new combination of decisions a
         // class.
+        let mut start = self.start(&plan);
+        self.prune(&plan, &letters, &mut start);
         let mut met = Vec::new();
         let want = within.then_some(Want::Within);
         self.explore(&plan, &letters, &start, budget, want, &mut |d| !found.contains_key(d), &mut met)?;
@@ -1385,6 +1389,85 @@ impl Models {
             }
         }
         Ok(order.into_iter().filter_map(|d| found.remove(&d).map(|m| (m, d))).collect())
+    }
+
+    /// The first model (`explore`'s order) the rule `decision` of
+    /// `rules` decides (past the last rule: that no rule takes), `inside`
+    /// the one rule of a last list when there is one.
+    ///
+    /// The earlier rules' globs are searched against lazily: at first only
+    /// those the wanted rule holds too (which decide there, not in it),
+    /// then, each time a model found is taken by an earlier glob left
+    /// out, with every such glob added. A model the whole union leaves is
+    /// left by each part of it, and the search finds the first model in
+    /// one order whatever it is searched against, so the first one no
+    /// earlier glob takes is the one the whole union's search finds. Most
+    /// earlier globs never take a model found (a router's rules mostly
+    /// differ), and every one searched against multiplies the states
+    /// (where each may stand); past [`LAZY_ROUNDS`] the search is against
+    /// them all, so a router whose globs each take the next model found
+    /// costs a bounded number of searches more.
+    fn first_model(
+        &mut self,
+        rules: &ModelRules,
+        decision: usize,
+        inside: Option<&ModelRules>,
+        local: &[usize],
+        letters: &[usize],
+        budget: &mut Budget,
+    ) -> Result<Option<String>, Spent> {
+        let earlier = &rules[..decision.min(rules.len())];
+        let own: &[usize] = rules.get(decision).and_then(Option::as_deref).unwrap_or_default();
+        let want = if decision < rules.len() { decision as u16 } else { u16::MAX };
+        let wanted = Want::Rule { decision: want, within: inside.is_some() };
+        let mut against: Vec<usize> = earlier.iter().flatten().flatten().copied().filter(|a| own.contains(a)).collect();
+        against.sort_unstable();
+        against.dedup();
+        let mut round = 1;
+        loop {
+            let all = round > LAZY_ROUNDS;
+            let part: ModelRules = earlier
+                .iter()
+                .map(|rule| {
+                    rule.as_ref().map(|atoms| {
+                        atoms.iter().copied().filter(|a| all || against.binary_search(a).is_ok()).collect()
+                    })
+                })
+                .chain(rules.get(decision).cloned())
+                .collect();
+            let mut upto = vec![part];
+            upto.extend(inside.cloned());
+            let plan = Plan::new(&upto, local);
+            // Its own start: globs an earlier one left out here covers
+            // are alive in it.
+            let start = self.start(&plan);
+            let Some(model) =
+                self.explore(&plan, letters, &start, budget, Some(wanted), &mut |_| false, &mut Vec::new())?
+            else {
+                return Ok(None);
+            };
+            if all {
+                return Ok(Some(model));
+            }
+            let mut tried = 0u64;
+            let mut takers: Vec<usize> = Vec::new();
+            for &atom in earlier.iter().flatten().flatten() {
+                if against.binary_search(&atom).is_err() {
+                    tried += 1;
+                    if self.machines[atom].glob.as_ref().is_some_and(|g| g.matches(&model)) {
+                        takers.push(atom);
+                    }
+                }
+            }
+            budget.steps = budget.steps.checked_sub(tried).ok_or(Spent::Steps)?;
+            if takers.is_empty() {
+                return Ok(Some(model));
+            }
+            against.extend(takers);
+            against.sort_unstable();
+            against.dedup();
+            round += 1;
+        }
     }
 
     /// The start state of the atoms `plan` uses.
@@ -1496,8 +1579,9 @@ impl Models {
                     }
                 }
             }
-            // Nothing is alive: every longer model decides as this one.
-            if state.is_empty() {
+            // Nothing is alive: every longer model decides as this one
+            // (past the start, whose empty model is no model).
+            if state.is_empty() && node != 0 {
                 continue;
             }
             for &class in letters {
@@ -1735,11 +1819,15 @@ mod tests {
     /// of up to four letters, in that order.
     #[test]
     fn a_class_s_model_is_its_first_shortest_name() {
-        let lists: [&[&str]; 4] = [
+        let lists: [&[&str]; 5] = [
             &["*[^e]", "*?[^f-h]", "?*gg[a-d]?", "a*", "*/?"],
             &["*??", "??*", "*[^b]*", "?/"],
             &["a*b*c", "*a*", "*/*", "a?/*", "[/]"],
             &["*b", "*[^a-b]", "[a-b]?*a", "*/*a", "??", "a/?b"],
+            // Each model the last rule's search finds is one earlier
+            // rule's, one at a time: past the rounds against a part of
+            // them, it is searched against all.
+            &["aaaa", "aaab", "aaba", "aabb", "abaa", "abab", "abba", "abbb", "baaa", "baab", "[ab][ab][ab][ab]"],
         ];
         for globs in lists {
             let mut models = Models::new(globs.iter().map(|g| Atom::Glob(g.to_string())));
@@ -2040,7 +2128,14 @@ mod tests {
         let mut tiny = Budget { states: 5, steps: u64::MAX, held: HELD_STATES, deadline: None, heap: usize::MAX };
         assert_eq!(models.classes(std::slice::from_ref(&rules), &[], &mut tiny), Err(Spent::States));
         // However many states are allowed, a search holds no more glob
-        // states at once than its bound.
+        // states at once than its bound: `*w[0-9]x*` takes no model (each
+        // holds a `w`, a digit and an `x` an earlier glob takes), which
+        // the search shows only against all 30 globs, alive to the end.
+        let mut globs = globs;
+        globs.push("*w[0-9]x*".to_string());
+        let mut models = Models::new(globs.iter().map(|g| Atom::Glob(g.clone())));
+        let rules: ModelRules =
+            globs.iter().map(|g| Some(vec![models.atom(&Atom::Glob(g.clone())).expect("given")])).collect();
         let mut narrow = Budget { states: usize::MAX, steps: u64::MAX, held: 100, deadline: None, heap: usize::MAX };
         assert_eq!(models.classes(&[rules], &[], &mut narrow), Err(Spent::Memory));
     }

@@ -1124,10 +1124,12 @@ mod tests {
 
     #[test]
     fn a_spent_budget_is_said() {
-        // The globs' own instances decide every rule; only a model of
-        // two `/` (no rule's) is left to the search.
+        // The globs' own instances decide every rule but `*w[0-9]q*`, which
+        // takes no model (each holds a `w`, a digit and a `q` an earlier
+        // glob takes): the search shows it against all 20 globs, where
+        // each may stand.
         let mut globs: Vec<String> = (0..20).map(|i| format!("*w{i}q*")).collect();
-        globs.extend(["*".to_string(), "*/*".to_string()]);
+        globs.extend(["*w[0-9]q*".to_string(), "*".to_string(), "*/*".to_string()]);
         let refs: Vec<&str> = globs.iter().map(String::as_str).collect();
         assert!(partition(&glob_list(&refs), Limits::default()).complete);
         let space = partition(&glob_list(&refs), Limits { model_states: 10, ..Limits::default() });
