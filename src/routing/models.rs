@@ -1441,27 +1441,30 @@ impl Models {
             // Its own start: globs an earlier one left out here covers
             // are alive in it.
             let start = self.start(&plan);
-            let Some(model) =
+            let Some(word) =
                 self.explore(&plan, letters, &start, budget, Some(wanted), &mut |_| false, &mut Vec::new())?
             else {
                 return Ok(None);
             };
             if all {
-                return Ok(Some(model));
+                return Ok(Some(spell(&word, &self.alphabet)));
             }
+            // Read by each earlier glob's automaton (`path.Match` itself),
+            // a class a step.
             let mut tried = 0u64;
             let mut takers: Vec<usize> = Vec::new();
             for &atom in earlier.iter().flatten().flatten() {
                 if against.binary_search(&atom).is_err() {
-                    tried += 1;
-                    if self.machines[atom].glob.as_ref().is_some_and(|g| g.matches(&model)) {
+                    tried += word.len() as u64;
+                    if self.accepts(atom, self.machines[atom].start, &word) {
                         takers.push(atom);
                     }
                 }
             }
+            self.charge(budget)?;
             budget.steps = budget.steps.checked_sub(tried).ok_or(Spent::Steps)?;
             if takers.is_empty() {
-                return Ok(Some(model));
+                return Ok(Some(spell(&word, &self.alphabet)));
             }
             against.extend(takers);
             against.sort_unstable();
@@ -1496,7 +1499,7 @@ impl Models {
         want: Option<Want>,
         new: &mut dyn FnMut(&Vec<u16>) -> bool,
         met: &mut Vec<(Vec<u16>, String)>,
-    ) -> Result<Option<String>, Spent> {
+    ) -> Result<Option<Vec<u32>>, Spent> {
         // The atoms of the rule wanted: while none is alive, it cannot be
         // first, however the model goes on.
         // (A rule that takes every model is never doomed.)
@@ -1568,13 +1571,13 @@ impl Models {
                     Some(Want::Rule { decision: d, within })
                         if decisions.first() == Some(&d) && (!within || decisions.get(1) == Some(&0)) =>
                     {
-                        return Ok(Some(spell(&path, node, &self.alphabet)));
+                        return Ok(Some(word(&path, node)));
                     }
                     Some(Want::Rule { .. }) => {}
                     Some(Want::Within) if decisions.last() != Some(&0) => {}
                     Some(Want::Within) | None => {
                         if new(&decisions) && !met.iter().any(|(d, _)| *d == decisions) {
-                            met.push((decisions, spell(&path, node, &self.alphabet)));
+                            met.push((decisions, spell(&word(&path, node), &self.alphabet)));
                         }
                     }
                 }
@@ -1683,17 +1686,23 @@ impl Models {
     }
 }
 
-/// The model the search reached `node` by.
-fn spell(path: &[(u32, u16)], mut node: u32, alphabet: &Alphabet) -> String {
-    let mut bytes = Vec::new();
+/// The rune classes the search reached `node` by.
+fn word(path: &[(u32, u16)], mut node: u32) -> Vec<u32> {
+    let mut word = Vec::new();
     while node != 0 {
         let (parent, class) = path[node as usize];
-        bytes.push(alphabet.reps[usize::from(class)].as_slice());
+        word.push(u32::from(class));
         node = parent;
     }
-    bytes.reverse();
+    word.reverse();
+    word
+}
+
+/// The model a word of rune classes stands for: each class's rune.
+fn spell(word: &[u32], alphabet: &Alphabet) -> String {
+    let bytes: Vec<u8> = word.iter().flat_map(|&c| alphabet.reps[c as usize].iter().copied()).collect();
     // Each class's rune is valid UTF-8, so the model is too.
-    String::from_utf8_lossy(&bytes.concat()).into_owned()
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 #[cfg(test)]
