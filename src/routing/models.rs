@@ -1823,9 +1823,10 @@ mod tests {
 
     /// Each class's model is its shortest, the first in the letters'
     /// order among those as short, whatever the search drops on its way
-    /// (earlier globs covered alone or together, states met again or
-    /// found to find no more than a kept one): read against every name
-    /// of up to four letters, in that order.
+    /// (earlier globs covered alone or together, or left out until they
+    /// take a model found; states met again or found to find no more
+    /// than a kept one): read against every name of up to four letters,
+    /// in that order.
     #[test]
     fn a_class_s_model_is_its_first_shortest_name() {
         let lists: [&[&str]; 5] = [
