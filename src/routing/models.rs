@@ -1483,12 +1483,13 @@ impl Models {
     }
 
     /// The states from `start`, breadth first, a rune at a time. With a
-    /// `want`ed decision (of the one list), the first model decided so,
-    /// a branch whose last rule can no longer be first dropped and a
-    /// state that finds no model another one kept does not find skipped
-    /// (`antichain`); else each state's decisions that `new` calls new go
-    /// to `met` with the model that reached them, and `Want::Within`
-    /// drops a branch the last list's rule can no longer take.
+    /// `want`ed decision (of the one list), the first model decided so (as
+    /// its rune classes), a branch whose last rule can no longer be first
+    /// dropped and a state that finds no model another one kept does not
+    /// find skipped (`antichain`); else each state's decisions that `new`
+    /// calls new go to `met` with the model that reached them, and
+    /// `Want::Within` drops a branch the last list's rule can no longer
+    /// take.
     #[allow(clippy::too_many_arguments)]
     fn explore(
         &mut self,
