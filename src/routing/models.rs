@@ -988,53 +988,47 @@ impl Models {
         // again and again with the wanted rule's globs in other states,
         // so each answer is remembered with the union: one lookup a glob,
         // not one a pair.
-        if !state.iter().any(|&(l, _)| roles[l as usize] == Role::More) {
-            let mut i = 0;
-            state.retain(|_| {
-                i += 1;
-                !dropped[i - 1]
-            });
-            return;
-        }
-        let by: Vec<(u32, u32)> = (0..state.len())
-            .filter(|&a| !dropped[a] && roles[state[a].0 as usize] != Role::More)
-            .map(|a| (plan.local[state[a].0 as usize] as u32, state[a].1))
-            .collect();
-        let at = match self.beyond.get(&by) {
-            Some(&at) => at as usize,
-            None => {
-                if self.beyond_held > UNIONS_HELD {
-                    self.beyond.clear();
-                    self.beyond_answers.clear();
-                    self.beyond_held = 0;
-                }
-                self.beyond_held += by.len();
-                self.beyond.insert(by.clone(), self.beyond_answers.len() as u32);
-                self.beyond_answers.push(foldhash::HashMap::default());
-                self.beyond_answers.len() - 1
-            }
-        };
-        let mut answers = std::mem::take(&mut self.beyond_answers[at]);
-        for b in 0..state.len() {
-            let (lb, sb) = state[b];
-            if roles[lb as usize] != Role::More {
-                continue;
-            }
-            let glob = (plan.local[lb as usize] as u32, sb);
-            let covered = match answers.get(&glob) {
-                Some(&known) => known,
+        if state.iter().any(|&(l, _)| roles[l as usize] == Role::More) {
+            let by: Vec<(u32, u32)> = (0..state.len())
+                .filter(|&a| !dropped[a] && roles[state[a].0 as usize] != Role::More)
+                .map(|a| (plan.local[state[a].0 as usize] as u32, state[a].1))
+                .collect();
+            let at = match self.beyond.get(&by) {
+                Some(&at) => at as usize,
                 None => {
-                    let (atom_b, sb) = (glob.0 as usize, glob.1);
-                    let known = by.iter().any(|&(a, sa)| self.covers(a as usize, sa, atom_b, sb, letters))
-                        || (by.len() >= 2 && self.union_covers(atom_b, sb, &by, letters));
-                    answers.insert(glob, known);
-                    self.beyond_held += 2;
-                    known
+                    if self.beyond_held > UNIONS_HELD {
+                        self.beyond.clear();
+                        self.beyond_answers.clear();
+                        self.beyond_held = 0;
+                    }
+                    self.beyond_held += by.len();
+                    self.beyond.insert(by.clone(), self.beyond_answers.len() as u32);
+                    self.beyond_answers.push(foldhash::HashMap::default());
+                    self.beyond_answers.len() - 1
                 }
             };
-            dropped[b] = covered;
+            let mut answers = std::mem::take(&mut self.beyond_answers[at]);
+            for b in 0..state.len() {
+                let (lb, sb) = state[b];
+                if roles[lb as usize] != Role::More {
+                    continue;
+                }
+                let glob = (plan.local[lb as usize] as u32, sb);
+                let covered = match answers.get(&glob) {
+                    Some(&known) => known,
+                    None => {
+                        let (atom_b, sb) = (glob.0 as usize, glob.1);
+                        let known = by.iter().any(|&(a, sa)| self.covers(a as usize, sa, atom_b, sb, letters))
+                            || (by.len() >= 2 && self.union_covers(atom_b, sb, &by, letters));
+                        answers.insert(glob, known);
+                        self.beyond_held += 2;
+                        known
+                    }
+                };
+                dropped[b] = covered;
+            }
+            self.beyond_answers[at] = answers;
         }
-        self.beyond_answers[at] = answers;
         let mut i = 0;
         state.retain(|_| {
             i += 1;
@@ -1377,11 +1371,9 @@ impl Models {
         }
         // Several lists: every state, each new combination of decisions a
         // class.
-        let mut start = self.start(&plan);
-        self.prune(&plan, &letters, &mut start);
         let mut met = Vec::new();
         let want = within.then_some(Want::Within);
-        self.explore(&plan, &letters, &start, budget, want, &mut |d| !found.contains_key(d), &mut met)?;
+        self.explore(&plan, &letters, budget, want, &mut |d| !found.contains_key(d), &mut met)?;
         for (decisions, model) in met {
             if let std::collections::hash_map::Entry::Vacant(slot) = found.entry(decisions) {
                 order.push(slot.key().clone());
@@ -1438,11 +1430,7 @@ impl Models {
             let mut upto = vec![part];
             upto.extend(inside.cloned());
             let plan = Plan::new(&upto, local);
-            // Its own start: globs an earlier one left out here covers
-            // are alive in it.
-            let start = self.start(&plan);
-            let Some(word) =
-                self.explore(&plan, letters, &start, budget, Some(wanted), &mut |_| false, &mut Vec::new())?
+            let Some(word) = self.explore(&plan, letters, budget, Some(wanted), &mut |_| false, &mut Vec::new())?
             else {
                 return Ok(None);
             };
@@ -1482,20 +1470,18 @@ impl Models {
             .collect()
     }
 
-    /// The states from `start`, breadth first, a rune at a time. With a
-    /// `want`ed decision (of the one list), the first model decided so (as
-    /// its rune classes), a branch whose last rule can no longer be first
-    /// dropped and a state that finds no model another one kept does not
-    /// find skipped (`antichain`); else each state's decisions that `new`
-    /// calls new go to `met` with the model that reached them, and
-    /// `Want::Within` drops a branch the last list's rule can no longer
-    /// take.
-    #[allow(clippy::too_many_arguments)]
+    /// The states from the start of the atoms `plan` uses, breadth first,
+    /// a rune at a time. With a `want`ed decision (of the one list), the
+    /// first model decided so (as its rune classes), a branch whose last
+    /// rule can no longer be first dropped and a state that finds no model
+    /// another one kept does not find skipped (`antichain`); else each
+    /// state's decisions that `new` calls new go to `met` with the model
+    /// that reached them, and `Want::Within` drops a branch the last
+    /// list's rule can no longer take.
     fn explore(
         &mut self,
         plan: &Plan,
         letters: &[usize],
-        start: &State,
         budget: &mut Budget,
         want: Option<Want>,
         new: &mut dyn FnMut(&Vec<u16>) -> bool,
@@ -1543,8 +1529,7 @@ impl Models {
         let mut path: Vec<(u32, u16)> = vec![(u32::MAX, 0)];
         let mut queue: VecDeque<(u32, State)> = VecDeque::new();
         let mut held = 0usize;
-        // Only the atoms this plan uses.
-        let mut first: State = start.iter().copied().filter(|&(l, _)| !plan.occurs[l as usize].is_empty()).collect();
+        let mut first = self.start(plan);
         let one = matches!(want, Some(Want::Rule { .. }));
         if one {
             self.prune_union(plan, letters, &roles, &Vec::new(), &mut first);
